@@ -1,0 +1,1 @@
+export * as generatedOperations from './generated/openapi/sdk.gen.ts';

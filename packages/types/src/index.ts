@@ -1,0 +1,10 @@
+export type * from './generated/types.gen.ts';
+export { operations, secretFields, type OperationName, type OperationRecords } from './generated/operations.gen.ts';
+export { checkoutForm, querySelection, xmlRequestRoot } from './generated/wire-defaults.gen.ts';
+export { specManifest } from './generated/manifest.gen.ts';
+export { specSchemas } from './generated/spec-schemas.gen.ts';
+export { typeSchemas } from './generated/type-schemas.gen.ts';
+export type { BatchSpec, OperationSpec, RequestEncoding, ResponseEncoding, ResponseSignature, RetryClass } from './operation-spec.ts';
+export { GW_ERROR_CODES, GwError, isGwError, type GwErrorCode } from './errors.ts';
+export { ValidationError, type ValidationProblem } from './validation-error.ts';
+export { RecordValidator, pointerToField } from './validate.ts';

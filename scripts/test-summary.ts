@@ -1,0 +1,26 @@
+// Adds up the vitest JSON reports that each package's `test` script writes and prints one closing line,
+// `N passed, N failed`, so a reader of the CI log sees the whole suite's count at the end.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const rows: string[] = [];
+for (const group of ['packages', 'tools', 'bench']) {
+  const dir = join(root, group);
+  if (!existsSync(dir)) continue;
+  for (const name of readdirSync(dir).sort()) {
+    const report = join(dir, name, '.vitest-report.json');
+    if (!existsSync(report)) continue;
+    const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+    skipped += r.numPendingTests + r.numTodoTests;
+    rows.push(`  ${group}/${name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+  }
+}
+console.log(`test summary:\n${rows.join('\n')}`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+if (passed === 0 || failed > 0) process.exit(1);

@@ -1,0 +1,178 @@
+import type { SpecDocument } from './spec.ts';
+
+const REQUEST_ENCODINGS = ['json', 'form', 'xml'];
+const RESPONSE_ENCODINGS = ['json', 'xml', 'html'];
+const SIGNATURES = ['required', 'if-present', 'none'];
+const RETRY_CLASSES = ['safe', 'money-moving'];
+
+/** One client-level operation as the generated table states it. */
+export interface OperationRow {
+  name: string;
+  operationId: string;
+  method: 'POST';
+  path: string;
+  requestEncoding: string;
+  requestMediaType: string;
+  responseEncoding: string;
+  responseMediaType: string;
+  signed: boolean;
+  responseSignature: string;
+  ipAllowListed: boolean;
+  retryClass: string;
+  batch: null | {
+    array: string;
+    responseArray: string;
+    limit: number;
+    statusField: string;
+    errorField: string | null;
+    separator: string | null;
+  };
+  requestSchema: string;
+  responseSchema: string;
+  xmlRoot: string | null;
+  selectWhenPresent: string | null;
+}
+
+function fail(where: string, message: string): never {
+  throw new Error(`spec ${where}: ${message}`);
+}
+
+function oneOf(where: string, value: unknown, allowed: string[]): string {
+  if (typeof value !== 'string' || !allowed.includes(value)) fail(where, `expected one of ${allowed.join(' | ')}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function bool(where: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') fail(where, `expected a boolean, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+function resolveRef(doc: SpecDocument, schema: any): any {
+  if (schema?.$ref) {
+    const name = String(schema.$ref).replace('#/components/schemas/', '');
+    return doc.components?.schemas?.[name];
+  }
+  return schema;
+}
+
+// Follows allOf so that a property declared in a base record is found too.
+function findProperty(doc: SpecDocument, schemaName: string, property: string): any {
+  const seen = new Set<any>();
+  const walk = (schema: any): any => {
+    schema = resolveRef(doc, schema);
+    if (!schema || seen.has(schema)) return undefined;
+    seen.add(schema);
+    if (schema.properties?.[property]) return schema.properties[property];
+    for (const part of schema.allOf ?? []) {
+      const found = walk(part);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk({ $ref: `#/components/schemas/${schemaName}` });
+}
+
+/** The operation table read from the x-gw-* extensions, checked against the schemas it names. */
+export function buildOperationRows(doc: SpecDocument): OperationRow[] {
+  const rows: OperationRow[] = [];
+  const schemas = doc.components?.schemas ?? {};
+  for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
+    const op = item?.post;
+    const where = `paths.${path}.post`;
+    if (!op) fail(`paths.${path}`, 'every operation is a POST');
+    const requestEncoding = oneOf(`${where}.x-gw-request-encoding`, op['x-gw-request-encoding'], REQUEST_ENCODINGS);
+    const responseEncoding = oneOf(`${where}.x-gw-response-encoding`, op['x-gw-response-encoding'], RESPONSE_ENCODINGS);
+    const requestMediaTypes = Object.keys(op.requestBody?.content ?? {});
+    const responseMediaTypes = Object.keys(op.responses?.['200']?.content ?? {});
+    if (requestMediaTypes.length !== 1) fail(`${where}.requestBody`, 'declare exactly one media type');
+    if (responseMediaTypes.length !== 1) fail(`${where}.responses.200`, 'declare exactly one media type');
+    const variants = op['x-gw-variants'];
+    if (!Array.isArray(variants) || variants.length === 0) fail(`${where}.x-gw-variants`, 'list at least one variant');
+    const batch = op['x-gw-batch'];
+    for (const variant of variants) {
+      const vwhere = `${where}.x-gw-variants.${variant?.name}`;
+      if (typeof variant?.name !== 'string') fail(vwhere, 'a variant needs a name');
+      for (const key of ['request', 'response'] as const) {
+        if (!schemas[variant[key]]) fail(vwhere, `${key} schema ${JSON.stringify(variant[key])} is not in components.schemas`);
+      }
+      let batchRow: OperationRow['batch'] = null;
+      if (batch) {
+        const bwhere = `${where}.x-gw-batch`;
+        if (!Number.isInteger(batch.limit) || batch.limit < 1) fail(bwhere, 'limit must be a positive integer');
+        const arraySchema = resolveRef(doc, findProperty(doc, variant.request, batch.array));
+        if (!arraySchema) fail(bwhere, `${variant.request} has no member ${batch.array}`);
+        if (batch.separator == null && arraySchema.maxItems !== batch.limit) {
+          fail(bwhere, `${variant.request}.${batch.array} maxItems (${arraySchema.maxItems}) differs from limit ${batch.limit}`);
+        }
+        if (!findProperty(doc, variant.response, batch.responseArray ?? batch.array)) {
+          fail(bwhere, `${variant.response} has no member ${batch.responseArray ?? batch.array}`);
+        }
+        batchRow = {
+          array: batch.array,
+          responseArray: batch.responseArray ?? batch.array,
+          limit: batch.limit,
+          statusField: batch.statusField,
+          errorField: batch.errorField ?? null,
+          separator: batch.separator ?? null,
+        };
+      }
+      rows.push({
+        name: variant.name,
+        operationId: op.operationId ?? fail(where, 'operationId missing'),
+        method: 'POST',
+        path,
+        requestEncoding,
+        requestMediaType: requestMediaTypes[0]!,
+        responseEncoding,
+        responseMediaType: responseMediaTypes[0]!,
+        signed: bool(`${where}.x-gw-signed`, op['x-gw-signed']),
+        responseSignature: oneOf(`${vwhere}.responseSignature`, variant.responseSignature ?? op['x-gw-response-signature'], SIGNATURES),
+        ipAllowListed: bool(`${where}.x-gw-ip-allow-listed`, op['x-gw-ip-allow-listed']),
+        retryClass: oneOf(`${where}.x-gw-retry-class`, op['x-gw-retry-class'], RETRY_CLASSES),
+        batch: batchRow,
+        requestSchema: variant.request,
+        responseSchema: variant.response,
+        xmlRoot: variant.xmlRoot ?? null,
+        selectWhenPresent: variant.selectWhenPresent ?? null,
+      });
+    }
+  }
+  const names = rows.map((r) => r.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) fail('x-gw-variants', `variant name ${dup} is used twice`);
+  return rows;
+}
+
+/** Property names marked `x-gw-secret` anywhere in the components. */
+export function collectSecretFields(doc: SpecDocument): string[] {
+  const found = new Set<string>();
+  const walk = (node: any): void => {
+    if (!node || typeof node !== 'object') return;
+    for (const [name, prop] of Object.entries<any>(node.properties ?? {})) {
+      if (prop?.['x-gw-secret'] === true) found.add(name);
+    }
+    for (const value of Object.values(node)) if (value && typeof value === 'object') walk(value);
+  };
+  walk(doc.components?.schemas);
+  return [...found].sort();
+}
+
+function rewriteRefs(node: any): any {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'xml') continue; // OpenAPI's XML object is no JSON Schema keyword
+    out[key] = key === '$ref' && typeof value === 'string' ? value.replace('#/components/schemas/', '#/$defs/') : rewriteRefs(value);
+  }
+  return out;
+}
+
+/** The spec's own component schemas as one JSON Schema 2020-12 document (the source of request validation). */
+export function buildSpecSchemas(doc: SpecDocument): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://gw.local/spec/v1/schemas.json',
+    $defs: rewriteRefs(doc.components?.schemas ?? {}),
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { generate, type GeneratedFiles } from '../src/generate.ts';
+
+const specPath = join(import.meta.dirname, '../../../spec/v1/openapi.yaml');
+const TYPES = 'packages/types/src/generated/types.gen.ts';
+const TYPE_SCHEMAS = 'packages/types/src/generated/type-schemas.gen.ts';
+const SPEC_SCHEMAS = 'packages/types/src/generated/spec-schemas.gen.ts';
+const OPERATIONS = 'packages/types/src/generated/operations.gen.ts';
+
+function moduleJson(files: GeneratedFiles, file: string, name: string): any {
+  const text = files.get(file)!;
+  const start = text.indexOf('{', text.indexOf(`export const ${name}`));
+  const end = text.lastIndexOf('}');
+  return JSON.parse(text.slice(start, end + 1));
+}
+
+describe('editing the spec and regenerating', () => {
+  let original: GeneratedFiles;
+  let edited: GeneratedFiles;
+
+  beforeAll(async () => {
+    const doc = parse(readFileSync(specPath, 'utf8'));
+    const capture = doc.components.schemas.CaptureOrder;
+    capture.properties.merchant_reference = { type: 'string', pattern: '^MR-\\d{4}$', description: 'A field added by the regeneration test.' };
+    doc.paths['/v1/capture'].post['x-gw-batch'].limit = 40;
+    doc.components.schemas.CaptureRequest.properties.capture_orders.maxItems = 40;
+    const dir = mkdtempSync(join(tmpdir(), 'gw-regen-'));
+    const editedPath = join(dir, 'openapi.yaml');
+    writeFileSync(editedPath, stringify(doc));
+    [original, edited] = await Promise.all([generate(specPath), generate(editedPath)]);
+  }, 120_000);
+
+  it('puts the new field into the TypeScript types', () => {
+    expect(original.get(TYPES)).not.toContain('merchant_reference');
+    expect(edited.get(TYPES)).toMatch(/merchant_reference\?: string;/);
+    expect(edited.get(TYPES)).toContain('@pattern ^MR-\\d{4}$');
+  });
+
+  it('puts the new field, with its pattern, into both kinds of JSON Schema', () => {
+    const typeSchemas = moduleJson(edited, TYPE_SCHEMAS, 'typeSchemas');
+    expect(typeSchemas.definitions.CaptureOrder.properties.merchant_reference).toMatchObject({ type: 'string', pattern: '^MR-\\d{4}$' });
+    const specSchemas = moduleJson(edited, SPEC_SCHEMAS, 'specSchemas');
+    expect(specSchemas.$defs.CaptureOrder.properties.merchant_reference).toMatchObject({ type: 'string', pattern: '^MR-\\d{4}$' });
+    const ajv = new Ajv({ strict: false });
+    const validate = ajv.compile({ ...typeSchemas, $ref: '#/definitions/CaptureOrder' });
+    expect(validate({ merchant_reference: 'MR-0001' })).toBe(true);
+    expect(validate({ merchant_reference: 'nope' })).toBe(false);
+  });
+
+  it('carries a changed batch limit into the operation table', () => {
+    expect(original.get(OPERATIONS)).toMatch(/"limit": 50/);
+    const table = moduleJson(edited, OPERATIONS, 'operations');
+    expect(table.capture.batch.limit).toBe(40);
+    expect(table.cancel.batch.limit).toBe(50);
+  });
+
+  it('changes nothing else of the operation table or the SDK', () => {
+    const changed = [...edited.keys()].filter((k) => edited.get(k) !== original.get(k)).sort();
+    expect(changed).toEqual([
+      'packages/types/src/generated/manifest.gen.ts',
+      OPERATIONS,
+      SPEC_SCHEMAS,
+      TYPE_SCHEMAS,
+      TYPES,
+    ]);
+  });
+});
