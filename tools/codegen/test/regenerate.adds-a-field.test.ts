@@ -15,8 +15,9 @@ const OPERATIONS = 'packages/types/src/generated/operations.gen.ts';
 function moduleJson(files: GeneratedFiles, file: string, name: string): any {
   const text = files.get(file)!;
   const start = text.indexOf('{', text.indexOf(`export const ${name}`));
-  const end = text.lastIndexOf('}');
-  return JSON.parse(text.slice(start, end + 1));
+  // JSON.stringify(value, null, 2) closes the top-level object with the only `}` at the start of a line.
+  const end = text.indexOf('\n}', start);
+  return JSON.parse(text.slice(start, end + 2));
 }
 
 describe('editing the spec and regenerating', () => {
