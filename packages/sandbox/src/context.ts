@@ -1,0 +1,24 @@
+import type { IdSource } from './ids.ts';
+import type { SandboxState } from './state.ts';
+
+/** A decoded request record: field name to value. */
+export type WireRecord = Record<string, unknown>;
+
+/** What an operation handler may use: the state, the clock, identifiers, and where to send notifications. */
+export interface HandlerContext {
+  readonly state: SandboxState;
+  readonly clock: () => Date;
+  readonly ids: IdSource;
+  readonly merchantId: string;
+  readonly accountId: string;
+  readonly remoteAddress: string;
+  readonly baseUrl: string;
+  /** Queues a signed notification of `record` to `url` (UNKNOWNS U44, U45). */
+  notify(kind: 'payment' | 'payout', url: unknown, key: string, record: WireRecord): void;
+}
+
+/** A string field of a record, or "" when absent or not a string. */
+export function text(record: WireRecord, field: string): string {
+  const value = record[field];
+  return typeof value === 'string' ? value : '';
+}

@@ -1,0 +1,23 @@
+/** A request refused before any handler ran: sent back as a structured JSON error (UNKNOWNS U49). */
+export class SandboxHttpError extends Error {
+  override readonly name = 'SandboxHttpError';
+  readonly status: number;
+  readonly errors: readonly { path: string; message: string }[];
+
+  constructor(status: number, message: string, errors: readonly { path: string; message: string }[] = []) {
+    super(message);
+    this.status = status;
+    this.errors = errors;
+  }
+}
+
+/** A request refused as a whole by the gateway's rules (unknown merchant, bad signature, over the limit): HTTP 200. */
+export class SandboxRefusal extends Error {
+  override readonly name = 'SandboxRefusal';
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}

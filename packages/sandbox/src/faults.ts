@@ -1,0 +1,71 @@
+import type { SeededRandom } from './random.ts';
+
+/** What can go wrong on a route, for tests: how the toolkit copes with a gateway that misbehaves. */
+export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'duplicate-notification';
+
+/** Probabilities (0..1) and latency for one route, or for every route under the key `*`. */
+export interface FaultRule {
+  /** Added latency in milliseconds before the request is processed: a number or a [min, max] range. */
+  readonly latencyMs?: number | readonly [number, number];
+  /** The connection is reset before the request is processed: nothing happens. */
+  readonly resetBefore?: number;
+  /** The request is processed, then the connection is reset: it happened, the caller gets no answer. */
+  readonly resetAfter?: number;
+  /** HTTP 503 without processing. */
+  readonly http5xx?: number;
+  /** A notification is delivered twice. */
+  readonly duplicateNotification?: number;
+}
+
+/** Fault rules by path (`/v1/capture`) or `*` for every path. */
+export type FaultRules = Readonly<Record<string, FaultRule>>;
+
+/** The faults chosen for one request. */
+export interface FaultDecision {
+  readonly latencyMs: number;
+  readonly kind: Exclude<FaultKind, 'duplicate-notification'> | null;
+  readonly duplicateNotification: boolean;
+}
+
+/** Decides the faults of each request from the rules and a queue of one-shot faults, reproducibly from the seed. */
+export class FaultPlan {
+  #rules: FaultRules;
+  readonly #queued = new Map<string, FaultKind[]>();
+  readonly #random: SeededRandom;
+
+  constructor(rules: FaultRules, random: SeededRandom) {
+    this.#rules = rules;
+    this.#random = random;
+  }
+
+  /** Replaces the rules (an empty object turns random faults off). */
+  setRules(rules: FaultRules): void {
+    this.#rules = rules;
+  }
+
+  /** Makes the next `times` requests to `path` suffer `kind`, before any random rule. */
+  inject(path: string, kind: FaultKind, times = 1): void {
+    const queue = this.#queued.get(path) ?? [];
+    for (let i = 0; i < times; i++) queue.push(kind);
+    this.#queued.set(path, queue);
+  }
+
+  /** The faults of the next request to `path`. */
+  decide(path: string): FaultDecision {
+    const rule = this.#rules[path] ?? this.#rules['*'] ?? {};
+    const latency = rule.latencyMs;
+    const latencyMs = latency === undefined ? 0 : typeof latency === 'number' ? latency : latency[0] + this.#random.next() * (latency[1] - latency[0]);
+    const queued = this.#queued.get(path)?.shift();
+    if (queued) {
+      return { latencyMs, kind: queued === 'duplicate-notification' ? null : queued, duplicateNotification: queued === 'duplicate-notification' };
+    }
+    const draw = this.#random.next();
+    let kind: FaultDecision['kind'] = null;
+    let edge = rule.resetBefore ?? 0;
+    if (draw < edge) kind = 'reset-before';
+    else if (draw < (edge += rule.http5xx ?? 0)) kind = 'http-5xx';
+    else if (draw < (edge += rule.resetAfter ?? 0)) kind = 'reset-after';
+    const duplicateNotification = (rule.duplicateNotification ?? 0) > 0 && this.#random.next() < (rule.duplicateNotification ?? 0);
+    return { latencyMs, kind, duplicateNotification };
+  }
+}

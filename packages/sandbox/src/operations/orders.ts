@@ -1,0 +1,145 @@
+// Capture, cancel, review and refund: per-element results, the sandbox state machine of UNKNOWNS U28.
+import { operations } from '@gw/types';
+import { text, type HandlerContext, type WireRecord } from '../context.ts';
+import { fromMinorUnits, toMinorUnits } from '../money.ts';
+import type { SandboxOrder } from '../state.ts';
+
+type BatchName = 'capture' | 'cancel' | 'review' | 'refund';
+
+/** Per-element failures: `<code>:<message>`, the sandbox's own codes (UNKNOWNS U48). */
+export const ORDER_ERRORS = {
+  notFound: 'E201:order not found for this merchant',
+  mismatch: 'E202:currency or amount differs from the order',
+  declined: 'E203:order was declined',
+  cancelled: 'E204:order is cancelled',
+  captured: 'E205:order is already captured',
+  notCaptured: 'E206:order is not captured',
+  refundedFully: 'E207:order is fully refunded',
+  reviewFlag: 'E208:review_flag must be 1 (approve) or 0 (reject)',
+  reviewState: 'E209:only an authorised order can be reviewed',
+  refundAmount: 'E301:refund_amount is not a positive amount with at most two decimals',
+  refundTooMuch: 'E302:refund_amount exceeds the captured amount not yet refunded',
+  refundCount: 'E303:an order takes at most 99 refunds',
+} as const;
+
+function findChecked(element: WireRecord, ctx: HandlerContext): SandboxOrder | string {
+  const order = ctx.state.findOrder(ctx.merchantId, element.transaction_id, element.order_no);
+  if (!order) return ORDER_ERRORS.notFound;
+  // UNKNOWNS U25: `amount` is the order's amount and `currency` its currency.
+  if (text(element, 'currency') && element.currency !== order.currency) return ORDER_ERRORS.mismatch;
+  if (text(element, 'amount') && toMinorUnits(element.amount) !== order.amountMinor) return ORDER_ERRORS.mismatch;
+  return order;
+}
+
+function blockedFor(order: SandboxOrder, allowed: readonly SandboxOrder['state'][]): string | null {
+  if (allowed.includes(order.state)) return null;
+  switch (order.state) {
+    case 'declined':
+      return ORDER_ERRORS.declined;
+    case 'cancelled':
+      return ORDER_ERRORS.cancelled;
+    case 'captured':
+    case 'partially_refunded':
+      return ORDER_ERRORS.captured;
+    case 'refunded':
+      return ORDER_ERRORS.refundedFully;
+    default:
+      return ORDER_ERRORS.notCaptured;
+  }
+}
+
+function captureOne(element: WireRecord, ctx: HandlerContext): string | null {
+  const order = findChecked(element, ctx);
+  if (typeof order === 'string') return order;
+  const blocked = blockedFor(order, ['authorised']);
+  if (blocked) return blocked;
+  order.state = 'captured';
+  order.capturedMinor = order.amountMinor;
+  ctx.state.record('capture', order.transactionId, order.amountMinor);
+  return null;
+}
+
+function cancelOne(element: WireRecord, ctx: HandlerContext): string | null {
+  const order = findChecked(element, ctx);
+  if (typeof order === 'string') return order;
+  const blocked = blockedFor(order, ['authorised']);
+  if (blocked) return blocked === ORDER_ERRORS.captured ? 'E205:order is captured; refund it instead' : blocked;
+  order.state = 'cancelled';
+  ctx.state.record('cancel', order.transactionId);
+  return null;
+}
+
+// UNKNOWNS U39: `1` approves, `0` rejects (the order is cancelled); other values are refused per element.
+function reviewOne(element: WireRecord, ctx: HandlerContext): string | null {
+  const order = findChecked(element, ctx);
+  if (typeof order === 'string') return order;
+  const flag = element.review_flag;
+  if (flag !== '1' && flag !== '0') return ORDER_ERRORS.reviewFlag;
+  if (order.state !== 'authorised') return ORDER_ERRORS.reviewState;
+  order.reviewFlag = flag;
+  if (flag === '0') order.state = 'cancelled';
+  ctx.state.record('review', order.transactionId);
+  return null;
+}
+
+function statusFields(op: BatchName, error: string | null): WireRecord {
+  const batch = operations[op].batch;
+  return { [batch.statusField]: error ? '0' : '1', error_message: error ?? '' };
+}
+
+function refundOne(element: WireRecord, ctx: HandlerContext): WireRecord {
+  const fail = (message: string): WireRecord => ({ refund_message: message, refund_reference: '', refund_status: '0', error_message: message });
+  const order = findChecked(element, ctx);
+  if (typeof order === 'string') return fail(order);
+  const blocked = blockedFor(order, ['captured', 'partially_refunded']);
+  if (blocked) return fail(blocked === ORDER_ERRORS.captured ? ORDER_ERRORS.notCaptured : blocked);
+  const amount = toMinorUnits(element.refund_amount);
+  if (amount === null || amount <= 0n) return fail(ORDER_ERRORS.refundAmount);
+  const refunded = ctx.state.refundedMinor(order);
+  if (refunded + amount > order.capturedMinor) return fail(ORDER_ERRORS.refundTooMuch);
+  if (order.refunds.length >= 99) return fail(ORDER_ERRORS.refundCount);
+  // UNKNOWNS U26: refund_reference_id is the transaction id, dash, the refund's two-digit sequence number.
+  const referenceId = `${order.transactionId}-${String(order.refunds.length + 1).padStart(2, '0')}`;
+  const reference = ctx.ids.refundReference();
+  order.refunds.push({ referenceId, reference, amountMinor: amount, reason: text(element, 'refund_reason') });
+  order.state = refunded + amount === order.capturedMinor ? 'refunded' : 'partially_refunded';
+  ctx.state.record('refund', referenceId, amount);
+  return { refund_message: '0000:Success', refund_reference: reference, refund_reference_id: referenceId, refund_status: '1', error_message: '' };
+}
+
+function echoElement(op: BatchName, element: unknown): WireRecord {
+  const e = (element ?? {}) as WireRecord;
+  const out: WireRecord = { transaction_id: text(e, 'transaction_id'), order_no: text(e, 'order_no'), currency: text(e, 'currency'), amount: text(e, 'amount') };
+  if (op === 'review') out.review_flag = text(e, 'review_flag');
+  if (op === 'refund') {
+    out.refund_amount = text(e, 'refund_amount');
+    out.refund_reason = text(e, 'refund_reason');
+  }
+  return out;
+}
+
+/** Runs one batch operation: every element gets its own result, in request order (UNKNOWNS U37). */
+export function runOrderBatch(op: BatchName, record: WireRecord, ctx: HandlerContext): WireRecord {
+  const batch = operations[op].batch;
+  const elements = Array.isArray(record[batch.array]) ? (record[batch.array] as unknown[]) : [];
+  const results = elements.map((element) => {
+    const e = (element ?? {}) as WireRecord;
+    const echo = echoElement(op, e);
+    switch (op) {
+      case 'capture':
+        return { ...echo, ...statusFields(op, captureOne(e, ctx)) };
+      case 'cancel':
+        return { ...echo, ...statusFields(op, cancelOne(e, ctx)) };
+      case 'review':
+        return { ...echo, ...statusFields(op, reviewOne(e, ctx)) };
+      case 'refund':
+        return { ...echo, ...refundOne(e, ctx) };
+    }
+  });
+  return { merchant_id: ctx.merchantId, account_id: ctx.accountId, return_status: '1', return_message: 'OK', [batch.responseArray]: results };
+}
+
+/** The captured amount not yet refunded, as text: shown in sandbox state summaries. */
+export function refundableText(order: SandboxOrder, refundedMinor: bigint): string {
+  return fromMinorUnits(order.capturedMinor - refundedMinor);
+}

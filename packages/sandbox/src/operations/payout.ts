@@ -1,0 +1,43 @@
+// /v1/payout: one payout per request_id; a repeated request_id returns the first payout (UNKNOWNS U40).
+import { text, type HandlerContext, type WireRecord } from '../context.ts';
+import { isoWithOffset } from '../ids.ts';
+
+function asNumber(value: unknown): number {
+  // The seed types these response amounts as JSON numbers (UNKNOWNS U15); the sandbox echoes the decimal text's value.
+  const n = typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** Creates a payout (status `COMPLETED` at once, UNKNOWNS U30), or returns the one already made for the request_id. */
+export function payout(record: WireRecord, ctx: HandlerContext): WireRecord {
+  const requestId = text(record, 'request_id');
+  const key = `${ctx.merchantId}\u0000${requestId}`;
+  const existing = requestId ? ctx.state.payouts.get(key) : undefined;
+  if (existing) return { ...existing };
+  const now = isoWithOffset(ctx.clock());
+  const beneficiary = (record.beneficiary && typeof record.beneficiary === 'object' ? record.beneficiary : {}) as WireRecord;
+  const bankDetails = (beneficiary.bank_details && typeof beneficiary.bank_details === 'object' ? beneficiary.bank_details : {}) as WireRecord;
+  const { encryption_data: _signature, ...echo } = record;
+  const response: WireRecord = {
+    ...echo,
+    merchant_id: ctx.merchantId,
+    account_id: ctx.accountId,
+    beneficiary: { ...beneficiary, bank_details: { ...bankDetails, local_clearing_system: 'ACH' } },
+    amount_beneficiary_receives: asNumber(record.payment_amount),
+    amount_payer_pays: asNumber(record.source_amount ?? record.payment_amount),
+    fee_amount: 0,
+    fee_currency: text(record, 'payment_currency'),
+    created_at: now,
+    last_updated_at: now,
+    failure_reason: '',
+    failure_type: '',
+    payer_id: ctx.ids.payerId(),
+    transaction_id: ctx.ids.payoutId(),
+    short_reference_id: ctx.ids.shortReference(),
+    status: 'COMPLETED',
+  };
+  if (requestId) ctx.state.payouts.set(key, Object.freeze({ ...response }));
+  ctx.state.record('payout', requestId || String(response.transaction_id));
+  ctx.notify('payout', record.notify_url, String(response.transaction_id), response);
+  return response;
+}

@@ -1,0 +1,82 @@
+// /v1/retrievalTrans: the 2.5 record of each selected order (UNKNOWNS U36 for the selection fields).
+import { operations, querySelection } from '@gw/types';
+import { text, type HandlerContext, type WireRecord } from '../context.ts';
+import { transactionDate } from '../ids.ts';
+import type { SandboxOrder, SandboxState } from '../state.ts';
+
+/**
+ * The sandbox's own `payment_status` codes, one per state (UNKNOWNS U28): the gateway's codes are not shown, so
+ * these say nothing about it. `3000` is the value the seed shows; the others are the sandbox's. Reconciliation
+ * against the sandbox reads them through `classifySandboxOrder`.
+ */
+export const SANDBOX_PAYMENT_STATUS = {
+  authorised: '3000',
+  captured: '3001',
+  partially_refunded: '3002',
+  refunded: '3003',
+  cancelled: '3004',
+  declined: '3005',
+} as const satisfies Record<SandboxOrder['state'], string>;
+
+function deliveryInformation(record: Readonly<WireRecord>): WireRecord {
+  const keys = ['delivery_address', 'delivery_city', 'delivery_country', 'delivery_firstname', 'delivery_lastname', 'delivery_postal_code', 'delivery_state'];
+  return Object.fromEntries(keys.map((k) => [k, text(record as WireRecord, k)]));
+}
+
+/** The 2.5 record of one order. */
+export function queriedOrder(order: SandboxOrder, state: SandboxState): WireRecord {
+  const subscription = order.recurringId ? state.subscriptions.get(order.recurringId) : undefined;
+  const result: WireRecord = {
+    amount: order.amount,
+    currency: order.currency,
+    order_no: order.orderNo,
+    reference_no: order.transactionId,
+    transaction_id: order.transactionId,
+    'the service': text(order.record as WireRecord, 'the service'),
+    delivery_information: deliveryInformation(order.record),
+    antifraud_provider: 'gw-sandbox-risk',
+    fraud_check_result: [{ check_items: 'velocity', status: order.riskAction }],
+    is3ds: order.is3ds ? '1' : '0',
+    payment_status: SANDBOX_PAYMENT_STATUS[order.state],
+    query_result: '1',
+    shopper_email: text(order.record as WireRecord, 'shopper_email'),
+    shopper_phone: text(order.record as WireRecord, 'shopper_phone'),
+    transaction_date: transactionDate(order.createdAt),
+  };
+  if (subscription) {
+    const sub = (order.record.subscription ?? {}) as WireRecord;
+    result.subscription_result = {
+      contract_name: subscription.contractName,
+      recurring_deduction_period: `${text(sub, 'interval_count') || '1'} ${text(sub, 'interval') || 'day'}`,
+      recurring_deduction_time: transactionDate(order.createdAt).slice(0, 8),
+      recurring_id: subscription.recurringId,
+      recurring_status: subscription.status,
+    };
+  }
+  return result;
+}
+
+/** Splits a comma-joined selection field into its values. */
+function values(record: WireRecord, field: string): string[] {
+  const raw = text(record, field);
+  return raw ? raw.split(querySelection?.separator ?? operations.query.batch.separator ?? ',').filter(Boolean) : [];
+}
+
+/** /v1/retrievalTrans: every order matching any selected value, and a `query_result` `0` echo for unknown values. */
+export function query(record: WireRecord, ctx: HandlerContext): WireRecord {
+  const found: WireRecord[] = [];
+  const seen = new Set<string>();
+  for (const field of ['order_no', 'transaction_id'] as const) {
+    for (const value of values(record, field)) {
+      const order = field === 'order_no' ? ctx.state.findOrder(ctx.merchantId, undefined, value) : ctx.state.findOrder(ctx.merchantId, value, undefined);
+      if (!order) {
+        found.push({ [field]: value, query_result: '0' });
+        continue;
+      }
+      if (seen.has(order.transactionId)) continue;
+      seen.add(order.transactionId);
+      found.push(queriedOrder(order, ctx.state));
+    }
+  }
+  return { merchant_id: ctx.merchantId, account_id: ctx.accountId, return_status: '1', return_message: 'OK', orders_list: found };
+}

@@ -1,0 +1,18 @@
+// /v1/cancelsubscription: by recurring_id and contract_name (seed section 4 rule 4); idempotent (UNKNOWNS U29).
+import { text, type HandlerContext, type WireRecord } from '../context.ts';
+
+/** Cancels a subscription: `Inactived` at once, no further charge. */
+export function cancelSubscription(record: WireRecord, ctx: HandlerContext): WireRecord {
+  const recurringId = text(record, 'recurring_id');
+  const contractName = text(record, 'contract_name');
+  const sub = ctx.state.subscriptions.get(recurringId);
+  const base = { merchant_id: ctx.merchantId, account_id: ctx.accountId, recurring_id: recurringId, contract_name: contractName };
+  if (!sub || sub.merchantId !== ctx.merchantId || sub.contractName !== contractName) {
+    return { ...base, cancel_status: '0', error_message: 'E401:no subscription with this recurring_id and contract_name' };
+  }
+  if (sub.status !== 'Inactived') {
+    sub.status = 'Inactived';
+    ctx.state.record('cancel-subscription', recurringId);
+  }
+  return { ...base, cancel_status: '1', error_message: '' };
+}

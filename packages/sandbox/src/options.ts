@@ -1,0 +1,41 @@
+import type { Signer, Verifier } from '@gw/signer-interface';
+import type { FaultRules } from './faults.ts';
+import type { NotifyOptions } from './notifier.ts';
+
+/** A merchant and account the sandbox accepts (seed 5.1: the caller is identified by these two in the body). */
+export interface SandboxMerchant {
+  readonly merchantId: string;
+  readonly accountId: string;
+}
+
+/** The merchant every sandbox accepts unless told otherwise. */
+export const SANDBOX_DEFAULT_MERCHANT: SandboxMerchant = Object.freeze({ merchantId: 'M100200', accountId: 'A300400' });
+
+/** The secret of the sandbox's default reference signer (HMAC-SHA256): a test secret, public on purpose. */
+export const SANDBOX_DEFAULT_SECRET = 'gw-sandbox-secret';
+
+/** How to start a sandbox. Every option has a documented default. */
+export interface SandboxOptions {
+  /** TCP port; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Address to listen on. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Signs responses and notifications. Default: the reference HMAC-SHA256 signer with SANDBOX_DEFAULT_SECRET. */
+  readonly signer?: Signer;
+  /** Verifies request `encryption_data`. Default: the same reference signer. */
+  readonly verifier?: Verifier;
+  /** The sandbox's clock. Default `() => new Date()`. */
+  readonly clock?: () => Date;
+  /** Random faults per path, for tests (see FaultRule). Default none. */
+  readonly faults?: FaultRules;
+  /** Addresses allowed to call IP-allow-listed operations (query, seed 5.4). Default loopback. */
+  readonly allowIps?: readonly string[];
+  /** Seed of faults and generated references. Default 1. */
+  readonly seed?: number;
+  /** Accepted merchants. Default [SANDBOX_DEFAULT_MERCHANT]. */
+  readonly merchants?: readonly SandboxMerchant[];
+  /** Notification delivery. */
+  readonly notify?: NotifyOptions;
+  /** Largest request body in bytes. Default 1 MiB (UNKNOWNS U51). */
+  readonly maxBodyBytes?: number;
+}

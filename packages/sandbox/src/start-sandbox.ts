@@ -1,0 +1,277 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHmacSha256Signer, createSignableMessage, type Signer, type Verifier } from '@gw/signer-interface';
+import { RecordValidator, operations, type OperationName, type OperationSpec } from '@gw/types';
+import type { HandlerContext, WireRecord } from './context.ts';
+import { SandboxHttpError, SandboxRefusal } from './errors.ts';
+import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
+import { IdSource } from './ids.ts';
+import { Notifier } from './notifier.ts';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
+import { runOrderBatch } from './operations/orders.ts';
+import { authoriseAlternative, authoriseCard, checkout } from './operations/payments.ts';
+import { payout } from './operations/payout.ts';
+import { query } from './operations/query.ts';
+import { cancelSubscription } from './operations/subscriptions.ts';
+import { SeededRandom } from './random.ts';
+import { SandboxState, type ReceivedRequest } from './state.ts';
+import { decodeRequestBody, encodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire.ts';
+
+/** A running sandbox: its address, its state, its faults, and how to stop it. */
+export interface Sandbox {
+  /** Base URL, e.g. `http://127.0.0.1:40123` (the operations are under `/v1`). */
+  readonly url: string;
+  readonly port: number;
+  /** Orders, subscriptions, payouts, notifications and the request log. */
+  readonly state: SandboxState;
+  /** Injects one-shot faults or replaces the random fault rules. */
+  readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  /** Resolves when every queued notification was delivered or gave up. */
+  notificationsIdle(timeoutMs?: number): Promise<void>;
+  /** Stops listening and closes open connections. */
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+type Handler = (record: WireRecord, ctx: HandlerContext) => WireRecord | null;
+
+const HANDLERS: Record<OperationName, Handler> = {
+  authoriseCard,
+  authoriseAlternative,
+  checkout: (record, ctx) => checkout(record, ctx) as unknown as WireRecord | null,
+  query,
+  capture: (record, ctx) => runOrderBatch('capture', record, ctx),
+  cancel: (record, ctx) => runOrderBatch('cancel', record, ctx),
+  review: (record, ctx) => runOrderBatch('review', record, ctx),
+  refund: (record, ctx) => runOrderBatch('refund', record, ctx),
+  cancelSubscription,
+  payout,
+};
+
+const VARIANTS_BY_PATH = new Map<string, OperationSpec[]>();
+for (const op of Object.values(operations) as OperationSpec[]) VARIANTS_BY_PATH.set(op.path, [...(VARIANTS_BY_PATH.get(op.path) ?? []), op]);
+
+// UNKNOWNS U34: the variant whose `selectWhenPresent` member is present, otherwise the one without such a member.
+function selectVariant(variants: OperationSpec[], record: WireRecord): OperationSpec {
+  return variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent)) ?? variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
+}
+
+function normaliseAddress(address: string | undefined): string {
+  return (address ?? '').replace(/^::ffff:/, '');
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new SandboxHttpError(400, `the request body is larger than ${limit} bytes`, [{ path: '', message: `larger than ${limit} bytes` }]));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+// XML and HTML cannot carry control characters, U+FFFE/U+FFFF or lone surrogates; a respon or checkout page echoes
+// request fields, so such a request is refused before anything happens rather than half-processed.
+const NOT_XML_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function fieldsXmlCannotCarry(value: unknown, path = ''): { path: string; message: string }[] {
+  if (typeof value === 'string') return NOT_XML_TEXT.test(value) ? [{ path, message: 'contains a character XML and HTML cannot carry' }] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => fieldsXmlCannotCarry(v, `${path}[${i}]`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => fieldsXmlCannotCarry(v, path ? `${path}.${k}` : k));
+  return [];
+}
+
+/** The response of a request refused as a whole, in the shape of the operation's response (UNKNOWNS U47). */
+function refusalRecord(op: OperationSpec, record: WireRecord, refusal: SandboxRefusal, merchant: { merchantId: string; accountId: string }): WireRecord {
+  const text = `${refusal.code}:${refusal.message}`;
+  const ids = { merchant_id: merchant.merchantId, account_id: merchant.accountId };
+  const str = (name: string) => (typeof record[name] === 'string' ? record[name] : '');
+  switch (op.responseSchema) {
+    case 'CardRespon':
+    case 'AlternativeRespon':
+      return { ...ids, order_no: str('order_no'), amount: str('amount'), currency: str('currency'), order_status: '0', result_info: text };
+    case 'CancelSubscriptionResponse':
+      return { ...ids, recurring_id: str('recurring_id'), contract_name: str('contract_name'), cancel_status: '0', error_message: text };
+    case 'PayoutResponse':
+      return { ...ids, request_id: str('request_id'), status: 'FAILED', failure_reason: text, failure_type: 'UNKNOWN' };
+    default:
+      return { ...ids, return_status: '0', return_message: text };
+  }
+}
+
+/** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? (() => new Date());
+  const random = new SeededRandom(options.seed ?? 1);
+  const reference = options.signer && options.verifier ? null : createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+  const signer: Signer = options.signer ?? reference!;
+  const verifier: Verifier = options.verifier ?? reference!;
+  const merchants = new Map((options.merchants ?? [SANDBOX_DEFAULT_MERCHANT]).map((m) => [m.merchantId, m.accountId]));
+  const allowIps = new Set((options.allowIps ?? ['127.0.0.1', '::1']).map(normaliseAddress));
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const state = new SandboxState();
+  const ids = new IdSource(random, clock);
+  const faults = new FaultPlan(options.faults ?? {}, random);
+  const notifier = new Notifier(state, clock, options.notify);
+  const validator = new RecordValidator();
+  let baseUrl = '';
+
+  async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
+    const op = operations[operation];
+    if (op.responseSignature === 'none') return record;
+    const { encryption_data: _old, ...unsigned } = record;
+    const message = createSignableMessage({ operation, record: unsigned, body: new TextEncoder().encode(encodeResponseBody(op, unsigned).body) });
+    return { ...unsigned, encryption_data: await signer.sign(message) };
+  }
+
+  function logRequest(path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
+    state.requests.push({ seq: state.requests.length + 1, path, operation, at: clock(), processed, outcome });
+  }
+
+  async function process(req: IncomingMessage, path: string, variants: OperationSpec[], body: Buffer, duplicateNotification: boolean): Promise<EncodedResponse> {
+    const record = decodeRequestBody(variants[0]!, String(req.headers['content-type'] ?? ''), body);
+    const op = selectVariant(variants, record);
+    const merchantId = typeof record.merchant_id === 'string' ? record.merchant_id : '';
+    const accountId = typeof record.account_id === 'string' ? record.account_id : '';
+    if (op.responseEncoding !== 'json') {
+      const unencodable = fieldsXmlCannotCarry(record);
+      if (unencodable.length > 0) {
+        logRequest(path, op.name, false, 'invalid');
+        throw new SandboxHttpError(400, `${unencodable.length} field(s) the ${op.responseEncoding.toUpperCase()} answer cannot echo`, unencodable);
+      }
+    }
+    try {
+      if (op.batch && !op.batch.separator && Array.isArray(record[op.batch.array]) && (record[op.batch.array] as unknown[]).length > op.batch.limit) {
+        const count = (record[op.batch.array] as unknown[]).length;
+        throw new SandboxRefusal('E002', `${op.batch.array} carries ${count} orders; at most ${op.batch.limit} per request`);
+      }
+      const problems = validator.requestProblems(op.name as OperationName, record);
+      if (problems.length > 0) {
+        logRequest(path, op.name, false, 'invalid');
+        throw new SandboxHttpError(400, `${problems.length} problem(s) in ${op.requestSchema}`, problems.map((p) => ({ path: p.field, message: p.message })));
+      }
+      if (op.ipAllowListed && !allowIps.has(normaliseAddress(req.socket.remoteAddress))) {
+        logRequest(path, op.name, false, 'refused');
+        throw new SandboxHttpError(403, `${normaliseAddress(req.socket.remoteAddress)} is not registered for ${op.path} (seed 5.4)`);
+      }
+      if (merchants.get(merchantId) !== accountId) throw new SandboxRefusal('E001', 'unknown merchant_id or account_id');
+      const { encryption_data: signature, ...unsigned } = record;
+      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: encodeRequestBody(op, unsigned) });
+      if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
+    } catch (error) {
+      if (!(error instanceof SandboxRefusal)) throw error;
+      logRequest(path, op.name, false, 'refused');
+      if (op.responseEncoding === 'html') throw new SandboxHttpError(403, `${error.code}:${error.message}`);
+      return encodeResponseBody(op, await sign(op.name as OperationName, refusalRecord(op, record, error, { merchantId, accountId })));
+    }
+    const ctx: HandlerContext = {
+      state,
+      clock,
+      ids,
+      merchantId,
+      accountId,
+      remoteAddress: normaliseAddress(req.socket.remoteAddress),
+      baseUrl,
+      notify: (kind, url, key, payload) => {
+        void sign(op.name as OperationName, payload).then((signed) => {
+          const json = JSON.stringify(signed);
+          notifier.send(kind, url, key, json);
+          if (duplicateNotification) notifier.send(kind, url, key, json);
+        });
+      },
+    };
+    const result = HANDLERS[op.name as OperationName](record, ctx);
+    logRequest(path, op.name, true, 'ok');
+    if (result === null) throw new SandboxHttpError(409, `1001:order_no ${String(record.order_no)} already used on this account`);
+    return encodeResponseBody(op, op.responseEncoding === 'html' ? result : await sign(op.name as OperationName, result));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path.startsWith('/sandbox/pay/')) return payPage(req, res, path.slice('/sandbox/pay/'.length));
+    const variants = VARIANTS_BY_PATH.get(path);
+    let response: EncodedResponse;
+    if (!variants) response = errorResponse(404, `no operation at ${path}`);
+    else if (req.method !== 'POST') response = errorResponse(405, `${path} takes POST only`);
+    else {
+      const fault = faults.decide(path);
+      if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
+      if (fault.kind === 'reset-before') {
+        logRequest(path, null, false, 'reset-before');
+        req.socket.destroy();
+        return;
+      }
+      try {
+        const body = await readBody(req, maxBodyBytes);
+        if (fault.kind === 'http-5xx') {
+          logRequest(path, null, false, 'http-5xx');
+          response = errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');
+        } else response = await process(req, path, variants, body, fault.duplicateNotification);
+      } catch (error) {
+        if (error instanceof SandboxHttpError) response = errorResponse(error.status, error.message, error.errors);
+        else {
+          state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+          response = errorResponse(500, 'sandbox internal error');
+        }
+      }
+      if (fault.kind === 'reset-after') {
+        req.socket.destroy();
+        return;
+      }
+    }
+    res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
+    res.end(response.body);
+  }
+
+  // UNKNOWNS U22: the issuer page and the checkout action send the shopper on to return_url.
+  function payPage(_req: IncomingMessage, res: ServerResponse, transactionId: string): void {
+    const order = state.orders.get(decodeURIComponent(transactionId));
+    const returnUrl = order && typeof order.record.return_url === 'string' ? order.record.return_url : '';
+    if (returnUrl) res.writeHead(302, { location: returnUrl }).end();
+    else res.writeHead(order ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(order ? `sandbox: ${order.transactionId} paid\n` : 'sandbox: no such payment\n');
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  server.headersTimeout = 15_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host}:${address.port}`;
+
+  let stopped: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopped ??= new Promise<void>((resolve) => {
+      notifier.stop();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return stopped;
+  };
+  return {
+    url: baseUrl,
+    port: address.port,
+    state,
+    faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    notificationsIdle: (timeoutMs) => notifier.idle(timeoutMs),
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}

@@ -1,0 +1,140 @@
+import { fromMinorUnits } from './money.ts';
+
+/** Where an order stands in the sandbox's own state machine (UNKNOWNS U28). */
+export type OrderState = 'authorised' | 'declined' | 'captured' | 'partially_refunded' | 'refunded' | 'cancelled';
+
+/** One refund the sandbox accepted. */
+export interface SandboxRefund {
+  readonly referenceId: string;
+  readonly reference: string;
+  readonly amountMinor: bigint;
+  readonly reason: string;
+}
+
+/** One payment order as the sandbox keeps it. */
+export interface SandboxOrder {
+  readonly transactionId: string;
+  readonly orderNo: string;
+  readonly merchantId: string;
+  readonly accountId: string;
+  readonly currency: string;
+  readonly amount: string;
+  readonly amountMinor: bigint;
+  readonly variant: 'card' | 'alternative' | 'checkout';
+  state: OrderState;
+  capturedMinor: bigint;
+  refunds: SandboxRefund[];
+  reviewFlag: string | null;
+  readonly maskedCard: string;
+  readonly is3ds: boolean;
+  readonly riskAction: string;
+  readonly riskScore: number;
+  readonly resultInfo: string;
+  readonly createdAt: Date;
+  readonly record: Readonly<Record<string, unknown>>;
+  recurringId: string | null;
+}
+
+/** A subscription created by a payment that carried `subscription`. */
+export interface SandboxSubscription {
+  readonly recurringId: string;
+  readonly contractName: string;
+  readonly transactionId: string;
+  readonly merchantId: string;
+  readonly accountId: string;
+  status: '1' | 'Inactived';
+  charges: number;
+}
+
+/** One notification the sandbox tried to deliver, with every attempt. */
+export interface NotificationDelivery {
+  readonly id: number;
+  readonly url: string;
+  readonly kind: 'payment' | 'payout';
+  readonly key: string;
+  readonly attempts: { at: Date; status: number | null; error: string | null }[];
+  delivered: boolean;
+}
+
+/** One request the sandbox received (after faults that drop it before processing). */
+export interface ReceivedRequest {
+  readonly seq: number;
+  readonly path: string;
+  readonly operation: string | null;
+  readonly at: Date;
+  readonly processed: boolean;
+  readonly outcome: 'ok' | 'refused' | 'invalid' | 'reset-before' | 'http-5xx';
+}
+
+/** Every money movement the sandbox applied, in order: what a test inspects to prove nothing happened twice. */
+export interface LedgerEntry {
+  readonly seq: number;
+  readonly kind: 'authorise' | 'capture' | 'cancel' | 'refund' | 'review' | 'payout' | 'cancel-subscription';
+  readonly key: string;
+  readonly amountMinor: bigint;
+}
+
+/** The sandbox's whole state: orders, subscriptions, payouts, notifications, and the log of what it received. */
+export class SandboxState {
+  readonly orders = new Map<string, SandboxOrder>();
+  readonly ordersByNo = new Map<string, SandboxOrder>();
+  readonly subscriptions = new Map<string, SandboxSubscription>();
+  readonly payouts = new Map<string, Readonly<Record<string, unknown>>>();
+  readonly notifications: NotificationDelivery[] = [];
+  readonly requests: ReceivedRequest[] = [];
+  readonly ledger: LedgerEntry[] = [];
+  /** Exceptions that escaped a handler (a sandbox bug): tests assert this stays empty. */
+  readonly internalErrors: string[] = [];
+
+  /** Finds an order by transaction id and/or order number; both, when given, must name the same order. */
+  findOrder(merchantId: string, transactionId: unknown, orderNo: unknown): SandboxOrder | undefined {
+    const byId = typeof transactionId === 'string' && transactionId ? this.orders.get(transactionId) : undefined;
+    const byNo = typeof orderNo === 'string' && orderNo ? this.ordersByNo.get(`${merchantId}\u0000${orderNo}`) : undefined;
+    const order = byId ?? byNo;
+    if (!order || order.merchantId !== merchantId) return undefined;
+    if (byId && byNo && byId !== byNo) return undefined;
+    if (byId && typeof orderNo === 'string' && orderNo && byId.orderNo !== orderNo) return undefined;
+    return order;
+  }
+
+  /** Adds an order to both indexes. */
+  addOrder(order: SandboxOrder): void {
+    this.orders.set(order.transactionId, order);
+    this.ordersByNo.set(`${order.merchantId}\u0000${order.orderNo}`, order);
+  }
+
+  /** Records a money movement. */
+  record(kind: LedgerEntry['kind'], key: string, amountMinor = 0n): void {
+    this.ledger.push({ seq: this.ledger.length + 1, kind, key, amountMinor });
+  }
+
+  /** How many times each key was applied for a kind: a value above 1 is a doubled capture, refund or payout. */
+  appliedCounts(kind: LedgerEntry['kind']): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const entry of this.ledger) if (entry.kind === kind) counts.set(entry.key, (counts.get(entry.key) ?? 0) + 1);
+    return counts;
+  }
+
+  /** Refunded total of an order in minor units. */
+  refundedMinor(order: SandboxOrder): bigint {
+    return order.refunds.reduce((sum, r) => sum + r.amountMinor, 0n);
+  }
+
+  /** Every broken invariant of the state (empty when consistent): what fuzz and fault tests assert. */
+  invariantViolations(): string[] {
+    const problems: string[] = [];
+    for (const order of this.orders.values()) {
+      const refunded = this.refundedMinor(order);
+      if (refunded > order.capturedMinor) problems.push(`${order.transactionId}: refunded ${fromMinorUnits(refunded)} > captured ${fromMinorUnits(order.capturedMinor)}`);
+      if (order.capturedMinor > order.amountMinor) problems.push(`${order.transactionId}: captured more than the order amount`);
+      if (order.state === 'cancelled' && order.capturedMinor > 0n) problems.push(`${order.transactionId}: cancelled after capture`);
+      if ((order.state === 'authorised' || order.state === 'declined' || order.state === 'cancelled') && order.capturedMinor !== 0n) {
+        problems.push(`${order.transactionId}: ${order.state} with a capture`);
+      }
+      if (this.ordersByNo.get(`${order.merchantId}\u0000${order.orderNo}`) !== order) problems.push(`${order.transactionId}: order_no index out of step`);
+    }
+    for (const [key, count] of this.appliedCounts('capture')) if (count > 1) problems.push(`${key}: captured ${count} times`);
+    for (const [key, count] of this.appliedCounts('payout')) if (count > 1) problems.push(`${key}: paid out ${count} times`);
+    return problems;
+  }
+}

@@ -1,0 +1,96 @@
+// Request bodies decoded by the operation's declared encoding, responses encoded by it (seed 4; UNKNOWNS U31, U32).
+import type { OperationSpec } from '@gw/types';
+import { decodeCancelSubscription, encodeCancelSubscription, encodeCheckoutPage, encodeRespon } from '@gw/xml-codec';
+import type { WireRecord } from './context.ts';
+import { SandboxHttpError } from './errors.ts';
+
+function parseForm(text: string, nestedJson: boolean): WireRecord {
+  const record: WireRecord = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(record, name)) throw new SandboxHttpError(400, `form field ${name} appears more than once`, [{ path: `/${name}`, message: 'appears more than once' }]);
+    let decoded: unknown = value;
+    // UNKNOWNS U31: on the payment paths, nested members may travel in a form body as JSON text.
+    if (nestedJson && /^[[{]/.test(value)) {
+      try {
+        decoded = JSON.parse(value);
+      } catch {
+        decoded = value;
+      }
+    }
+    record[name] = decoded;
+  }
+  return record;
+}
+
+function parseJsonObject(text: string): WireRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SandboxHttpError(400, 'the JSON body must be an object', [{ path: '', message: 'must be a JSON object' }]);
+  return value as WireRecord;
+}
+
+/** Decodes a request body by the operation's declared encoding. */
+export function decodeRequestBody(op: OperationSpec, contentType: string, body: Buffer): WireRecord {
+  const text = body.toString('utf8');
+  switch (op.requestEncoding) {
+    case 'json': {
+      // The seed's sample commands send JSON bodies with the form Content-Type (UNKNOWNS U32): JSON is tried first.
+      const record = parseJsonObject(text);
+      if (record) return record;
+      if (contentType.includes('application/x-www-form-urlencoded') && op.responseEncoding !== 'json') return parseForm(text, true);
+      throw new SandboxHttpError(400, 'the body is not valid JSON', [{ path: '', message: 'is not valid JSON' }]);
+    }
+    case 'form':
+      return parseForm(text, false);
+    case 'xml':
+      try {
+        // UNKNOWNS U35: any root element name is accepted.
+        return decodeCancelSubscription(text, { root: null }) as WireRecord;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new SandboxHttpError(400, `the XML body cannot be read: ${message}`, [{ path: '', message }]);
+      }
+  }
+}
+
+/** A response ready to write. */
+export interface EncodedResponse {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** Encodes a response record by the operation's declared encoding. */
+export function encodeResponseBody(op: OperationSpec, record: WireRecord): EncodedResponse {
+  switch (op.responseEncoding) {
+    case 'json':
+      return { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(record) };
+    case 'xml':
+      return { status: 200, contentType: 'application/xml; charset=utf-8', body: encodeRespon(record as never) };
+    case 'html': {
+      const page = record as unknown as { fields: [string, string][]; action: string };
+      return { status: 200, contentType: 'text/html; charset=utf-8', body: encodeCheckoutPage(page.fields, { action: page.action }) };
+    }
+  }
+}
+
+/** A structured JSON error (UNKNOWNS U49: the sandbox's choice, not a claim about the gateway). */
+export function errorResponse(status: number, message: string, errors: readonly { path: string; message: string }[] = []): EncodedResponse {
+  return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ return_status: '0', return_message: message, errors }) };
+}
+
+/** The toolkit's canonical encoding of a request record: what a body-based signature covers (without encryption_data). */
+export function encodeRequestBody(op: OperationSpec, record: WireRecord): string {
+  switch (op.requestEncoding) {
+    case 'json':
+      return JSON.stringify(record);
+    case 'form':
+      return new URLSearchParams(Object.entries(record).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+    case 'xml':
+      return encodeCancelSubscription(record as never);
+  }
+}
