@@ -129,12 +129,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const op = operations[operation];
     if (op.responseSignature === 'none') return record;
     const { encryption_data: _old, ...unsigned } = record;
-    const message = createSignableMessage({ operation, record: unsigned, body: new TextEncoder().encode(encodeResponseBody(op, unsigned).body) });
+    const message = createSignableMessage({ operation, record: unsigned, body: () => encodeResponseBody(op, unsigned).body });
     return { ...unsigned, encryption_data: await signer.sign(message) };
   }
 
   function logRequest(path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
-    state.requests.push({ seq: state.requests.length + 1, path, operation, at: clock(), processed, outcome });
+    state.logRequest({ path, operation, at: clock(), processed, outcome });
   }
 
   async function process(req: IncomingMessage, path: string, variants: OperationSpec[], body: Buffer, duplicateNotification: boolean): Promise<EncodedResponse> {
@@ -165,7 +165,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       if (merchants.get(merchantId) !== accountId) throw new SandboxRefusal('E001', 'unknown merchant_id or account_id');
       const { encryption_data: signature, ...unsigned } = record;
-      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: encodeRequestBody(op, unsigned) });
+      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op, unsigned) });
       if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
     } catch (error) {
       if (!(error instanceof SandboxRefusal)) throw error;

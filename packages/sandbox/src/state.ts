@@ -74,6 +74,9 @@ export interface LedgerEntry {
   readonly amountMinor: bigint;
 }
 
+/** How many received requests the log keeps. */
+export const REQUEST_LOG_LIMIT = 10_000;
+
 /** The sandbox's whole state: orders, subscriptions, payouts, notifications, and the log of what it received. */
 export class SandboxState {
   readonly orders = new Map<string, SandboxOrder>();
@@ -85,6 +88,21 @@ export class SandboxState {
   readonly ledger: LedgerEntry[] = [];
   /** Exceptions that escaped a handler (a sandbox bug): tests assert this stays empty. */
   readonly internalErrors: string[] = [];
+
+  #requestSeq = 0;
+
+  /** Appends to the request log, which keeps about the last REQUEST_LOG_LIMIT requests so a long-running sandbox stays small. */
+  logRequest(entry: Omit<ReceivedRequest, 'seq'>): void {
+    this.#requestSeq += 1;
+    this.requests.push({ seq: this.#requestSeq, ...entry });
+    // Trimmed in steps of a tenth, not one entry at a time: a splice per request would cost O(limit) each.
+    if (this.requests.length > REQUEST_LOG_LIMIT * 1.1) this.requests.splice(0, this.requests.length - REQUEST_LOG_LIMIT);
+  }
+
+  /** How many requests were received in all (the log keeps only the last ones). */
+  get requestCount(): number {
+    return this.#requestSeq;
+  }
 
   /** Finds an order by transaction id and/or order number; both, when given, must name the same order. */
   findOrder(merchantId: string, transactionId: unknown, orderNo: unknown): SandboxOrder | undefined {

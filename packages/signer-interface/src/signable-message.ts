@@ -1,0 +1,88 @@
+import { operations, secretFields, type OperationName } from '@gw/types';
+import type { SignableField } from './signable-field.ts';
+import { SignableMessageError } from './signable-message-error.ts';
+import { walkRecord, type RecordLeaf } from './walk-record.ts';
+
+/** The operation a message belongs to: its client-level name and its path. */
+export interface SignableOperation {
+  /** A name from `operations` in `@gw/types`: `capture`, `authoriseCard`, ... */
+  readonly name: OperationName;
+  /** Its path, e.g. `/v1/capture` (`authoriseCard` and `authoriseAlternative` share `/v1/authorise`). */
+  readonly path: string;
+}
+
+/**
+ * Everything a signature algorithm may be computed from, with `encryption_data` left out everywhere: the signature
+ * cannot cover itself. The gateway's algorithm is not shown (UNKNOWNS U41), so the message offers the three usual
+ * inputs (the operation, the ordered field pairs, the encoded body) and a signer picks what it needs.
+ */
+export interface SignableMessage {
+  readonly operation: SignableOperation;
+  /** Every leaf of the record as (path, value), in the record's own key order, `encryption_data` left out. */
+  readonly fields: readonly SignableField[];
+  /** The body bytes exactly as sent, encoded from the record WITHOUT `encryption_data` (see `omitEncryptionData`). */
+  readonly body: Uint8Array;
+}
+
+/** What `createSignableMessage` is built from. */
+export interface CreateSignableMessageOptions {
+  /** The client-level operation name. */
+  readonly operation: OperationName;
+  /** The request or response record; any `encryption_data` in it is ignored. */
+  readonly record: object;
+  /**
+   * The record encoded without `encryption_data` (JSON, form or XML per the operation); a string is taken as UTF-8.
+   * A function is called the first time a signer reads `message.body`, so field-based signers never pay for encoding.
+   */
+  readonly body: Uint8Array | string | (() => Uint8Array | string);
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+/** Messages built here: their shape is known, so checking one never forces its lazy body. */
+export const BUILT_MESSAGES = new WeakSet<object>();
+const SECRET_KEYS: ReadonlySet<string> = new Set(secretFields);
+const REDACTED = '[redacted]';
+
+// Card data must reach the signer in the clear, but console.log / util.inspect of a message must not print it.
+function toField(leaf: RecordLeaf): SignableField {
+  const field = { path: leaf.path, value: leaf.value };
+  const last = leaf.segments.at(-1);
+  if (typeof last === 'string' && SECRET_KEYS.has(last)) {
+    Object.defineProperty(field, INSPECT, { value: () => ({ path: leaf.path, value: REDACTED }) });
+  }
+  return Object.freeze(field);
+}
+
+/** Builds the message a `Signer` signs and a `Verifier` checks: operation, field pairs and body, without `encryption_data`. */
+export function createSignableMessage(options: CreateSignableMessageOptions): SignableMessage {
+  const { operation, record, body } = options;
+  if (typeof operation !== 'string' || !Object.hasOwn(operations, operation)) {
+    throw new SignableMessageError(
+      `Cannot sign: "${String(operation)}" is not an operation; use one of ${Object.keys(operations).join(', ')}.`,
+      { valueType: typeof operation },
+    );
+  }
+  const toBytes = (value: unknown): Uint8Array => {
+    if (typeof value === 'string') return new TextEncoder().encode(value);
+    if (value instanceof Uint8Array) return new Uint8Array(value); // a copy: later changes to the caller's buffer must not change the message
+    throw new SignableMessageError(`Cannot sign ${operation}: body must be a Uint8Array or a string (or a function giving one).`, {
+      operation,
+      valueType: value === null ? 'null' : typeof value,
+    });
+  };
+  // A body given as a function is encoded on first use only: signers that never read it pay nothing for it.
+  let bytes: Uint8Array | undefined = typeof body === 'function' ? undefined : toBytes(body);
+  const readBody = (): Uint8Array => (bytes ??= toBytes((body as () => unknown)()));
+  const fields = Object.freeze(walkRecord(record, { operation }).map(toField));
+  const message = {
+    operation: Object.freeze({ name: operation, path: operations[operation].path }),
+    fields,
+  } as { operation: SignableOperation; fields: readonly SignableField[]; body: Uint8Array };
+  Object.defineProperty(message, 'body', { enumerable: true, get: readBody });
+  Object.defineProperty(message, INSPECT, {
+    value: (_depth: number, inspectOptions: unknown, inspect: (value: unknown, options: unknown) => string) =>
+      `SignableMessage ${inspect({ operation: message.operation, fields, body: bytes ? `<${bytes.byteLength} bytes>` : '<not encoded yet>' }, inspectOptions)}`,
+  });
+  BUILT_MESSAGES.add(message);
+  return Object.freeze(message);
+}

@@ -1,0 +1,223 @@
+import { XMLParser } from 'fast-xml-parser';
+import { ValidationError, type ValidationProblem } from '@gw/types';
+import { DecodeError } from './decode-error.ts';
+import type { ElementPlan, RecordPlan } from './element-plan.ts';
+import { assertWellNested } from './xml-well-formed.ts';
+import { DoctypeRefusal, escapeXmlText, isXmlElementName, isXmlText, xmlEntityDecoder } from './xml-text.ts';
+
+/** The value of an element the spec does not list: its text, its children, or a list when it repeats. UNKNOWNS U20. */
+export type XmlValue = string | XmlRecord | XmlValue[];
+/** Child elements by name. */
+export interface XmlRecord {
+  [element: string]: XmlValue;
+}
+
+const TEXT = '#text';
+
+// One parser for every document: built once, options chosen so the conversion below stays a single cheap walk.
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: false,
+  removeNSPrefix: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  processEntities: true,
+  entityDecoder: xmlEntityDecoder,
+  // fast-xml-parser would rename `toString` & co. to `__toString`: refuse instead of changing a name silently.
+  onDangerousProperty: (name: string): string => {
+    throw new Error(`element name ${name} is reserved`);
+  },
+});
+
+/** Parses with the shared parser; any parser failure becomes a DecodeError (`doctype` or `malformed`). */
+function parseDocument(text: string): Record<string, unknown> {
+  assertWellNested(text);
+  try {
+    return parser.parse(text) as Record<string, unknown>;
+  } catch (cause) {
+    // fast-xml-parser reads a DOCTYPE only when it starts with `<!D`; a refusal or a broken DTD both land here.
+    if (cause instanceof DoctypeRefusal || text.includes('<!DOCTYPE')) {
+      throw new DecodeError({ format: 'xml', failure: 'doctype', path: '' }, 'the document declares a DOCTYPE; DTDs and entities are never processed', { cause });
+    }
+    throw new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, 'the XML parser could not read the document', { cause });
+  }
+}
+
+/** The root element of a parsed document: exactly one element, named `root` unless `root` is null. */
+export function parseRootElement(text: string, root: string | null): { name: string; value: unknown } {
+  const doc = parseDocument(text);
+  let found: string | undefined;
+  for (const key in doc) {
+    if (key === TEXT) continue;
+    if (found !== undefined) throw new DecodeError({ format: 'xml', failure: 'root', path: '' }, 'the document has more than one root element');
+    found = key;
+  }
+  if (found === undefined) throw new DecodeError({ format: 'xml', failure: 'root', path: '' }, root ? `no <${root}> root element` : 'no root element');
+  if (root !== null && found !== root) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, `the root element is <${found}>, expected <${root}>`);
+  const value = doc[found];
+  if (Array.isArray(value)) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, 'the document has more than one root element');
+  return { name: found, value };
+}
+
+function isBlank(text: string): boolean {
+  return text.trim().length === 0;
+}
+
+function typeError(path: string, message: string): DecodeError {
+  return new DecodeError({ format: 'xml', failure: 'type', path }, message);
+}
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+function decodeNumber(text: string, integer: boolean, path: string): number | undefined {
+  const trimmed = text.trim();
+  // An empty element has no number to give: the property is left out (the record type has no `''` for it).
+  if (trimmed === '') return undefined;
+  if (!(integer ? INTEGER : DECIMAL).test(trimmed)) throw typeError(path, `expected ${integer ? 'an integer' : 'a number'}`);
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) throw typeError(path, 'the number is out of range');
+  return value;
+}
+
+function decodeUnknown(value: unknown, path: string): XmlValue {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map((item, index) => decodeUnknown(item, `${path}[${index}]`));
+  const out: XmlRecord = {};
+  const children = value as Record<string, unknown>;
+  for (const key in children) {
+    const child = children[key];
+    if (key === TEXT) {
+      if (typeof child === 'string' && isBlank(child)) continue;
+      throw typeError(path, 'text is mixed with child elements');
+    }
+    out[key] = decodeUnknown(child, `${path}.${key}`);
+  }
+  return out;
+}
+
+/** Converts one parsed element by its plan; `undefined` means "leave the property out". */
+function decodeElement(value: unknown, plan: ElementPlan, path: string): unknown {
+  if (Array.isArray(value)) throw new DecodeError({ format: 'xml', failure: 'repeated', path }, 'the element appears more than once');
+  switch (plan.kind) {
+    case 'text':
+      if (typeof value !== 'string') throw typeError(path, 'expected text, found child elements');
+      return value;
+    case 'number':
+      if (typeof value !== 'string') throw typeError(path, 'expected a number, found child elements');
+      return decodeNumber(value, plan.integer, path);
+    case 'record':
+      return decodeRecord(value, plan, path);
+  }
+}
+
+/** Converts a parsed element with children by its record plan; unknown children are kept (UNKNOWNS U20). */
+export function decodeRecord(value: unknown, plan: RecordPlan, path: string): Record<string, unknown> | '' {
+  if (typeof value === 'string') {
+    if (!isBlank(value)) throw typeError(path, 'expected child elements, found text');
+    return plan.emptyAsText ? '' : {};
+  }
+  const out: Record<string, unknown> = {};
+  const children = value as Record<string, unknown>;
+  for (const key in children) {
+    const child = children[key];
+    if (key === TEXT) {
+      if (typeof child === 'string' && isBlank(child)) continue;
+      throw typeError(path, 'text is mixed with child elements');
+    }
+    const childPlan = plan.children.get(key);
+    const decoded = childPlan ? decodeElement(child, childPlan, `${path}.${key}`) : decodeUnknown(child, `${path}.${key}`);
+    if (decoded !== undefined) out[key] = decoded;
+  }
+  return out;
+}
+
+/** Collects encoding problems; never records a value, only where it is and what is wrong. */
+class ProblemList {
+  readonly problems: ValidationProblem[] = [];
+
+  add(field: string, keyword: string, message: string): void {
+    const pointer = field === '' ? '' : '/' + field.replace(/\[(\d+)\]/g, '.$1').split('.').map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    this.problems.push({ pointer, field, keyword, message });
+  }
+}
+
+/** Names the parser refuses because they would shadow or pollute JavaScript objects (`__proto__`, `toString`, ...). */
+function isReservedName(name: string): boolean {
+  return name === 'prototype' || Object.hasOwn(Object.prototype, name);
+}
+
+function writeText(name: string, text: string, field: string, problems: ProblemList): string {
+  if (!isXmlText(text)) {
+    problems.add(field, 'xmlChar', 'contains a character XML cannot carry (a control character, U+FFFE/U+FFFF or a lone surrogate)');
+    return '';
+  }
+  return text === '' ? `<${name}/>` : `<${name}>${escapeXmlText(text)}</${name}>`;
+}
+
+function writeUnknown(name: string, value: unknown, field: string, problems: ProblemList): string {
+  if (typeof value === 'string') return writeText(name, value, field, problems);
+  if (Array.isArray(value)) {
+    return value
+      .map((item, index) => {
+        if (!Array.isArray(item)) return writeUnknown(name, item, `${field}[${index}]`, problems);
+        problems.add(`${field}[${index}]`, 'type', 'a list inside a list has no XML form');
+        return '';
+      })
+      .join('');
+  }
+  if (typeof value === 'object' && value !== null) return `<${name}>${writeChildren(value as Record<string, unknown>, null, field, problems)}</${name}>`;
+  problems.add(field, 'type', 'an element the spec does not list must be a string, an object or an array');
+  return '';
+}
+
+function writeElement(name: string, value: unknown, plan: ElementPlan, field: string, problems: ProblemList): string {
+  switch (plan.kind) {
+    case 'text':
+      if (typeof value === 'string') return writeText(name, value, field, problems);
+      problems.add(field, 'type', 'must be a string');
+      return '';
+    case 'number':
+      if (typeof value === 'number' && Number.isFinite(value) && (!plan.integer || Number.isInteger(value))) return `<${name}>${String(value)}</${name}>`;
+      problems.add(field, 'type', plan.integer ? 'must be an integer' : 'must be a finite number');
+      return '';
+    case 'record':
+      if (value === '' && plan.emptyAsText) return `<${name}/>`;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return `<${name}>${writeChildren(value as Record<string, unknown>, plan, field, problems)}</${name}>`;
+      problems.add(field, 'type', plan.emptyAsText ? "must be an object or ''" : 'must be an object');
+      return '';
+  }
+}
+
+function writeChildren(record: Record<string, unknown>, plan: RecordPlan | null, path: string, problems: ProblemList): string {
+  let xml = '';
+  const prefix = path ? `${path}.` : '';
+  // Spec order first, then the elements the spec does not list, in the record's order.
+  if (plan) {
+    for (const [name, childPlan] of plan.children) {
+      const value = record[name];
+      if (value !== undefined && Object.hasOwn(record, name)) xml += writeElement(name, value, childPlan, prefix + name, problems);
+    }
+  }
+  for (const name of Object.keys(record)) {
+    const value = record[name];
+    if (value === undefined || plan?.children.has(name)) continue;
+    if (!isXmlElementName(name) || isReservedName(name)) {
+      problems.add(prefix + name, 'xmlName', 'is not usable as an XML element name (not an XML name, or a JavaScript object member name)');
+      continue;
+    }
+    xml += writeUnknown(name, value, prefix + name, problems);
+  }
+  return xml;
+}
+
+/** Writes `record` as an XML document with the given root; problems are reported all at once as a ValidationError. */
+export function encodeXmlRecord(record: object, plan: RecordPlan, root: string, operation: string): string {
+  const problems = new ProblemList();
+  if (!isXmlElementName(root)) problems.add('', 'xmlName', `the root element name ${JSON.stringify(root)} is not an XML name`);
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) problems.add('', 'type', 'the record must be an object');
+  const body = problems.problems.length ? '' : writeChildren(record as Record<string, unknown>, plan, '', problems);
+  if (problems.problems.length) throw new ValidationError(operation, plan.schema, problems.problems);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<${root}>${body}</${root}>`;
+}

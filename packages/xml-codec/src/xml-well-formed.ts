@@ -1,0 +1,74 @@
+import { DecodeError } from './decode-error.ts';
+
+function malformed(message: string): DecodeError {
+  return new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, message);
+}
+
+function nameEnd(text: string, from: number): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // whitespace, '/', '>' end a tag name
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2f || c === 0x3e) break;
+  }
+  return i;
+}
+
+/**
+ * Checks that every element is closed by an end tag of its own name, in order (more than one root element is
+ * refused by `parseRootElement`). fast-xml-parser accepts `<a>1</b>`; a payment
+ * answer with mismatched tags is a broken document, never a value. One pass over the text, no allocation per char.
+ */
+export function assertWellNested(text: string): void {
+  const stack: string[] = [];
+  let i = text.indexOf('<');
+  while (i !== -1) {
+    const next = text.charCodeAt(i + 1);
+    if (next === 0x3f) {
+      // <? ... ?>
+      const end = text.indexOf('?>', i + 2);
+      if (end === -1) throw malformed('a processing instruction is not closed');
+      i = text.indexOf('<', end + 2);
+      continue;
+    }
+    if (next === 0x21) {
+      if (text.startsWith('<!--', i)) {
+        const end = text.indexOf('-->', i + 4);
+        if (end === -1) throw malformed('a comment is not closed');
+        i = text.indexOf('<', end + 3);
+        continue;
+      }
+      if (text.startsWith('<![CDATA[', i)) {
+        if (stack.length === 0) throw malformed('character data outside the root element');
+        const end = text.indexOf(']]>', i + 9);
+        if (end === -1) throw malformed('a CDATA section is not closed');
+        i = text.indexOf('<', end + 3);
+        continue;
+      }
+      // <!DOCTYPE and anything else: the parser refuses it (no DTD is ever processed).
+      i = text.indexOf('<', i + 2);
+      continue;
+    }
+    let close = i + 1;
+    let quote = 0;
+    for (; close < text.length; close++) {
+      const c = text.charCodeAt(close);
+      if (quote !== 0) {
+        if (c === quote) quote = 0;
+      } else if (c === 0x22 || c === 0x27) quote = c;
+      else if (c === 0x3e) break;
+    }
+    if (close >= text.length) throw malformed('a tag is not closed');
+    if (next === 0x2f) {
+      const name = text.slice(i + 2, nameEnd(text, i + 2));
+      const open = stack.pop();
+      if (open === undefined) throw malformed(`the end tag </${name}> has no start tag`);
+      if (open !== name) throw malformed(`the end tag </${name}> does not close <${open}>`);
+      if (text.slice(nameEnd(text, i + 2), close).trim() !== '') throw malformed(`the end tag </${name}> carries more than a name`);
+    } else if (text.charCodeAt(close - 1) !== 0x2f) {
+      stack.push(text.slice(i + 1, nameEnd(text, i + 1)));
+    }
+    i = text.indexOf('<', close + 1);
+  }
+  if (stack.length > 0) throw malformed(`<${stack.at(-1)}> is not closed`);
+}
