@@ -12,13 +12,16 @@ for (const group of ['packages', 'tools', 'bench']) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
-    const report = join(dir, name, '.vitest-report.json');
-    if (!existsSync(report)) continue;
-    const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    skipped += r.numPendingTests + r.numTodoTests;
-    rows.push(`  ${group}/${name}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    // `.vitest-report.json` from the Node 24 run, `.vitest-report.node22.json` from `pnpm test:node22`.
+    for (const [file, label] of [['.vitest-report.json', ''], ['.vitest-report.node22.json', ' (node 22)']] as const) {
+      const report = join(dir, name, file);
+      if (!existsSync(report)) continue;
+      const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+      passed += r.numPassedTests;
+      failed += r.numFailedTests;
+      skipped += r.numPendingTests + r.numTodoTests;
+      rows.push(`  ${group}/${name}${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+    }
   }
 }
 console.log(`test summary:\n${rows.join('\n')}`);
