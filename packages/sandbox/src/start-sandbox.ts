@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createHmacSha256Signer, createSignableMessage, type Signer, type Verifier } from '@gw/signer-interface';
 import { RecordValidator, operations, type OperationName, type OperationSpec } from '@gw/types';
+import { encodeRequestBody } from '@gw/xml-codec';
 import type { HandlerContext, WireRecord } from './context.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
@@ -15,7 +16,7 @@ import { query } from './operations/query.ts';
 import { cancelSubscription } from './operations/subscriptions.ts';
 import { SeededRandom } from './random.ts';
 import { SandboxState, type ReceivedRequest } from './state.ts';
-import { decodeRequestBody, encodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire.ts';
+import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire.ts';
 
 /** A running sandbox: its address, its state, its faults, and how to stop it. */
 export interface Sandbox {
@@ -165,7 +166,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       if (merchants.get(merchantId) !== accountId) throw new SandboxRefusal('E001', 'unknown merchant_id or account_id');
       const { encryption_data: signature, ...unsigned } = record;
-      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op, unsigned) });
+      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op.name as OperationName, unsigned) });
       if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
     } catch (error) {
       if (!(error instanceof SandboxRefusal)) throw error;

@@ -1,6 +1,6 @@
 // Request bodies decoded by the operation's declared encoding, responses encoded by it (seed 4; UNKNOWNS U31, U32).
 import type { OperationSpec } from '@gw/types';
-import { decodeCancelSubscription, encodeCancelSubscription, encodeCheckoutPage, encodeRespon } from '@gw/xml-codec';
+import { decodeCancelSubscription, encodeCheckoutPage, encodeRespon } from '@gw/xml-codec';
 import type { WireRecord } from './context.ts';
 import { SandboxHttpError } from './errors.ts';
 
@@ -83,14 +83,3 @@ export function errorResponse(status: number, message: string, errors: readonly 
   return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ return_status: '0', return_message: message, errors }) };
 }
 
-/** The toolkit's canonical encoding of a request record: what a body-based signature covers (without encryption_data). */
-export function encodeRequestBody(op: OperationSpec, record: WireRecord): string {
-  switch (op.requestEncoding) {
-    case 'json':
-      return JSON.stringify(record);
-    case 'form':
-      return new URLSearchParams(Object.entries(record).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
-    case 'xml':
-      return encodeCancelSubscription(record as never);
-  }
-}

@@ -1,7 +1,7 @@
 // Test helpers: signed requests sent over real HTTP (fetch) to a real sandbox; no client package involved.
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { operations, type OperationName } from '@gw/types';
-import { encodeCancelSubscription } from '@gw/xml-codec';
+import { encodeRequestBody } from '@gw/xml-codec';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '../src/index.ts';
 
 export const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
@@ -9,10 +9,7 @@ export const merchant = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, acco
 
 /** The body of a record without encryption_data, as the operation encodes it. */
 export function encodeBody(operation: OperationName, record: Record<string, unknown>): string {
-  const op = operations[operation];
-  if (op.requestEncoding === 'form') return new URLSearchParams(record as Record<string, string>).toString();
-  if (op.requestEncoding === 'xml') return encodeCancelSubscription(record as never);
-  return JSON.stringify(record);
+  return encodeRequestBody(operation, record);
 }
 
 /** The record with merchant ids filled in and `encryption_data` computed by the sandbox's reference signer. */

@@ -1,9 +1,9 @@
-import { BUILT_MESSAGES, type SignableMessage } from './signable-message.ts';
+import { isBuiltSignableMessage, type SignableMessage } from './signable-message.ts';
 import { SignableMessageError } from './signable-message-error.ts';
 
 /** Refuses anything that is not a message from `createSignableMessage` (for plain-JS callers and swapped arguments). */
 export function assertSignableMessage(message: unknown): asserts message is SignableMessage {
-  if (typeof message === 'object' && message !== null && BUILT_MESSAGES.has(message)) return;
+  if (isBuiltSignableMessage(message)) return;
   const candidate = message as Partial<SignableMessage> | null;
   const ok =
     candidate !== null &&

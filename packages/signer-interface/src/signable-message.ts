@@ -38,10 +38,11 @@ export interface CreateSignableMessageOptions {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-/** Messages built here: their shape is known, so checking one never forces its lazy body. */
-export const BUILT_MESSAGES = new WeakSet<object>();
 const SECRET_KEYS: ReadonlySet<string> = new Set(secretFields);
 const REDACTED = '[redacted]';
+const OPERATIONS: ReadonlyMap<string, SignableOperation> = new Map(
+  Object.values(operations).map((op) => [op.name, Object.freeze({ name: op.name as OperationName, path: op.path })]),
+);
 
 // Card data must reach the signer in the clear, but console.log / util.inspect of a message must not print it.
 function toField(leaf: RecordLeaf): SignableField {
@@ -53,36 +54,56 @@ function toField(leaf: RecordLeaf): SignableField {
   return Object.freeze(field);
 }
 
+function toBytes(value: unknown, operation: string): Uint8Array {
+  if (typeof value === 'string') return new TextEncoder().encode(value);
+  if (value instanceof Uint8Array) return new Uint8Array(value); // a copy: later changes to the caller's buffer must not change the message
+  throw new SignableMessageError(`Cannot sign ${operation}: body must be a Uint8Array or a string (or a function giving one).`, {
+    operation,
+    valueType: value === null ? 'null' : typeof value,
+  });
+}
+
+// A class, not an object literal with per-message property definitions: building one is on every request's path.
+class BuiltSignableMessage implements SignableMessage {
+  readonly operation: SignableOperation;
+  readonly fields: readonly SignableField[];
+  #source: unknown;
+  #bytes: Uint8Array | undefined;
+
+  constructor(operation: SignableOperation, fields: readonly SignableField[], body: unknown) {
+    this.operation = operation;
+    this.fields = fields;
+    // A body given as a function is encoded on first use only: signers that never read it pay nothing for it.
+    if (typeof body === 'function') this.#source = body;
+    else this.#bytes = toBytes(body, operation.name);
+    Object.freeze(this);
+  }
+
+  get body(): Uint8Array {
+    return (this.#bytes ??= toBytes((this.#source as () => unknown)(), this.operation.name));
+  }
+
+  [INSPECT](_depth: number, inspectOptions: unknown, inspect: (value: unknown, options: unknown) => string): string {
+    const body = this.#bytes ? `<${this.#bytes.byteLength} bytes>` : '<not encoded yet>';
+    return `SignableMessage ${inspect({ operation: this.operation, fields: this.fields, body }, inspectOptions)}`;
+  }
+}
+
+/** True for a message built by `createSignableMessage` (its shape needs no further checking). */
+export function isBuiltSignableMessage(value: unknown): value is SignableMessage {
+  return value instanceof BuiltSignableMessage;
+}
+
 /** Builds the message a `Signer` signs and a `Verifier` checks: operation, field pairs and body, without `encryption_data`. */
 export function createSignableMessage(options: CreateSignableMessageOptions): SignableMessage {
   const { operation, record, body } = options;
-  if (typeof operation !== 'string' || !Object.hasOwn(operations, operation)) {
+  const op = typeof operation === 'string' ? OPERATIONS.get(operation) : undefined;
+  if (!op) {
     throw new SignableMessageError(
       `Cannot sign: "${String(operation)}" is not an operation; use one of ${Object.keys(operations).join(', ')}.`,
       { valueType: typeof operation },
     );
   }
-  const toBytes = (value: unknown): Uint8Array => {
-    if (typeof value === 'string') return new TextEncoder().encode(value);
-    if (value instanceof Uint8Array) return new Uint8Array(value); // a copy: later changes to the caller's buffer must not change the message
-    throw new SignableMessageError(`Cannot sign ${operation}: body must be a Uint8Array or a string (or a function giving one).`, {
-      operation,
-      valueType: value === null ? 'null' : typeof value,
-    });
-  };
-  // A body given as a function is encoded on first use only: signers that never read it pay nothing for it.
-  let bytes: Uint8Array | undefined = typeof body === 'function' ? undefined : toBytes(body);
-  const readBody = (): Uint8Array => (bytes ??= toBytes((body as () => unknown)()));
-  const fields = Object.freeze(walkRecord(record, { operation }).map(toField));
-  const message = {
-    operation: Object.freeze({ name: operation, path: operations[operation].path }),
-    fields,
-  } as { operation: SignableOperation; fields: readonly SignableField[]; body: Uint8Array };
-  Object.defineProperty(message, 'body', { enumerable: true, get: readBody });
-  Object.defineProperty(message, INSPECT, {
-    value: (_depth: number, inspectOptions: unknown, inspect: (value: unknown, options: unknown) => string) =>
-      `SignableMessage ${inspect({ operation: message.operation, fields, body: bytes ? `<${bytes.byteLength} bytes>` : '<not encoded yet>' }, inspectOptions)}`,
-  });
-  BUILT_MESSAGES.add(message);
-  return Object.freeze(message);
+  if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
+  return new BuiltSignableMessage(op, Object.freeze(walkRecord(record, { operation }).map(toField)), body);
 }

@@ -57,8 +57,15 @@ export function walkRecord(record: unknown, context: { operation?: string } = {}
       valueType: describeValue(value),
     });
   };
+  // The path text grows with the walk (one concatenation per step), rather than being re-formatted at every leaf.
+  const paths: string[] = [''];
   const leaf = (segments: PathSegment[], value: string): void => {
-    leaves.push({ segments, path: formatFieldPath(segments), value });
+    leaves.push({ segments, path: paths[segments.length]!, value });
+  };
+  const enter = (segments: PathSegment[], segment: PathSegment): PathSegment[] => {
+    const parent = paths[segments.length]!;
+    paths[segments.length + 1] = typeof segment === 'number' ? `${parent}[${segment}]` : parent === '' ? segment : `${parent}.${segment}`;
+    return [...segments, segment];
   };
   const visit = (value: unknown, segments: PathSegment[]): void => {
     switch (typeof value) {
@@ -82,7 +89,7 @@ export function walkRecord(record: unknown, context: { operation?: string } = {}
     if (Array.isArray(value)) {
       ancestors.add(value);
       // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
-      for (let index = 0; index < value.length; index++) visit(value[index], [...segments, index]);
+      for (let index = 0; index < value.length; index++) visit(value[index], enter(segments, index));
       ancestors.delete(value);
       return;
     }
@@ -93,7 +100,7 @@ export function walkRecord(record: unknown, context: { operation?: string } = {}
     for (const key of Object.keys(value)) {
       const member = value[key];
       if (key === ENCRYPTION_DATA || member === undefined) continue;
-      visit(member, [...segments, key]);
+      visit(member, enter(segments, key));
     }
     ancestors.delete(value);
   };
