@@ -1,15 +1,7 @@
 import { GwError, isGwError } from '@gw/types';
 import { describe, expect, it } from 'vitest';
 import { decodeCardRespon, DecodeError, encodeItems, ItemsFormatError } from '../src/index.ts';
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}
+import { thrown } from './thrown.ts';
 
 describe('DecodeError', () => {
   it('is a GwError with code GW_DECODE, its own name, a failure kind and a path, all in toJSON', () => {

@@ -18,6 +18,7 @@ describe('@gw/xml-codec public exports', () => {
       'encodeCancelSubscription',
       'encodeCheckoutPage',
       'encodeItems',
+      'encodeRequestBody',
       'encodeRespon',
     ]);
   });

@@ -2,21 +2,13 @@ import fc from 'fast-check';
 import { specSchemas } from '@gw/types';
 import { describe, expect, it } from 'vitest';
 import { decodeItems, DecodeError, encodeItems, ItemsFormatError, type ItemRecord } from '../src/index.ts';
+import { thrown } from './thrown.ts';
 
 const component = (unit: fc.Arbitrary<string>) => fc.string({ unit, maxLength: 8 });
 const records = (unit: fc.Arbitrary<string>) => fc.array(fc.tuple(component(unit), component(unit), component(unit), component(unit)), { maxLength: 5 });
 // The characters that make separators, so near-misses (`#,`, `##,#`, `;#`) are frequent.
 const tricky = fc.constantFrom('#', ',', ';', 'a', ' ');
 const itemRecordsPattern = new RegExp((specSchemas as { $defs: Record<string, { pattern: string }> }).$defs.ItemRecords!.pattern, 'u');
-
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('items string', () => {
   it('encodes and decodes the spec example', () => {

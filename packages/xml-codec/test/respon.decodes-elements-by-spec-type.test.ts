@@ -1,16 +1,7 @@
 import { operations, specSchemas, ValidationError } from '@gw/types';
 import { describe, expect, it } from 'vitest';
 import { decodeAlternativeRespon, decodeCardRespon, decodeRespon, DecodeError, encodeRespon } from '../src/index.ts';
-
-function decodeFailure(run: () => unknown): DecodeError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DecodeError) return error;
-    throw error;
-  }
-  throw new Error('expected a DecodeError');
-}
+import { decodeFailure } from './thrown.ts';
 
 const root = operations.authoriseCard.xmlRoot;
 const respon = (children: string): string => `<?xml version="1.0" encoding="UTF-8"?>\n<${root}>${children}</${root}>`;

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCancelSubscription, decodeCardRespon, decodeCheckoutPage, decodeItems, decodeRespon, DecodeError, DEFAULT_MAX_INPUT_BYTES } from '../src/index.ts';
-
-function decodeFailure(run: () => unknown): DecodeError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DecodeError) return error;
-    throw error;
-  }
-  throw new Error('expected a DecodeError');
-}
+import { decodeFailure } from './thrown.ts';
 
 const billionLaughs = `<?xml version="1.0"?>
 <!DOCTYPE lolz [
