@@ -6,3 +6,4 @@ export { SandboxState, type LedgerEntry, type NotificationDelivery, type OrderSt
 export { SANDBOX_PAYMENT_STATUS } from './operations/query.ts';
 export { ORDER_ERRORS } from './operations/orders.ts';
 export { DECLINE_CENTS, TEST_CARDS } from './test-cards.ts';
+export { sandboxReconciler, type SandboxReconcileInput } from './reconcile.ts';

@@ -1,0 +1,382 @@
+import { RecordValidator, operations, type BatchSpec, type ValidationProblem } from '@gw/types';
+import type { BatchClient, BatchOperation } from './batch-operation.ts';
+import type { BatchJournal } from './batch-journal.ts';
+import { BatchLedger } from './batch-ledger.ts';
+import { duplicateKey, orderIdentity } from './order-key.ts';
+import type { OrderOutcome } from './outcome.ts';
+import { progressOf, type BatchProgress } from './progress.ts';
+import { cannotTellReconciler, type Reconciler } from './reconciler.ts';
+
+type Order = Record<string, unknown>;
+
+/** One input order on its way: where it stood in the input and how many times it was sent after a reconciliation. */
+export interface PendingOrder {
+  readonly index: number;
+  readonly order: Order;
+  readonly resends: number;
+}
+
+/** Points a test can stop the process at (the crash tests kill the batch there). */
+export type BatchStage = 'intent-written' | 'answered';
+
+/** Settings shared by `runBatch` and `resumeBatch`. */
+export interface BatchSettings {
+  readonly client: BatchClient;
+  readonly operation: BatchOperation;
+  /** Requests in flight at once (a sliding window). Default 4 (UNKNOWNS U50). */
+  readonly concurrency?: number;
+  readonly onProgress?: (progress: BatchProgress) => void;
+  readonly onOutcome?: (outcome: OrderOutcome) => void;
+  /** Reads a queried order after an unanswered request. Default: cannot tell, so `unknown` (UNKNOWNS U28). */
+  readonly reconcile?: Reconciler;
+  /** Keep every outcome in memory for the result (default true); false for huge batches read back from the journal. */
+  readonly keepOutcomes?: boolean;
+  /** How many times an order found not applied after an unanswered request is sent again. Default 2. */
+  readonly maxResends?: number;
+  /** For tests: called at each stage of each chunk. */
+  readonly onStage?: (stage: BatchStage, chunk: number) => void | Promise<void>;
+}
+
+/** What a finished batch reports. */
+export interface BatchResult {
+  readonly operation: BatchOperation;
+  readonly counts: BatchLedger['counts'];
+  readonly total: number;
+  /** Every outcome in input order (empty when `keepOutcomes` is false: read the journal instead). */
+  readonly outcomes: OrderOutcome[];
+  readonly durationMs: number;
+  readonly journal: string | null;
+}
+
+const RECONCILE_QUERY_LIMIT = operations.query.batch.limit;
+
+function codeOf(error: unknown): string {
+  return typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** The runner behind `runBatch` and `resumeBatch`: chunking, the sliding window, matching, reconciliation. */
+export class BatchRun {
+  readonly ledger: BatchLedger;
+  readonly #settings: BatchSettings;
+  readonly #spec: BatchSpec;
+  readonly #journal: BatchJournal | null;
+  readonly #validator = new RecordValidator();
+  readonly #seen = new Map<string, number>();
+  readonly #retry: PendingOrder[] = [];
+  readonly #deferred: PendingOrder[] = [];
+  readonly #reconcile: Reconciler;
+  #pendingRejections: OrderOutcome[] = [];
+  #chunk: number;
+  #inFlight = 0;
+  #total: number | null = null;
+  readonly #startedAt = Date.now();
+
+  constructor(settings: BatchSettings, journal: BatchJournal | null, firstChunk = 1) {
+    this.#settings = settings;
+    const spec = operations[settings.operation].batch;
+    if (!spec) throw new Error(`${settings.operation} is not a batch operation`);
+    this.#spec = spec;
+    this.#journal = journal;
+    this.#chunk = firstChunk;
+    this.#reconcile = settings.reconcile ?? cannotTellReconciler;
+    this.ledger = new BatchLedger({ keepOutcomes: settings.keepOutcomes ?? true, onOutcome: settings.onOutcome });
+  }
+
+  /** The most orders one request carries (from the spec's table). */
+  get limit(): number {
+    return this.#spec.limit;
+  }
+
+  /** Sets the number of input orders, when known, for progress and ETA. */
+  setTotal(total: number | null): void {
+    this.#total = total;
+  }
+
+  /** Registers an input order for duplicate detection; returns the index of the earlier identical one, if any. */
+  remember(pending: PendingOrder): number | undefined {
+    const key = duplicateKey(this.#settings.operation, pending.order);
+    const earlier = this.#seen.get(key);
+    if (earlier === undefined) this.#seen.set(key, pending.index);
+    return earlier;
+  }
+
+  /** Takes one input order in: refused at once when invalid or a duplicate, otherwise queued. Returns true if queued. */
+  intake(pending: PendingOrder): boolean {
+    const earlier = this.remember(pending);
+    if (earlier !== undefined) {
+      this.#reject(pending, `duplicate of input order #${earlier}: not sent twice`, []);
+      return false;
+    }
+    const problems = this.#problems(pending.order);
+    if (problems.length > 0) {
+      this.#reject(pending, `${problems.length} problem(s): ${problems.map((p) => `${p.field || '(order)'} ${p.message}`).join('; ')}`, problems);
+      return false;
+    }
+    this.#deferred.push(pending);
+    return true;
+  }
+
+  /** Queues orders known not to have been applied, to be sent again. */
+  requeue(orders: PendingOrder[]): void {
+    this.#retry.push(...orders);
+  }
+
+  #problems(order: Order): ValidationProblem[] {
+    if (this.#settings.operation === 'query') {
+      const problems = this.#validator.requestProblems('query', { order_no: order.order_no, transaction_id: order.transaction_id });
+      if (!text(order.order_no) && !text(order.transaction_id)) {
+        problems.push({ pointer: '', field: '', keyword: 'required', message: 'names neither order_no nor transaction_id' });
+      }
+      return problems;
+    }
+    const prefix = `${this.#spec.array}[0]`;
+    return this.#validator.requestProblems(this.#settings.operation, { [this.#spec.array]: [order] }).map((p) => ({
+      ...p,
+      pointer: p.pointer.replace(`/${this.#spec.array}/0`, ''),
+      field: p.field.startsWith(`${prefix}.`) ? p.field.slice(prefix.length + 1) : p.field === prefix ? '' : p.field,
+    }));
+  }
+
+  #reject(pending: PendingOrder, reason: string, problems: readonly ValidationProblem[]): void {
+    const outcome: OrderOutcome = { index: pending.index, kind: 'rejected', order: pending.order, reason, problems };
+    this.ledger.decide(outcome);
+    this.#pendingRejections.push(outcome);
+  }
+
+  /** The next chunk: resends first, then queued input, at most `limit`, never two elements of one order (UNKNOWNS U37). */
+  #nextChunk(): PendingOrder[] {
+    const chunk: PendingOrder[] = [];
+    const identities = new Set<string>();
+    for (const queue of [this.#retry, this.#deferred]) {
+      for (let i = 0; i < queue.length && chunk.length < this.#spec.limit; ) {
+        const pending = queue[i]!;
+        const identity = orderIdentity(pending.order);
+        if (identities.has(identity)) {
+          i++;
+          continue;
+        }
+        identities.add(identity);
+        chunk.push(pending);
+        queue.splice(i, 1);
+      }
+    }
+    return chunk;
+  }
+
+  /** How many queued orders wait for a chunk. */
+  get queued(): number {
+    return this.#retry.length + this.#deferred.length;
+  }
+
+  /**
+   * Sends everything queued and everything `source` yields, `concurrency` requests at a time as a sliding window: a
+   * new request starts as soon as one finishes, and input is read only as fast as requests go out.
+   */
+  async drain(source: AsyncIterator<PendingOrder> | null): Promise<void> {
+    const concurrency = Math.max(1, this.#settings.concurrency ?? 4);
+    const running = new Set<Promise<void>>();
+    let exhausted = source === null;
+    let failure: unknown = null;
+    const fill = async (): Promise<void> => {
+      // Keep enough queued to fill a chunk; read no further ahead.
+      while (!exhausted && this.#deferred.length < this.#spec.limit) {
+        const next = await source!.next();
+        if (next.done) {
+          exhausted = true;
+          break;
+        }
+        this.intake(next.value);
+      }
+    };
+    for (;;) {
+      while (running.size < concurrency && failure === null) {
+        await fill();
+        const chunk = this.#nextChunk();
+        if (chunk.length === 0) break;
+        const task: Promise<void> = this.#send(chunk)
+          .catch((error: unknown) => {
+            failure ??= error;
+          })
+          .finally(() => running.delete(task));
+        running.add(task);
+      }
+      await this.#flushRejections();
+      if (running.size === 0) {
+        if (failure !== null) throw failure;
+        await fill();
+        if (this.queued === 0 && exhausted) break;
+        continue;
+      }
+      await Promise.race(running);
+    }
+    await this.#flushRejections();
+    this.#emitProgress();
+  }
+
+  async #flushRejections(): Promise<void> {
+    if (this.#pendingRejections.length === 0) return;
+    const outcomes = this.#pendingRejections;
+    this.#pendingRejections = [];
+    await this.#journal?.append({ type: 'outcomes', chunk: null, outcomes, at: new Date().toISOString() });
+    this.#emitProgress();
+  }
+
+  #emitProgress(): void {
+    this.#settings.onProgress?.(progressOf({ counts: this.ledger.counts, total: this.#total, inFlight: this.#inFlight, startedAt: this.#startedAt, now: Date.now() }));
+  }
+
+  async #send(chunk: PendingOrder[]): Promise<void> {
+    const id = this.#chunk++;
+    this.#inFlight += 1;
+    try {
+      await this.#journal?.append({ type: 'intent', chunk: id, orders: chunk.map(({ index, order }) => ({ index, order })), at: new Date().toISOString() });
+      await this.#settings.onStage?.('intent-written', id);
+      let response: Record<string, unknown> | undefined;
+      let error: unknown;
+      try {
+        response = (await this.#call(chunk.map((p) => p.order))) as Record<string, unknown>;
+      } catch (e) {
+        error = e;
+      }
+      await this.#settings.onStage?.('answered', id);
+      const settled = response ? this.#match(chunk, response) : this.#classifyFailure(chunk, error);
+      const inDoubt = settled.filter((s): s is { pending: PendingOrder; outcome: null } => s.outcome === null).map((s) => s.pending);
+      const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt) : { outcomes: [], resend: [] };
+      await this.commit(id, [...settled.flatMap((s) => (s.outcome ? [s.outcome] : [])), ...reconciled.outcomes], reconciled.resend);
+    } finally {
+      this.#inFlight -= 1;
+    }
+  }
+
+  /** Writes a chunk's outcomes (and the orders it will send again) to the journal, then records them. */
+  async commit(chunk: number, outcomes: OrderOutcome[], resend: PendingOrder[]): Promise<void> {
+    await this.#journal?.append({ type: 'outcomes', chunk, outcomes, resend: resend.map((p) => p.index), at: new Date().toISOString() });
+    for (const outcome of outcomes) this.ledger.decide(outcome);
+    this.requeue(resend);
+    this.#emitProgress();
+  }
+
+  #call(orders: Order[]): Promise<unknown> {
+    const client = this.#settings.client;
+    switch (this.#settings.operation) {
+      case 'capture':
+        return client.capture({ capture_orders: orders });
+      case 'cancel':
+        return client.cancel({ cancel_orders: orders });
+      case 'review':
+        return client.review({ review_orders: orders });
+      case 'refund':
+        return client.refund({ refund_orders: orders });
+      case 'query':
+        return client.query(this.#selection(orders));
+    }
+  }
+
+  #selection(orders: Order[]): { order_no?: string; transaction_id?: string } {
+    const separator = operations.query.batch.separator ?? ',';
+    const ids = orders.filter((o) => text(o.transaction_id)).map((o) => text(o.transaction_id));
+    const nos = orders.filter((o) => !text(o.transaction_id)).map((o) => text(o.order_no));
+    return { ...(nos.length ? { order_no: nos.join(separator) } : {}), ...(ids.length ? { transaction_id: ids.join(separator) } : {}) };
+  }
+
+  /** Matches result elements to inputs by the echoed transaction_id / order_no, never by position (UNKNOWNS U37). */
+  #match(chunk: PendingOrder[], response: Record<string, unknown>): { pending: PendingOrder; outcome: OrderOutcome | null }[] {
+    const elements = Array.isArray(response[this.#spec.responseArray]) ? (response[this.#spec.responseArray] as Order[]) : [];
+    const byId = new Map<string, Order>();
+    const byNo = new Map<string, Order>();
+    for (const element of elements) {
+      if (text(element.transaction_id)) byId.set(text(element.transaction_id), element);
+      if (text(element.order_no)) byNo.set(text(element.order_no), element);
+    }
+    return chunk.map((pending) => {
+      const id = text(pending.order.transaction_id);
+      const element = (id ? byId.get(id) : undefined) ?? (id && this.#settings.operation !== 'query' ? undefined : byNo.get(text(pending.order.order_no)));
+      if (!element) {
+        if (this.#settings.operation === 'query') return { pending, outcome: { index: pending.index, kind: 'failed', order: pending.order, reason: 'not in the query answer' } };
+        return { pending, outcome: null };
+      }
+      const status = text(element[this.#spec.statusField]);
+      if (status === '1') return { pending, outcome: { index: pending.index, kind: 'succeeded', order: pending.order, result: element } };
+      const reason = text(element[this.#spec.errorField ?? 'error_message']) || text(element.error_message) || `${this.#spec.statusField} ${status || '(empty)'}`;
+      return { pending, outcome: { index: pending.index, kind: 'failed', order: pending.order, result: element, reason } };
+    });
+  }
+
+  #classifyFailure(chunk: PendingOrder[], error: unknown): { pending: PendingOrder; outcome: OrderOutcome | null }[] {
+    const code = codeOf(error);
+    const details = (error as { details?: { outcome?: unknown; status?: unknown; problems?: ValidationProblem[] } })?.details;
+    const all = (make: (p: PendingOrder) => OrderOutcome | null) => chunk.map((pending) => ({ pending, outcome: make(pending) }));
+    const failed = (reason: string) => all((p) => ({ index: p.index, kind: 'failed', order: p.order, reason }));
+    if (this.#settings.operation === 'query') return failed(`query failed: ${messageOf(error)}`);
+    switch (code) {
+      case 'GW_OUTCOME_UNKNOWN':
+      case 'GW_TIMEOUT':
+      case 'GW_SIGNATURE':
+      case 'GW_DECODE':
+        // Sent and not (trustworthily) answered: whether it took effect is settled by a query, never by resending.
+        return all(() => null);
+      case 'GW_HTTP':
+        return details?.outcome === 'unknown' ? all(() => null) : failed(`HTTP ${String(details?.status ?? '')}: ${messageOf(error)}`);
+      case 'GW_GATEWAY':
+        return failed(`refused as a whole: ${messageOf(error)}`);
+      case 'GW_VALIDATION':
+        return all((p) => ({ index: p.index, kind: 'rejected', order: p.order, reason: messageOf(error), problems: details?.problems ?? [] }));
+      default:
+        // The client reports anything sent-but-unanswered as GW_OUTCOME_UNKNOWN; other failures happened before sending.
+        return failed(`not sent: ${messageOf(error)}`);
+    }
+  }
+
+  /** Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). */
+  async reconcile(orders: PendingOrder[]): Promise<{ outcomes: OrderOutcome[]; resend: PendingOrder[] }> {
+    const operation = this.#settings.operation as Exclude<BatchOperation, 'query'>;
+    const how = (o: Order) =>
+      `query order_no ${text(o.order_no) || '?'} / transaction_id ${text(o.transaction_id) || '?'} (/v1/retrievalTrans or the merchant portal) to see whether the ${operation} took effect before sending it again`;
+    const unknown = (p: PendingOrder, reason: string): OrderOutcome => ({ index: p.index, kind: 'unknown', order: p.order, reason, reconcile: how(p.order) });
+    const outcomes: OrderOutcome[] = [];
+    const resend: PendingOrder[] = [];
+    for (let start = 0; start < orders.length; start += RECONCILE_QUERY_LIMIT) {
+      const group = orders.slice(start, start + RECONCILE_QUERY_LIMIT);
+      let listed: Order[];
+      try {
+        const answer = (await this.#settings.client.query(this.#selection(group.map((p) => p.order)))) as { orders_list?: Order[] };
+        listed = Array.isArray(answer.orders_list) ? answer.orders_list : [];
+      } catch (error) {
+        outcomes.push(...group.map((p) => unknown(p, `no answer to the ${operation}, and the query to check it failed too: ${messageOf(error)}`)));
+        continue;
+      }
+      for (const pending of group) {
+        const id = text(pending.order.transaction_id);
+        const no = text(pending.order.order_no);
+        const queried = listed.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));
+        const verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
+        if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `no answer to the ${operation}; a query shows it took effect` });
+        else if (verdict === 'not-applied' && pending.resends < (this.#settings.maxResends ?? 2)) resend.push({ ...pending, resends: pending.resends + 1 });
+        else outcomes.push(unknown(pending, verdict === 'not-applied' ? `no answer to the ${operation} after ${pending.resends + 1} sends; a query shows it has not taken effect` : `no answer to the ${operation}, and a query cannot tell whether it took effect`));
+      }
+    }
+    return { outcomes, resend };
+  }
+
+  /** Writes the final journal line and reports the result. */
+  async finish(): Promise<BatchResult> {
+    await this.#journal?.append({ type: 'end', at: new Date().toISOString() });
+    const counts = { ...this.ledger.counts };
+    return {
+      operation: this.#settings.operation,
+      counts,
+      total: this.ledger.size,
+      outcomes: this.ledger.outcomes(),
+      durationMs: Date.now() - this.#startedAt,
+      journal: this.#journal?.path ?? null,
+    };
+  }
+}

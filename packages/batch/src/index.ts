@@ -1,0 +1,12 @@
+export { runBatch, type RunBatchOptions } from './run-batch.ts';
+export { resumeBatch, type ResumeBatchOptions } from './resume-batch.ts';
+export type { BatchResult, BatchSettings, BatchStage } from './batch-run.ts';
+export type { BatchClient, BatchOperation, BatchOrders, BatchResults, QuerySelection } from './batch-operation.ts';
+export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
+export type { BatchProgress } from './progress.ts';
+export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';
+export { BatchJournal, type JournalEntry } from './batch-journal.ts';
+export { BatchLedger } from './batch-ledger.ts';
+export { JournalMismatchError } from './journal-mismatch-error.ts';
+export { ordersFromCsv, ordersFromJsonl } from './order-sources.ts';
+export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';

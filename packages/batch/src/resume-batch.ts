@@ -1,0 +1,110 @@
+import type { BatchOperation, BatchOrders } from './batch-operation.ts';
+import { BatchJournal } from './batch-journal.ts';
+import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
+import { JournalMismatchError } from './journal-mismatch-error.ts';
+import type { OrderOutcome } from './outcome.ts';
+import { numbered } from './run-batch.ts';
+
+/** Options of `resumeBatch`: the journal of the interrupted batch and the same input again. */
+export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<BatchSettings, 'operation'> {
+  readonly journal: string;
+  readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
+  /** When given, must be the journal's operation. */
+  readonly operation?: Op;
+}
+
+interface JournalState {
+  operation: BatchOperation;
+  decided: Map<number, OrderOutcome>;
+  journaled: Map<number, Record<string, unknown>>;
+  inDoubt: Map<number, PendingOrder[]>;
+  resend: PendingOrder[];
+  lastChunk: number;
+}
+
+async function readJournal(path: string): Promise<JournalState> {
+  let operation: BatchOperation | null = null;
+  const decided = new Map<number, OrderOutcome>();
+  const journaled = new Map<number, Record<string, unknown>>();
+  const intents = new Map<number, { index: number; order: Record<string, unknown> }[]>();
+  const lastIntent = new Map<number, number>();
+  const settled = new Set<number>();
+  const resendAt = new Map<number, number>();
+  let lastChunk = 0;
+  for await (const entry of BatchJournal.read(path)) {
+    switch (entry.type) {
+      case 'start':
+        operation = entry.operation;
+        break;
+      case 'intent':
+        intents.set(entry.chunk, [...entry.orders]);
+        lastChunk = Math.max(lastChunk, entry.chunk);
+        for (const { index, order } of entry.orders) {
+          lastIntent.set(index, entry.chunk);
+          journaled.set(index, order);
+        }
+        break;
+      case 'outcomes':
+        if (entry.chunk !== null) settled.add(entry.chunk);
+        for (const outcome of entry.outcomes) {
+          decided.set(outcome.index, outcome);
+          journaled.set(outcome.index, outcome.order as Record<string, unknown>);
+        }
+        for (const index of entry.resend ?? []) resendAt.set(index, entry.chunk ?? 0);
+        break;
+      case 'end':
+        break;
+    }
+  }
+  if (!operation) throw new JournalMismatchError(path, null, 'no start entry: this is not a batch journal');
+  const inDoubt = new Map<number, PendingOrder[]>();
+  const resend: PendingOrder[] = [];
+  for (const [index, chunk] of lastIntent) {
+    if (decided.has(index)) continue;
+    const order = journaled.get(index)!;
+    if (!settled.has(chunk)) {
+      // The request may or may not have gone out before the crash: a query decides, not a resend.
+      inDoubt.set(chunk, [...(inDoubt.get(chunk) ?? []), { index, order, resends: 0 }]);
+    } else if ((resendAt.get(index) ?? -1) >= chunk) {
+      // A query already showed it not applied, and the crash came before it was sent again.
+      resend.push({ index, order, resends: 1 });
+    }
+  }
+  return { operation, decided, journaled, inDoubt, resend, lastChunk };
+}
+
+/** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
+export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult> {
+  const state = await readJournal(options.journal);
+  if (options.operation && options.operation !== state.operation) {
+    throw new JournalMismatchError(options.journal, null, `the journal is of a ${state.operation} batch, not ${options.operation}`);
+  }
+  const journal = await BatchJournal.open(options.journal);
+  try {
+    const run = new BatchRun({ ...options, operation: state.operation }, journal, state.lastChunk + 1);
+    run.setTotal(Array.isArray(options.orders) ? options.orders.length : null);
+    for (const outcome of state.decided.values()) run.ledger.restore(outcome);
+    for (const [chunk, pending] of [...state.inDoubt].sort((a, b) => a[0] - b[0])) {
+      const settled = await run.reconcile(pending);
+      await run.commit(chunk, settled.outcomes, settled.resend);
+    }
+    run.requeue(state.resend);
+    async function* remaining(): AsyncGenerator<PendingOrder> {
+      for await (const pending of numbered(options.orders)) {
+        const journaled = state.journaled.get(pending.index);
+        if (journaled === undefined) {
+          yield pending;
+          continue;
+        }
+        if (JSON.stringify(journaled) !== JSON.stringify(pending.order)) {
+          throw new JournalMismatchError(options.journal, pending.index, `input order #${pending.index} differs from the one journaled`);
+        }
+        run.remember(pending);
+      }
+    }
+    await run.drain(remaining());
+    return await run.finish();
+  } finally {
+    await journal.close();
+  }
+}

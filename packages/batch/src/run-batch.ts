@@ -1,0 +1,34 @@
+import type { BatchOperation, BatchOrders } from './batch-operation.ts';
+import { BatchJournal } from './batch-journal.ts';
+import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
+
+/** Options of `runBatch`. */
+export interface RunBatchOptions<Op extends BatchOperation> extends BatchSettings {
+  readonly operation: Op;
+  /** Any iterable or async iterable (a CSV or JSONL file through `ordersFromCsv` / `ordersFromJsonl` is streamed). */
+  readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
+  /** Path of the journal file (append-only JSONL, fsync per chunk); without one the batch cannot be resumed. */
+  readonly journal?: string;
+}
+
+/** Numbers the input orders as they are read. */
+export async function* numbered(orders: Iterable<unknown> | AsyncIterable<unknown>): AsyncGenerator<PendingOrder> {
+  let index = 0;
+  for await (const order of orders as AsyncIterable<unknown>) {
+    yield { index: index++, order: { ...(order as Record<string, unknown>) }, resends: 0 };
+  }
+}
+
+/** Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome. */
+export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
+  const journal = options.journal ? await BatchJournal.open(options.journal) : null;
+  try {
+    const run = new BatchRun(options, journal);
+    run.setTotal(Array.isArray(options.orders) ? options.orders.length : null);
+    await journal?.append({ type: 'start', version: 1, operation: options.operation, limit: run.limit, at: new Date().toISOString() });
+    await run.drain(numbered(options.orders));
+    return await run.finish();
+  } finally {
+    await journal?.close();
+  }
+}
