@@ -33,6 +33,7 @@ describe(`${COUNT} captures while the sandbox injects 10% mixed faults`, () => {
       if (outcome.kind === 'succeeded') expect(applied.get(id), id).toBe(1);
       if (outcome.kind === 'failed') expect(applied.get(id) ?? 0, id).toBe(0);
     }
+    console.log(`${COUNT} captures under faults: ${JSON.stringify(result.counts)}, ${faults} faulted capture requests seen, ${result.outcomes.filter((o) => o.reconciled).length} settled by query`);
     expect(result.counts.succeeded + result.counts.unknown).toBe(COUNT);
     expect(sandbox.state.invariantViolations()).toEqual([]);
   }, 240_000);

@@ -2,7 +2,6 @@
 import { createClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
-import { decodeCardRespon } from '@gw/xml-codec';
 import type { BatchClient } from '../src/index.ts';
 
 export const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });

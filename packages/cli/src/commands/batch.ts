@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { Command } from 'commander';
+import { SingleBar } from 'cli-progress';
+import { ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
+import { sandboxReconciler } from '@gw/sandbox';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { EXIT_CODES } from '../exit-codes.ts';
+import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
+import type { CliIo } from '../io.ts';
+import { colourOn, paint, say, table, warn } from '../output.ts';
+
+const OPERATIONS: BatchOperation[] = ['capture', 'cancel', 'refund', 'review', 'query'];
+
+function seconds(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return '?';
+  return value < 90 ? `${Math.round(value)}s` : `${Math.round(value / 60)}m`;
+}
+
+/** Progress on a terminal: a live bar; elsewhere: a line every few seconds. */
+export function progressReporterFor(io: CliIo): { update(p: BatchProgress): void; stop(): void } {
+  if (colourOn(io)) {
+    const bar = new SingleBar(
+      { format: ' {bar} {value}/{total} orders | {rate}/s | ETA {eta_text} | failed {failed} unknown {unknown}', hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
+    );
+    let started = false;
+    return {
+      update(p) {
+        const payload = { rate: p.ratePerSecond.toFixed(0), eta_text: seconds(p.etaSeconds), failed: p.counts.failed + p.counts.rejected, unknown: p.counts.unknown };
+        if (!started) {
+          bar.start(p.total ?? p.done, p.done, payload);
+          started = true;
+        }
+        if (p.total === null) bar.setTotal(Math.max(p.done, 1));
+        bar.update(p.done, payload);
+      },
+      stop: () => started && bar.stop(),
+    };
+  }
+  let last = 0;
+  return {
+    update(p) {
+      if (Date.now() - last < 2000) return;
+      last = Date.now();
+      say(io, `progress: ${p.done}${p.total ? `/${p.total}` : ''} orders, ${p.ratePerSecond.toFixed(0)}/s, ETA ${seconds(p.etaSeconds)}, failed ${p.counts.failed + p.counts.rejected}, unknown ${p.counts.unknown}`);
+    },
+    stop() {},
+  };
+}
+
+/** The summary table of a finished batch. */
+export function summaryTable(io: CliIo, result: BatchResult): string {
+  const c = result.counts;
+  return table(io, ['outcome', 'orders'], [
+    [paint(io, 'green', 'succeeded'), c.succeeded],
+    [paint(io, 'red', 'failed'), c.failed],
+    [paint(io, 'yellow', 'rejected'), c.rejected],
+    [paint(io, 'magenta', 'unknown'), c.unknown],
+    ['total', result.total],
+  ]);
+}
+
+/** `gw batch <operation> orders.csv --journal FILE [--resume] [--results FILE]`. */
+export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, signals: NodeJS.EventEmitter, run: { exitCode: number }): void {
+  withGatewayOptions(
+    program
+      .command('batch')
+      .description('run capture, cancel, refund, review or query over a CSV or JSONL file of orders, with a crash-safe journal')
+      .argument('<operation>', OPERATIONS.join(' | '))
+      .argument('<orders>', 'a CSV file with a header row, or a .jsonl file: streamed, never loaded whole')
+      .requiredOption('--journal <file>', 'the journal (append-only JSONL); reuse it with --resume after a crash or Ctrl-C')
+      .option('--resume', 'finish the batch recorded in --journal (same operation, same orders file)')
+      .option('--results <file>', 'where to write the per-order results CSV (default: <orders>.results.csv)')
+      .option('--reconcile <mode>', "how a query after an unanswered request is read: 'cannot-tell' (default: report unknown) or 'sandbox' (the sandbox's codes)", 'cannot-tell'),
+  ).action(async (operation: string, ordersFile: string, flags: GatewayFlags & { journal: string; resume?: boolean; results?: string; reconcile: string }) => {
+    if (!OPERATIONS.includes(operation as BatchOperation)) throw new GwError(GW_ERROR_CODES.config, `unknown batch operation ${operation}; use one of ${OPERATIONS.join(', ')}`, {});
+    if (!['cannot-tell', 'sandbox'].includes(flags.reconcile)) throw new GwError(GW_ERROR_CODES.config, `--reconcile must be cannot-tell or sandbox`, {});
+    const file = isAbsolute(ordersFile) ? ordersFile : join(io.cwd, ordersFile);
+    if (!existsSync(file)) throw new GwError(GW_ERROR_CODES.config, `orders file ${ordersFile} does not exist`, {});
+    const journal = isAbsolute(flags.journal) ? flags.journal : join(io.cwd, flags.journal);
+    if (!flags.resume && existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} exists: pass --resume to finish that batch, or choose a new journal`, {});
+    if (flags.resume && !existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} does not exist: nothing to resume`, {});
+    const config = gatewayConfig(io, flags);
+    const client = (await clientFor(io, config)) as unknown as BatchClient;
+    const orders = file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file);
+    const progress = progressReporterFor(io);
+    // Ctrl-C stops cleanly at the journal: the orders in flight are settled by --resume, never sent blindly again.
+    const interrupted = new Promise<never>((_, reject) => {
+      signals.once('SIGINT', () => reject(new GwError(GW_ERROR_CODES.config, `interrupted: run the same command with --resume to finish (journal ${flags.journal})`, { interrupted: true })));
+    });
+    const settings = { client, concurrency: config.concurrency ?? 4, journal, keepOutcomes: false, onProgress: (p: BatchProgress) => progress.update(p), ...(flags.reconcile === 'sandbox' ? { reconcile: sandboxReconciler } : {}) };
+    let result: BatchResult;
+    try {
+      const running = flags.resume ? resumeBatch({ ...settings, orders, operation: operation as BatchOperation }) : runBatch({ ...settings, orders, operation: operation as BatchOperation });
+      result = await Promise.race([running, interrupted]);
+    } finally {
+      progress.stop();
+    }
+    const outcomes = await outcomesFromJournal(journal);
+    const resultsFile = flags.results ?? `${ordersFile.replace(/\.(csv|jsonl)$/, '')}.results.csv`;
+    await writeResultsCsv(outcomes, isAbsolute(resultsFile) ? resultsFile : join(io.cwd, resultsFile));
+    say(io, '');
+    say(io, summaryTable(io, { ...result, total: outcomes.length, counts: countsOf(outcomes) }));
+    say(io, `results: ${resultsFile}   journal: ${flags.journal}   ${(result.durationMs / 1000).toFixed(1)} s`);
+    const unknown = outcomes.filter((o) => o.kind === 'unknown');
+    if (unknown.length > 0) warn(io, paint(io, 'magenta', `${unknown.length} order(s) have an unknown outcome: ${unknown[0]!.reconcile}`, io.stderr));
+    if (outcomes.some((o) => o.kind !== 'succeeded')) run.exitCode = EXIT_CODES.batchIncomplete;
+  });
+}
+
+function countsOf(outcomes: { kind: 'succeeded' | 'failed' | 'rejected' | 'unknown' }[]) {
+  const counts = { succeeded: 0, failed: 0, rejected: 0, unknown: 0 };
+  for (const o of outcomes) counts[o.kind] += 1;
+  return counts;
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { operations, type OperationName } from '@gw/types';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
+import type { CliIo } from '../io.ts';
+import { say } from '../output.ts';
+import { readInput } from '../read-input.ts';
+
+/** `gw call <operation> --data file.json|-`: one operation through the client, the typed result printed as JSON. */
+export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command): void {
+  const names = Object.keys(operations) as OperationName[];
+  withGatewayOptions(
+    program
+      .command('call')
+      .description(`call one operation and print its typed result as JSON (${names.join(', ')})`)
+      .argument('<operation>', `one of ${names.join(', ')}`)
+      .requiredOption('--data <file>', 'the request record as JSON (merchant ids and encryption_data are filled in), or - for standard input'),
+  ).action(async (operation: string, flags: GatewayFlags & { data: string }) => {
+    if (!names.includes(operation as OperationName)) {
+      throw new GwError(GW_ERROR_CODES.config, `unknown operation ${operation}; use one of ${names.join(', ')}`, {});
+    }
+    let record: unknown;
+    try {
+      record = JSON.parse(await readInput(io, flags.data));
+    } catch (error) {
+      if (error instanceof GwError) throw error;
+      throw new GwError(GW_ERROR_CODES.config, `${flags.data} is not valid JSON`, {});
+    }
+    const client = (await clientFor(io, gatewayConfig(io, flags))) as unknown as Record<string, (r: unknown) => Promise<unknown>>;
+    const result = await client[operation]!(record);
+    say(io, JSON.stringify(result, null, 2));
+  });
+}

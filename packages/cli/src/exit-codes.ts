@@ -1,0 +1,50 @@
+/** The documented exit statuses of `gw` (also in the README and `gw --help`). */
+export const EXIT_CODES = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  validation: 3,
+  gateway: 4,
+  http: 5,
+  signature: 6,
+  decode: 7,
+  outcomeUnknown: 8,
+  timeout: 9,
+  batchIncomplete: 10,
+} as const;
+
+const BY_ERROR_CODE: Record<string, number> = {
+  GW_VALIDATION: EXIT_CODES.validation,
+  GW_GATEWAY: EXIT_CODES.gateway,
+  GW_HTTP: EXIT_CODES.http,
+  GW_SIGNATURE: EXIT_CODES.signature,
+  GW_DECODE: EXIT_CODES.decode,
+  GW_OUTCOME_UNKNOWN: EXIT_CODES.outcomeUnknown,
+  GW_TIMEOUT: EXIT_CODES.timeout,
+  GW_CONFIG: EXIT_CODES.usage,
+  GW_ITEMS: EXIT_CODES.validation,
+};
+
+/** The exit status for an error: by its stable `code`, 1 for anything unrecognised. */
+export function exitCodeFor(error: unknown): number {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? (BY_ERROR_CODE[code] ?? EXIT_CODES.failure) : EXIT_CODES.failure;
+}
+
+/** The exit-status table for help texts. */
+export function exitCodeHelp(): string {
+  return [
+    'Exit status:',
+    '  0  success',
+    '  1  unexpected failure',
+    '  2  usage or configuration error',
+    '  3  invalid input (every problem is listed)',
+    '  4  the gateway refused the request (return_status other than 1)',
+    '  5  HTTP error from the gateway',
+    '  6  response signature did not verify',
+    '  7  response or file could not be decoded',
+    '  8  outcome unknown: the request was sent and no answer came; reconcile with a query',
+    '  9  timed out',
+    ' 10  batch finished with failed, rejected or unknown orders',
+  ].join('\n');
+}
