@@ -49,6 +49,7 @@ export interface BatchResult {
 }
 
 const RECONCILE_QUERY_LIMIT = operations.query.batch.limit;
+const RECONCILE_QUERY_TRIES = 3;
 
 function codeOf(error: unknown): string {
   return typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
@@ -345,18 +346,27 @@ export class BatchRun {
     const resend: PendingOrder[] = [];
     for (let start = 0; start < orders.length; start += RECONCILE_QUERY_LIMIT) {
       const group = orders.slice(start, start + RECONCILE_QUERY_LIMIT);
-      let listed: Order[];
-      try {
-        const answer = (await this.#settings.client.query(this.#selection(group.map((p) => p.order)))) as { orders_list?: Order[] };
-        listed = Array.isArray(answer.orders_list) ? answer.orders_list : [];
-      } catch (error) {
-        outcomes.push(...group.map((p) => unknown(p, `no answer to the ${operation}, and the query to check it failed too: ${messageOf(error)}`)));
+      let listed: Order[] | null = null;
+      let lastError: unknown;
+      // A query is safe to repeat: a few spaced tries before an order is left unknown.
+      for (let attempt = 0; attempt < RECONCILE_QUERY_TRIES && listed === null; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 2 ** (attempt - 1)));
+        try {
+          const answer = (await this.#settings.client.query(this.#selection(group.map((p) => p.order)))) as { orders_list?: Order[] };
+          listed = Array.isArray(answer.orders_list) ? answer.orders_list : [];
+        } catch (error) {
+          lastError = error;
+        }
+      }
+      if (listed === null) {
+        outcomes.push(...group.map((p) => unknown(p, `no answer to the ${operation}, and ${RECONCILE_QUERY_TRIES} queries to check it failed too: ${messageOf(lastError)}`)));
         continue;
       }
+      const found = listed;
       for (const pending of group) {
         const id = text(pending.order.transaction_id);
         const no = text(pending.order.order_no);
-        const queried = listed.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));
+        const queried = found.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));
         const verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
         if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `no answer to the ${operation}; a query shows it took effect` });
         else if (verdict === 'not-applied' && pending.resends < (this.#settings.maxResends ?? 2)) resend.push({ ...pending, resends: pending.resends + 1 });

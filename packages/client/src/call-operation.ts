@@ -1,0 +1,271 @@
+import { createSignableMessage } from '@gw/signer-interface';
+import { operations, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
+import { DecodeError, encodeRequestBody, type CheckoutPage, type EncodeRequestBodyOptions } from '@gw/xml-codec';
+import type { ResolvedClientOptions } from './client-options.ts';
+import { decodeResponseBody, tooLargeBody, withOperation, type DecodedBody } from './decode-response.ts';
+import { ConfigError } from './errors/config-error.ts';
+import { ConnectionError } from './errors/connection-error.ts';
+import { GatewayError } from './errors/gateway-error.ts';
+import { HttpError } from './errors/http-error.ts';
+import { OutcomeUnknownError } from './errors/outcome-unknown-error.ts';
+import { SignatureError } from './errors/signature-error.ts';
+import { TimeoutError } from './errors/timeout-error.ts';
+import { callGenerated, createPreEncodedRuntime } from './generated-runtime.ts';
+import type { FieldNames } from './field-names.ts';
+import { emit } from './hooks.ts';
+import { readQuerySelection, type QueryInput } from './query-selection.ts';
+import { redactRecord } from './redact.ts';
+import { requestIdentifiers, type RequestIdentifiers } from './request-identifiers.ts';
+import { backoffDelay, RETRIED_QUERY_STATUSES, sleep } from './retry.ts';
+import { Transport, TransportFailure, type Exchange } from './transport.ts';
+import { RequestValidation } from './validate-request.ts';
+import { checkResponseSignature } from './verify-response.ts';
+
+/** Options of one call. */
+export interface CallOptions {
+  /** This call's time limit per try, in ms, instead of the client's `timeoutMs`. */
+  readonly timeoutMs?: number;
+}
+
+/** What `checkout` returns: the decoded page (form action, hidden fields, allParams) and the HTML to hand the shopper's browser. */
+export interface CheckoutResult extends CheckoutPage {
+  /** The page as the gateway sent it. */
+  readonly html: string;
+}
+
+/** A request ready to send: the signed body and what is needed to report on it. */
+interface PreparedRequest {
+  readonly op: OperationSpec;
+  readonly record: Record<string, unknown>;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The request's identifiers for reconciling; null for operations that move no money. */
+  readonly identifiers: RequestIdentifiers | null;
+}
+
+/** One try: an answer, or the wire failure. */
+type Attempt = { readonly exchange: Exchange; readonly text: string | null } | { readonly failure: TransportFailure };
+
+/** A try that failed in a way that may be tried again. */
+class Retryable {
+  readonly error: Error;
+
+  constructor(error: Error) {
+    this.error = error;
+  }
+}
+
+const IDENTITY_FIELDS = new Set(['merchant_id', 'account_id', 'encryption_data']);
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/** Runs one operation: fill, validate, sign, encode, send (with retries where safe), decode, verify, check. */
+export class OperationCaller {
+  readonly #options: ResolvedClientOptions;
+  readonly #transport: Transport;
+  readonly #runtime: ReturnType<typeof createPreEncodedRuntime>;
+  readonly #validation = new RequestValidation();
+  readonly #headers = new Map<OperationName, Readonly<Record<string, string>>>();
+  readonly #encodeOptions: EncodeRequestBodyOptions;
+
+  constructor(options: ResolvedClientOptions) {
+    this.#options = options;
+    this.#transport = new Transport(options.transport);
+    this.#runtime = createPreEncodedRuntime(options.baseUrl);
+    this.#encodeOptions = options.xmlRequestRoot === undefined ? {} : { xmlRoot: options.xmlRequestRoot };
+    for (const op of Object.values(operations) as OperationSpec[]) {
+      // The generated function sets the spec's Content-Type; only UNKNOWNS U32 (jsonContentType) and static headers change it.
+      const contentType: Record<string, string> = op.requestEncoding === 'json' && options.jsonContentType ? { 'Content-Type': options.jsonContentType } : {};
+      this.#headers.set(op.name as OperationName, { ...options.headers, ...contentType });
+    }
+  }
+
+  /** Closes the connections of the client's own Agent. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  /** Calls `operation` with the caller's record (or, for query, selection). */
+  async call(operation: OperationName, input: unknown, callOptions: CallOptions = {}): Promise<unknown> {
+    const op: OperationSpec = operations[operation];
+    const started = performance.now();
+    const hooks = this.#options.hooks;
+    let attempt = 0;
+    try {
+      const timeoutMs = callOptions.timeoutMs ?? this.#options.timeoutMs;
+      if (!(timeoutMs > 0)) throw new ConfigError('timeoutMs', 'must be a positive number');
+      const prepared = await this.#prepare(operation, input);
+      for (;;) {
+        attempt += 1;
+        const tryNumber = attempt;
+        emit(hooks.onRequest, () => ({ operation, path: op.path, attempt: tryNumber, record: redactRecord(prepared.record) }));
+        try {
+          return await this.#attempt(prepared, tryNumber, timeoutMs);
+        } catch (error) {
+          if (!(error instanceof Retryable) || attempt >= this.#options.retry.attempts) throw error instanceof Retryable ? error.error : error;
+          emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: error.error, willRetry: true }));
+          await sleep(backoffDelay(this.#options.retry, attempt));
+        }
+      }
+    } catch (error) {
+      emit(hooks.onError, () => ({ operation, path: op.path, attempt, durationMs: performance.now() - started, error, willRetry: false }));
+      throw error;
+    }
+  }
+
+  /** The request record filled, validated, renamed for the wire, signed and encoded. Nothing is sent if any of it fails. */
+  async #prepare(operation: OperationName, input: unknown): Promise<PreparedRequest> {
+    const op: OperationSpec = operations[operation];
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new ConfigError(`${operation}(request)`, 'must be an object');
+    const options = this.#options;
+    const record: Record<string, unknown> = { merchant_id: options.merchantId, account_id: options.accountId };
+    let known: ValidationProblem[] = [];
+    if (op.batch?.separator) {
+      // A list-in-a-string selection (query): the caller gives lists, the querySelection option makes the form fields.
+      const { selection, problems } = readQuerySelection(input as QueryInput);
+      known = problems;
+      if (problems.length === 0) Object.assign(record, options.querySelection(selection));
+    } else {
+      for (const key of Object.keys(input)) if (!IDENTITY_FIELDS.has(key)) record[key] = (input as Record<string, unknown>)[key];
+    }
+    this.#validation.check(operation, record, known);
+
+    const wire = options.fieldNames.toWire(record);
+    const message = createSignableMessage({ operation, record: wire, body: () => encodeRequestBody(operation, wire, this.#encodeOptions) });
+    const signature = await options.signer.sign(message);
+    if (typeof signature !== 'string' || signature === '') throw new ConfigError('signer', `returned ${typeof signature === 'string' ? 'an empty string' : typeof signature} for ${operation}; a signer returns the encryption_data text`);
+    return {
+      op,
+      record,
+      body: encodeRequestBody(operation, { ...wire, encryption_data: signature }, this.#encodeOptions),
+      headers: this.#headers.get(operation)!,
+      identifiers: op.retryClass === 'money-moving' ? requestIdentifiers(operation, record) : null,
+    };
+  }
+
+  /** Sends the request through the generated operation function, with the undici transport as its fetch. */
+  async #send(prepared: PreparedRequest, timeoutMs: number): Promise<Attempt> {
+    const { op, body } = prepared;
+    const transport = this.#transport;
+    const { origin, maxInputBytes } = this.#options;
+    let exchange: Exchange | undefined;
+    let failure: TransportFailure | undefined;
+    const result = await callGenerated(op.name as OperationName, {
+      client: this.#runtime,
+      body,
+      bodySerializer: null,
+      parseAs: 'text',
+      headers: prepared.headers,
+      fetch: async (request) => {
+        const headers: Record<string, string> = {};
+        request.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
+        const path = request.url.startsWith(origin) ? request.url.slice(origin.length) : new URL(request.url).pathname;
+        try {
+          // The body is the string given to the generated function: reading it back out of the Request would copy it for nothing.
+          exchange = await transport.exchange({ origin, path, headers, body, timeoutMs, maxResponseBytes: maxInputBytes });
+        } catch (error) {
+          failure = error instanceof TransportFailure ? error : new TransportFailure('network', false, 'unknown', { cause: error });
+          throw failure;
+        }
+        return new Response(NULL_BODY_STATUSES.has(exchange.status) ? null : exchange.body, { status: exchange.status });
+      },
+    });
+    if (failure) return { failure };
+    if (!exchange) throw result.error instanceof Error ? result.error : new Error(`@gw/client: the generated ${op.operationId} call failed before sending`);
+    return { exchange, text: typeof result.data === 'string' ? result.data : null };
+  }
+
+  /** One try. Throws a Retryable when the try may be made again. */
+  async #attempt(prepared: PreparedRequest, attempt: number, timeoutMs: number): Promise<unknown> {
+    const { op, identifiers } = prepared;
+    const operation = op.name as OperationName;
+    const hooks = this.#options.hooks;
+    const sentAt = performance.now();
+    const outcome = await this.#send(prepared, timeoutMs);
+
+    if ('failure' in outcome) throw this.#failureError(prepared, outcome.failure, attempt, timeoutMs);
+    const { exchange } = outcome;
+    if (exchange.status < 200 || exchange.status > 299) {
+      emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: null }));
+      const error = new HttpError({ operation, path: op.path, status: exchange.status, body: exchange.body.toString('utf8'), identifiers });
+      throw op.retryClass === 'safe' && RETRIED_QUERY_STATUSES.has(exchange.status) ? new Retryable(error) : error;
+    }
+
+    const text = outcome.text ?? exchange.body.toString('utf8');
+    let decoded: DecodedBody;
+    try {
+      decoded = decodeResponseBody(operation, text, this.#options);
+    } catch (error) {
+      emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: null }));
+      throw error instanceof DecodeError ? withOperation(error, operation, identifiers) : error;
+    }
+    const names = this.#options.fieldNames;
+    if (decoded.kind === 'page') {
+      const page = renamePage(decoded.page, names);
+      emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord({ ...page.fields }) }));
+      return { ...page, html: text } satisfies CheckoutResult;
+    }
+    emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord(names.fromWire(decoded.record)) }));
+
+    const verifier = this.#options.verifier;
+    if (verifier) {
+      const check = await checkResponseSignature(operation, decoded.record, verifier);
+      if (check === 'missing' || check === 'mismatch') throw new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers });
+    }
+    const response = names.fromWire(decoded.record);
+    // UNKNOWNS U47: batch and query responses carry an overall return_status; anything but "1" refuses the whole request.
+    if (op.batch && response.return_status !== '1') throw new GatewayError({ operation, response });
+    return response;
+  }
+
+  /** The typed error of a wire failure, wrapped in Retryable when the request may be sent again. */
+  #failureError(prepared: PreparedRequest, failure: TransportFailure, attempts: number, timeoutMs: number): Error | Retryable {
+    const { op, identifiers } = prepared;
+    const operation = op.name as OperationName;
+    const path = op.path;
+    if (failure.kind === 'too-large') return withOperation(tooLargeBody(operation, this.#options.maxInputBytes), operation, identifiers);
+    if (failure.kind === 'timeout') {
+      const timeout = new TimeoutError({ operation, path, timeoutMs, sent: failure.sent });
+      // A money-moving request that left and got no answer in time may have happened.
+      if (failure.sent && identifiers) return new OutcomeUnknownError({ operation, path, reason: 'timeout', identifiers }, { cause: timeout });
+      return timeout;
+    }
+    if (failure.sent && identifiers) return new OutcomeUnknownError({ operation, path, reason: 'connection-lost', identifiers }, { cause: failure.cause });
+    // Never sent (refused, DNS, TLS): nothing happened, so any operation may go again; a query may go again regardless.
+    return new Retryable(new ConnectionError({ operation, path, sent: failure.sent, reason: failure.reason, attempts }, { cause: failure.cause }));
+  }
+}
+
+function renameEntries(entries: readonly (readonly [string, string])[], rename: (name: string) => string): [string, string][] {
+  return entries.map(([name, value]) => [rename(name), value]);
+}
+
+function renameFields(fields: Readonly<Record<string, string>>, rename: (name: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const fromWireName = new Set<string>();
+  for (const [name, value] of Object.entries(fields)) {
+    const renamed = rename(name);
+    // When the page carries both the wire name and the name it stands for, the wire name's value wins.
+    if (renamed !== name) fromWireName.add(renamed);
+    else if (fromWireName.has(name)) continue;
+    Object.defineProperty(out, renamed, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+// UNKNOWNS U09: the page echoes request fields under their wire names; the caller gets the TypeScript names back.
+function renamePage(page: CheckoutPage, names: FieldNames): CheckoutPage {
+  if (!names.active) return page;
+  const rename = (name: string): string => names.nameFromWire(name);
+  return {
+    ...page,
+    fields: renameFields(page.fields as Record<string, string>, rename) as CheckoutPage['fields'],
+    entries: renameEntries(page.entries, rename),
+    allParams: page.allParams && {
+      raw: page.allParams.raw,
+      params: renameFields(page.allParams.params, rename),
+      entries: renameEntries(page.allParams.entries, rename),
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { Signer, Verifier } from '@gw/signer-interface';
+import { DEFAULT_MAX_INPUT_BYTES } from '@gw/xml-codec';
+import { ConfigError } from './errors/config-error.ts';
+import { FieldNames } from './field-names.ts';
+import type { ClientHooks } from './hooks.ts';
+import { defaultQuerySelection, type QuerySelectionBuilder } from './query-selection.ts';
+import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from './retry.ts';
+import type { TransportOptions } from './transport.ts';
+
+/** Everything `createClient` takes. Only `baseUrl`, `merchantId`, `accountId` and `signer` are required. */
+export interface ClientOptions {
+  /** The gateway's base address, e.g. the sandbox's `sandbox.url` (UNKNOWNS U01: there is no default). */
+  readonly baseUrl: string;
+  /** Filled into every request as `merchant_id`. */
+  readonly merchantId: string;
+  /** Filled into every request as `account_id`. */
+  readonly accountId: string;
+  /** Computes each request's `encryption_data` (UNKNOWNS U41). */
+  readonly signer: Signer;
+  /** Checks response signatures. Default: the signer, when it can also verify (the reference signers can). */
+  readonly verifier?: Verifier;
+  /** Verify response `encryption_data` per operation (UNKNOWNS U42). Default true; false for a gateway that does not sign them. */
+  readonly verifyResponses?: boolean;
+  /** Time limit of each try, from sending to the end of the answer, in ms (UNKNOWNS U51). Default 30000. */
+  readonly timeoutMs?: number;
+  /** Retries of requests that never left, and of queries. Default `{ attempts: 3, baseDelayMs: 100, maxDelayMs: 2000 }`. */
+  readonly retry?: RetryOptions;
+  /** Connection reuse and a dispatcher of your own (an undici `Agent`, `Pool` or `ProxyAgent`). */
+  readonly transport?: TransportOptions;
+  /** Logging and metrics. */
+  readonly hooks?: ClientHooks;
+  /** Extra static headers on every request, e.g. for a proxy (UNKNOWNS U33). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Content-Type of JSON bodies (UNKNOWNS U32). Default `application/json`; the seed's samples use `application/x-www-form-urlencoded`. */
+  readonly jsonContentType?: string;
+  /** Builds the form fields that select orders to query (UNKNOWNS U36). Default: `order_no` / `transaction_id`, comma-joined. */
+  readonly querySelection?: QuerySelectionBuilder;
+  /** Root element of the cancelSubscription XML body (UNKNOWNS U35). Default `request`. */
+  readonly xmlRequestRoot?: string;
+  /** Field names changed on the wire and back, e.g. `{ 'the service': 'website' }` (UNKNOWNS U09). */
+  readonly fieldNameOverrides?: Readonly<Record<string, string>>;
+  /** Keep the wire text of JSON numbers, read with `exactNumber(holder, key)` (UNKNOWNS U15). Default true. */
+  readonly exactNumbers?: boolean;
+  /** Largest response body read, in bytes (UNKNOWNS U51). Default 1 MiB. */
+  readonly maxInputBytes?: number;
+}
+
+/** The options with every default filled in and every value checked. */
+export interface ResolvedClientOptions {
+  readonly baseUrl: string;
+  readonly origin: string;
+  readonly merchantId: string;
+  readonly accountId: string;
+  readonly signer: Signer;
+  readonly verifier: Verifier | null;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly transport: TransportOptions;
+  readonly hooks: ClientHooks;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly jsonContentType: string | null;
+  readonly querySelection: QuerySelectionBuilder;
+  readonly xmlRequestRoot: string | undefined;
+  readonly fieldNames: FieldNames;
+  readonly exactNumbers: boolean;
+  readonly maxInputBytes: number;
+}
+
+function nonEmptyString(value: unknown, option: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new ConfigError(option, 'must be a non-empty string');
+  return value;
+}
+
+function positive(value: unknown, option: string, fallback: number, integer = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(option, `must be a positive ${integer ? 'integer' : 'number'}`);
+  }
+  return value;
+}
+
+function stringRecord(value: unknown, option: string): Readonly<Record<string, string>> {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(option, 'must be an object of strings');
+  for (const [key, member] of Object.entries(value)) if (typeof member !== 'string' || member === '') throw new ConfigError(`${option}[${JSON.stringify(key)}]`, 'must be a non-empty string');
+  return { ...(value as Record<string, string>) };
+}
+
+function resolveRetry(retry: RetryOptions | undefined): RetryPolicy {
+  if (retry === undefined) return DEFAULT_RETRY;
+  if (retry === null || typeof retry !== 'object') throw new ConfigError('retry', 'must be an object { attempts, baseDelayMs, maxDelayMs }');
+  const attempts = positive(retry.attempts, 'retry.attempts', DEFAULT_RETRY.attempts, true);
+  const delay = (value: unknown, option: string, fallback: number): number => {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new ConfigError(option, 'must be a number of milliseconds, 0 or more');
+    return value;
+  };
+  const baseDelayMs = delay(retry.baseDelayMs, 'retry.baseDelayMs', DEFAULT_RETRY.baseDelayMs);
+  return { attempts, baseDelayMs, maxDelayMs: Math.max(baseDelayMs, delay(retry.maxDelayMs, 'retry.maxDelayMs', DEFAULT_RETRY.maxDelayMs)) };
+}
+
+function resolveVerifier(options: ClientOptions): Verifier | null {
+  if (options.verifyResponses === false) return null;
+  if (options.verifyResponses !== undefined && options.verifyResponses !== true) throw new ConfigError('verifyResponses', 'must be true or false');
+  const verifier = options.verifier ?? (typeof (options.signer as Partial<Verifier>).verify === 'function' ? (options.signer as Signer & Verifier) : undefined);
+  if (!verifier || typeof verifier.verify !== 'function') {
+    throw new ConfigError('verifier', 'is required to verify response signatures: pass a Verifier, a signer that can verify, or verifyResponses: false');
+  }
+  return verifier;
+}
+
+function resolveFieldNames(value: unknown): FieldNames {
+  const overrides = stringRecord(value, 'fieldNameOverrides');
+  const wire = Object.values(overrides);
+  if (new Set(wire).size !== wire.length) throw new ConfigError('fieldNameOverrides', 'maps two fields to the same wire name');
+  return new FieldNames(overrides);
+}
+
+/** Checks every option and fills in the defaults; a bad option is a ConfigError naming it. */
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  if (options === null || typeof options !== 'object') throw new ConfigError('options', 'must be an object');
+  let url: URL;
+  try {
+    url = new URL(nonEmptyString(options.baseUrl, 'baseUrl'));
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError('baseUrl', 'is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('baseUrl', 'must be an http: or https: URL');
+  if (!options.signer || typeof options.signer.sign !== 'function') throw new ConfigError('signer', 'must be a Signer (an object with sign(message))');
+  const hooks = options.hooks ?? {};
+  for (const name of ['onRequest', 'onResponse', 'onError'] as const) {
+    if (hooks[name] !== undefined && typeof hooks[name] !== 'function') throw new ConfigError(`hooks.${name}`, 'must be a function');
+  }
+  if (options.querySelection !== undefined && typeof options.querySelection !== 'function') throw new ConfigError('querySelection', 'must be a function');
+  if (options.exactNumbers !== undefined && typeof options.exactNumbers !== 'boolean') throw new ConfigError('exactNumbers', 'must be true or false');
+  const transport = options.transport ?? {};
+  if (transport.dispatcher !== undefined && typeof (transport.dispatcher as { dispatch?: unknown }).dispatch !== 'function') {
+    throw new ConfigError('transport.dispatcher', 'must be an undici Dispatcher (Agent, Pool, ProxyAgent)');
+  }
+  if (transport.connections !== undefined) positive(transport.connections, 'transport.connections', 0, true);
+  if (transport.keepAliveTimeoutMs !== undefined) positive(transport.keepAliveTimeoutMs, 'transport.keepAliveTimeoutMs', 0);
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    origin: url.origin,
+    merchantId: nonEmptyString(options.merchantId, 'merchantId'),
+    accountId: nonEmptyString(options.accountId, 'accountId'),
+    signer: options.signer,
+    verifier: resolveVerifier(options),
+    timeoutMs: positive(options.timeoutMs, 'timeoutMs', 30_000),
+    retry: resolveRetry(options.retry),
+    transport,
+    hooks,
+    headers: stringRecord(options.headers, 'headers'),
+    jsonContentType: options.jsonContentType === undefined ? null : nonEmptyString(options.jsonContentType, 'jsonContentType'),
+    querySelection: options.querySelection ?? defaultQuerySelection,
+    xmlRequestRoot: options.xmlRequestRoot === undefined ? undefined : nonEmptyString(options.xmlRequestRoot, 'xmlRequestRoot'),
+    fieldNames: resolveFieldNames(options.fieldNameOverrides),
+    exactNumbers: options.exactNumbers ?? true,
+    maxInputBytes: positive(options.maxInputBytes, 'maxInputBytes', DEFAULT_MAX_INPUT_BYTES, true),
+  };
+}

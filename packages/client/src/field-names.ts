@@ -1,0 +1,57 @@
+// UNKNOWNS U09: the field literally named `the service` (and any other) can travel under another name.
+import { moveNumberTexts } from './exact-numbers.ts';
+
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  // A member named `__proto__` must stay a member, not become the prototype.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** Renames fields on the way out (TypeScript name → wire name) and back (wire name → TypeScript name), at any depth. */
+export class FieldNames {
+  readonly #toWire: ReadonlyMap<string, string>;
+  readonly #fromWire: ReadonlyMap<string, string>;
+
+  constructor(overrides: Readonly<Record<string, string>> = {}) {
+    this.#toWire = new Map(Object.entries(overrides));
+    this.#fromWire = new Map(Object.entries(overrides).map(([name, wire]) => [wire, name]));
+  }
+
+  /** True when any name is overridden. */
+  get active(): boolean {
+    return this.#toWire.size > 0;
+  }
+
+  /** The record as it goes on the wire. */
+  toWire<T>(value: T): T {
+    return this.active ? (this.#rename(value, this.#toWire, this.#fromWire) as T) : value;
+  }
+
+  /** The record with the TypeScript names back. When a response carries both a wire name and the name it stands for, the wire name's value wins. */
+  fromWire<T>(value: T): T {
+    return this.active ? (this.#rename(value, this.#fromWire, this.#toWire) as T) : value;
+  }
+
+  /** One field name translated back from the wire. */
+  nameFromWire(name: string): string {
+    return this.#fromWire.get(name) ?? name;
+  }
+
+  #rename(value: unknown, names: ReadonlyMap<string, string>, reverse: ReadonlyMap<string, string>): unknown {
+    if (Array.isArray(value)) {
+      const out = value.map((item) => this.#rename(item, names, reverse));
+      moveNumberTexts(value, out, (key) => key);
+      return out;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    const source = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(source)) {
+      const renamed = names.get(key);
+      if (renamed !== undefined) setOwn(out, renamed, this.#rename(source[key], names, reverse));
+      else if (!(reverse.has(key) && Object.hasOwn(source, reverse.get(key)!))) setOwn(out, key, this.#rename(source[key], names, reverse));
+    }
+    moveNumberTexts(source, out, (key) => names.get(key) ?? key);
+    return out;
+  }
+}

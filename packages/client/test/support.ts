@@ -1,0 +1,80 @@
+// Test helpers: clients wired to a real sandbox over 127.0.0.1, and a tiny recording server for answers a sandbox never gives.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { createClient, type ClientOptions, type GwClient } from '../src/index.ts';
+
+export const sandboxSigner = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+export const merchant = { merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId };
+
+/** A client for the sandbox's default merchant, signing with the sandbox's reference signer. */
+export function sandboxClient(sandbox: { url: string }, options: Partial<ClientOptions> = {}): GwClient {
+  return createClient({ baseUrl: sandbox.url, ...merchant, signer: sandboxSigner, retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options });
+}
+
+let sequence = 0;
+/** A fresh order number. */
+export function orderNo(prefix = 'ORD'): string {
+  sequence += 1;
+  return `${prefix}-${process.pid}-${sequence}`;
+}
+
+export const CARD = '4111111111111111';
+export const CVV = '737';
+
+/** A card payment the sandbox approves. */
+export function cardPayment(overrides: Record<string, unknown> = {}) {
+  return { order_no: orderNo(), currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV, ...overrides };
+}
+
+/** Authorises a card payment through the client and returns the batch element that names it. */
+export async function authorisedOrder(client: GwClient, amount = '40.00') {
+  const payment = cardPayment({ amount });
+  const respon = await client.authoriseCard(payment);
+  if (respon.order_status !== '1' || !respon.transaction_id) throw new Error(`not authorised: ${respon.result_info}`);
+  return { transaction_id: respon.transaction_id, order_no: payment.order_no, currency: 'USD', amount };
+}
+
+/** What a recording server saw of one request. */
+export interface Received {
+  readonly path: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** A node:http server on 127.0.0.1 that records every request and answers with `answer`. */
+export async function startRecordingServer(answer: (request: Received, res: ServerResponse) => void) {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      received.push(request);
+      answer(request, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    async [Symbol.asyncDispose]() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Answers with a status, a content type and a body. */
+export function reply(res: ServerResponse, status: number, body: string, contentType = 'application/json'): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The sandbox's request log entries for one path. */
+export function requestsTo(sandbox: Sandbox, path: string) {
+  return sandbox.state.requests.filter((request) => request.path === path);
+}
