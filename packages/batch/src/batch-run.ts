@@ -1,6 +1,7 @@
 import { RecordValidator, operations, type BatchSpec, type ValidationProblem } from '@gw/types';
 import type { BatchClient, BatchOperation } from './batch-operation.ts';
 import type { BatchJournal } from './batch-journal.ts';
+import { BatchInterruptedError } from './batch-interrupted-error.ts';
 import { BatchLedger } from './batch-ledger.ts';
 import { duplicateKey, orderIdentity } from './order-key.ts';
 import type { OrderOutcome } from './outcome.ts';
@@ -33,6 +34,10 @@ export interface BatchSettings {
   readonly keepOutcomes?: boolean;
   /** How many times an order found not applied after an unanswered request is sent again. Default 2. */
   readonly maxResends?: number;
+  /** How many orders the input holds, for progress and ETA when the input is a stream (arrays are counted). */
+  readonly total?: number;
+  /** Stops the batch cleanly: no new request starts, those in flight finish and are journaled, then it throws BatchInterruptedError. */
+  readonly signal?: AbortSignal;
   /** For tests: called at each stage of each chunk. */
   readonly onStage?: (stage: BatchStage, chunk: number) => void | Promise<void>;
 }
@@ -198,7 +203,7 @@ export class BatchRun {
       }
     };
     for (;;) {
-      while (running.size < concurrency && failure === null) {
+      while (running.size < concurrency && failure === null && !this.#settings.signal?.aborted) {
         await fill();
         const chunk = this.#nextChunk();
         if (chunk.length === 0) break;
@@ -212,6 +217,7 @@ export class BatchRun {
       await this.#flushRejections();
       if (running.size === 0) {
         if (failure !== null) throw failure;
+        if (this.#settings.signal?.aborted) throw new BatchInterruptedError(this.ledger.size, this.#journal?.path ?? null);
         await fill();
         if (this.queued === 0 && exhausted) break;
         continue;

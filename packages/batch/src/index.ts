@@ -10,3 +10,4 @@ export { BatchLedger } from './batch-ledger.ts';
 export { JournalMismatchError } from './journal-mismatch-error.ts';
 export { ordersFromCsv, ordersFromJsonl } from './order-sources.ts';
 export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';
+export { BatchInterruptedError } from './batch-interrupted-error.ts';

@@ -82,7 +82,7 @@ export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatc
   const journal = await BatchJournal.open(options.journal);
   try {
     const run = new BatchRun({ ...options, operation: state.operation }, journal, state.lastChunk + 1);
-    run.setTotal(Array.isArray(options.orders) ? options.orders.length : null);
+    run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
     for (const outcome of state.decided.values()) run.ledger.restore(outcome);
     for (const [chunk, pending] of [...state.inDoubt].sort((a, b) => a[0] - b[0])) {
       const settled = await run.reconcile(pending);

@@ -24,7 +24,7 @@ export async function runBatch<Op extends BatchOperation>(options: RunBatchOptio
   const journal = options.journal ? await BatchJournal.open(options.journal) : null;
   try {
     const run = new BatchRun(options, journal);
-    run.setTotal(Array.isArray(options.orders) ? options.orders.length : null);
+    run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
     await journal?.append({ type: 'start', version: 1, operation: options.operation, limit: run.limit, at: new Date().toISOString() });
     await run.drain(numbered(options.orders));
     return await run.finish();

@@ -11,6 +11,7 @@ export const EXIT_CODES = {
   outcomeUnknown: 8,
   timeout: 9,
   batchIncomplete: 10,
+  interrupted: 130,
 } as const;
 
 const BY_ERROR_CODE: Record<string, number> = {
@@ -23,6 +24,7 @@ const BY_ERROR_CODE: Record<string, number> = {
   GW_TIMEOUT: EXIT_CODES.timeout,
   GW_CONFIG: EXIT_CODES.usage,
   GW_ITEMS: EXIT_CODES.validation,
+  GW_INTERRUPTED: EXIT_CODES.interrupted,
 };
 
 /** The exit status for an error: by its stable `code`, 1 for anything unrecognised. */
@@ -46,5 +48,6 @@ export function exitCodeHelp(): string {
     '  8  outcome unknown: the request was sent and no answer came; reconcile with a query',
     '  9  timed out',
     ' 10  batch finished with failed, rejected or unknown orders',
+    '130  interrupted (Ctrl-C): requests in flight were finished and journaled; resume with --resume',
   ].join('\n');
 }

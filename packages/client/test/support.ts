@@ -55,12 +55,16 @@ export async function startRecordingServer(answer: (request: Received, res: Serv
       answer(request, res);
     });
   });
+  const connections = { count: 0 };
+  server.on('connection', () => (connections.count += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     received,
+    /** TCP connections accepted so far. */
+    connections,
     async [Symbol.asyncDispose]() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -9,6 +9,7 @@ export const GW_ERROR_CODES = {
   outcomeUnknown: 'GW_OUTCOME_UNKNOWN',
   items: 'GW_ITEMS',
   config: 'GW_CONFIG',
+  interrupted: 'GW_INTERRUPTED',
 } as const;
 
 /** A stable error code such as `GW_VALIDATION`. */

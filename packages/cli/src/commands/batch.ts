@@ -82,17 +82,22 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
     if (flags.resume && !existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} does not exist: nothing to resume`, {});
     const config = gatewayConfig(io, flags);
     const client = (await clientFor(io, config)) as unknown as BatchClient;
-    const orders = file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file);
+    const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file));
+    // One streamed pass to count the orders, so progress has a total and an ETA; memory stays flat.
+    let total = 0;
+    for await (const _ of read()) total += 1;
+    const orders = read();
     const progress = progressReporterFor(io);
-    // Ctrl-C stops cleanly at the journal: the orders in flight are settled by --resume, never sent blindly again.
-    const interrupted = new Promise<never>((_, reject) => {
-      signals.once('SIGINT', () => reject(new GwError(GW_ERROR_CODES.config, `interrupted: run the same command with --resume to finish (journal ${flags.journal})`, { interrupted: true })));
+    // Ctrl-C stops cleanly: no new request starts, the ones in flight finish and are journaled, --resume does the rest.
+    const stop = new AbortController();
+    signals.once('SIGINT', () => {
+      stop.abort();
+      warn(io, paint(io, 'yellow', 'stopping: waiting for the requests in flight, then the journal is complete for --resume', io.stderr));
     });
-    const settings = { client, concurrency: config.concurrency ?? 4, journal, keepOutcomes: false, onProgress: (p: BatchProgress) => progress.update(p), ...(flags.reconcile === 'sandbox' ? { reconcile: sandboxReconciler } : {}) };
+    const settings = { client, total, concurrency: config.concurrency ?? 4, journal, keepOutcomes: false, signal: stop.signal, onProgress: (p: BatchProgress) => progress.update(p), ...(flags.reconcile === 'sandbox' ? { reconcile: sandboxReconciler } : {}) };
     let result: BatchResult;
     try {
-      const running = flags.resume ? resumeBatch({ ...settings, orders, operation: operation as BatchOperation }) : runBatch({ ...settings, orders, operation: operation as BatchOperation });
-      result = await Promise.race([running, interrupted]);
+      result = flags.resume ? await resumeBatch({ ...settings, orders, operation: operation as BatchOperation }) : await runBatch({ ...settings, orders, operation: operation as BatchOperation });
     } finally {
       progress.stop();
     }

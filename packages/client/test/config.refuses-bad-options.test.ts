@@ -1,0 +1,57 @@
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, createClient, type ClientOptions } from '../src/index.ts';
+import { merchant, sandboxSigner } from './support.ts';
+
+const base: ClientOptions = { baseUrl: 'http://127.0.0.1:1', ...merchant, signer: sandboxSigner };
+
+describe('createClient checks its options (ConfigError names the option)', () => {
+  it.each([
+    ['baseUrl', { baseUrl: undefined }],
+    ['baseUrl', { baseUrl: 'not a url' }],
+    ['baseUrl', { baseUrl: 'ftp://gw.example.test' }],
+    ['merchantId', { merchantId: '' }],
+    ['accountId', { accountId: 7 }],
+    ['signer', { signer: {} }],
+    ['verifier', { signer: { sign: () => 'x' } }],
+    ['timeoutMs', { timeoutMs: 0 }],
+    ['retry.attempts', { retry: { attempts: 1.5 } }],
+    ['retry.baseDelayMs', { retry: { baseDelayMs: -1 } }],
+    ['transport.dispatcher', { transport: { dispatcher: {} } }],
+    ['hooks.onError', { hooks: { onError: 'log' } }],
+    ['jsonContentType', { jsonContentType: '' }],
+    ['querySelection', { querySelection: 'order_no' }],
+    ['fieldNameOverrides', { fieldNameOverrides: { a: 'x', b: 'x' } }],
+    ['fieldNameOverrides["the service"]', { fieldNameOverrides: { 'the service': '' } }],
+    ['exactNumbers', { exactNumbers: 'yes' }],
+    ['maxInputBytes', { maxInputBytes: 1.5 }],
+    ['headers["x-a"]', { headers: { 'x-a': 1 } }],
+  ])('%s', (option, override) => {
+    const error = (() => {
+      try {
+        createClient({ ...base, ...(override as object) } as ClientOptions);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).code).toBe('GW_CONFIG');
+    expect((error as ConfigError).details.option).toBe(option);
+    expect((error as ConfigError).message).toContain(option);
+  });
+
+  it('a signer that can verify is the verifier by default; verifyResponses: false needs none', async () => {
+    await using one = createClient(base);
+    await using separate = createClient({ ...base, signer: { sign: () => 'x' }, verifier: createHmacSha256Signer({ secret: 's' }) });
+    await using unchecked = createClient({ ...base, signer: { sign: () => 'x' }, verifyResponses: false });
+    expect(Object.keys(one).sort()).toEqual(['authoriseAlternative', 'authoriseCard', 'cancel', 'cancelSubscription', 'capture', 'checkout', 'close', 'payout', 'query', 'refund', 'review']);
+    expect([separate, unchecked].every((client) => typeof client.capture === 'function')).toBe(true);
+  });
+
+  it('a call with a bad per-call timeout or a non-object record is refused before anything is sent', async () => {
+    await using client = createClient(base);
+    await expect(client.query({ order_no: ['X'] }, { timeoutMs: -1 })).rejects.toBeInstanceOf(ConfigError);
+    await expect(client.capture(null as never)).rejects.toBeInstanceOf(ConfigError);
+  });
+});
