@@ -2,6 +2,7 @@ import { createSignableMessage } from '@gw/signer-interface';
 import { operations, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
 import { DecodeError, encodeRequestBody, type CheckoutPage, type EncodeRequestBodyOptions } from '@gw/xml-codec';
 import type { ResolvedClientOptions } from './client-options.ts';
+import { BufferedResponse } from './buffered-response.ts';
 import { decodeResponseBody, tooLargeBody, withOperation, type DecodedBody } from './decode-response.ts';
 import { ConfigError } from './errors/config-error.ts';
 import { ConnectionError } from './errors/connection-error.ts';
@@ -56,7 +57,6 @@ class Retryable {
 }
 
 const IDENTITY_FIELDS = new Set(['merchant_id', 'account_id', 'encryption_data']);
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /** Runs one operation: fill, validate, sign, encode, send (with retries where safe), decode, verify, check. */
 export class OperationCaller {
@@ -168,7 +168,7 @@ export class OperationCaller {
           failure = error instanceof TransportFailure ? error : new TransportFailure('network', false, 'unknown', { cause: error });
           throw failure;
         }
-        return new Response(NULL_BODY_STATUSES.has(exchange.status) ? null : exchange.body, { status: exchange.status });
+        return new BufferedResponse(exchange.status, exchange.body).asResponse();
       },
     });
     if (failure) return { failure };

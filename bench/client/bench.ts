@@ -1,0 +1,107 @@
+// Round trip of POST /v1/capture: @gw/client (fill, validate, sign, encode, send, decode, verify) vs raw
+// `undici.request` with a pre-built, pre-signed body, against the same sandbox in a child process, in one run.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createClient } from '@gw/client';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
+import { encodeRequestBody } from '@gw/xml-codec';
+import { Agent, request } from 'undici';
+import { writeResultsSection } from '../results.ts';
+
+const REQUESTS = Number(process.env.GW_BENCH_REQUESTS ?? 4000);
+const ROUNDS = 3;
+const CONCURRENCIES = [1, 32] as const;
+const GOAL_P50 = 1.3;
+
+const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+const capture = { capture_orders: [{ transaction_id: 'T2026112200000001', order_no: 'BENCH-1', currency: 'USD', amount: '10.00' }] };
+
+async function startServer(): Promise<{ port: number; stop: () => void }> {
+  const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, 'sandbox-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      const match = /PORT (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  return { port, stop: () => child.kill('SIGTERM') };
+}
+
+/** Runs `total` calls with `concurrency` in flight and returns each call's latency in ms. */
+async function measure(call: () => Promise<unknown>, total: number, concurrency: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let started = 0;
+  const worker = async () => {
+    while (started < total) {
+      started++;
+      const t0 = performance.now();
+      await call();
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return latencies;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const server = await startServer();
+const baseUrl = `http://127.0.0.1:${server.port}`;
+try {
+  const record = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, ...capture };
+  const encryption_data = signer.sign(createSignableMessage({ operation: 'capture', record, body: encodeRequestBody('capture', record) }));
+  const body = encodeRequestBody('capture', { ...record, encryption_data });
+  const agent = new Agent({ keepAliveTimeout: 4_000 });
+  const raw = async () => {
+    const response = await request(`${baseUrl}/v1/capture`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher: agent });
+    const text = await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`raw: HTTP ${response.statusCode} ${text}`);
+  };
+  const client = createClient({ baseUrl, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer });
+  const viaClient = () => client.capture(capture);
+
+  const results: Record<string, { raw: number[]; client: number[] }> = {};
+  for (const concurrency of CONCURRENCIES) {
+    await measure(raw, 1000, concurrency); // warm-up, both sides
+    await measure(viaClient, 1000, concurrency);
+    const row = { raw: [] as number[], client: [] as number[] };
+    // Interleaved rounds, so drift of the machine hits both sides alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      row.raw.push(...(await measure(raw, REQUESTS / ROUNDS, concurrency)));
+      row.client.push(...(await measure(viaClient, REQUESTS / ROUNDS, concurrency)));
+    }
+    row.raw.sort((a, b) => a - b);
+    row.client.sort((a, b) => a - b);
+    results[concurrency] = row;
+  }
+  await client.close();
+  await agent.close();
+
+  const ms = (value: number) => value.toFixed(3);
+  const lines = [
+    `POST /v1/capture (one order), ${REQUESTS} requests per side and concurrency in ${ROUNDS} interleaved rounds after 1000 warm-up calls each; sandbox in a child process, both clients in the bench process on the same keep-alive undici 8 transport; node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+    '',
+    '- **raw**: `undici.request` with a body built and signed once before the run; reads the body as text.',
+    '- **@gw/client**: `client.capture(record)`: fills the merchant, validates (ajv), signs (reference HMAC-SHA256), encodes, sends through the generated SDK function and undici, decodes the JSON, verifies the response signature.',
+    '',
+    '| concurrency | raw p50 ms | client p50 ms | p50 ratio | raw p99 ms | client p99 ms | p99 ratio |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const ratios: number[] = [];
+  for (const concurrency of CONCURRENCIES) {
+    const { raw: r, client: c } = results[concurrency]!;
+    const p50 = percentile(c, 50) / percentile(r, 50);
+    ratios.push(p50);
+    lines.push(`| ${concurrency} | ${ms(percentile(r, 50))} | ${ms(percentile(c, 50))} | **${p50.toFixed(2)}x** | ${ms(percentile(r, 99))} | ${ms(percentile(c, 99))} | ${(percentile(c, 99) / percentile(r, 99)).toFixed(2)}x |`);
+  }
+  const worst = Math.max(...ratios);
+  lines.push('', `- Goal: client p50 at most ${GOAL_P50}x raw undici; worst p50 ratio this run: **${worst.toFixed(2)}x** (${worst <= GOAL_P50 ? 'met' : 'NOT met'}).`);
+  writeResultsSection('client', lines.join('\n'));
+  console.log(lines.join('\n'));
+} finally {
+  server.stop();
+}

@@ -1,0 +1,41 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packAll, publishable, repoRoot } from '../pack.ts';
+
+describe('the packed packages, installed with plain npm outside the workspace', () => {
+  it('install, resolve as ESM with types, and run a consumer against the sandbox (Node 24, and 22 when present)', () => {
+    const work = mkdtempSync(join(tmpdir(), 'gw-consumer-'));
+    const tarballs = packAll(join(work, 'tarballs'));
+    expect(tarballs).toHaveLength(publishable().length);
+    for (const tarball of tarballs) {
+      const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
+      expect(listing, tarball).toContain('package/dist/index.js');
+      expect(listing, tarball).toContain('package/dist/index.d.ts');
+      expect(listing, tarball).toContain('package/README.md');
+      expect(listing, tarball).not.toContain('package/src/');
+      expect(listing, tarball).not.toContain('package/test/');
+    }
+    const project = join(work, 'project');
+    cpSync(join(import.meta.dirname, '../consumer'), project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: project, stdio: 'pipe', encoding: 'utf8' });
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules/@gw/client/package.json'), 'utf8'));
+    expect(installed.engines.node).toBe('^22.18.0 || ^24.0.0');
+    expect(existsSync(join(project, 'node_modules/.bin/gw'))).toBe(true);
+
+    const run = (node: string) => JSON.parse(execFileSync(node, ['consumer.mjs'], { cwd: project, encoding: 'utf8' }).trim());
+    const expected = { order_status: '1', capture_status: '1', batch: { succeeded: 60, failed: 0, rejected: 0, unknown: 0 }, limit: 50, decoded: 'alternative', errorClass: 'function' };
+    expect(run(process.execPath)).toMatchObject(expected);
+    const node22 = join(repoRoot, '.cache/node22/node_modules/node/bin/node');
+    // CI runs `pnpm test:node22` first, which installs it; a local run without it says so rather than pretending.
+    if (!existsSync(node22) && process.env.CI) throw new Error('Node 22 missing: run `pnpm test:node22` first');
+    if (existsSync(node22)) expect(run(node22)).toMatchObject({ ...expected, node: expect.stringMatching(/^v22\./) });
+
+    // The installed CLI works too.
+    const help = execFileSync(join(project, 'node_modules/.bin/gw'), ['--help'], { cwd: project, encoding: 'utf8' });
+    expect(help).toContain('Exit status:');
+  }, 240_000);
+});
