@@ -6,7 +6,6 @@
 export class BufferedResponse {
   readonly status: number;
   readonly statusText = '';
-  readonly headers = new Headers();
   readonly redirected = false;
   readonly type = 'basic';
   readonly url = '';
@@ -16,6 +15,11 @@ export class BufferedResponse {
   constructor(status: number, body: Buffer) {
     this.status = status;
     this.#body = body;
+  }
+
+  /** No headers: the client decodes by the operation's declared encoding, never by Content-Type (UNKNOWNS U33). */
+  get headers(): Headers {
+    return new Headers();
   }
 
   get ok(): boolean {

@@ -40,8 +40,7 @@ interface PreparedRequest {
   readonly record: Record<string, unknown>;
   readonly body: string;
   readonly headers: Readonly<Record<string, string>>;
-  /** The request's identifiers for reconciling; null for operations that move no money. */
-  readonly identifiers: RequestIdentifiers | null;
+  readonly moneyMoving: boolean;
 }
 
 /** One try: an answer, or the wire failure. */
@@ -92,22 +91,22 @@ export class OperationCaller {
     let attempt = 0;
     try {
       const timeoutMs = callOptions.timeoutMs ?? this.#options.timeoutMs;
-      if (!(timeoutMs > 0)) throw new ConfigError('timeoutMs', 'must be a positive number');
+      if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ConfigError('timeoutMs', 'must be a positive number of milliseconds');
       const prepared = await this.#prepare(operation, input);
       for (;;) {
         attempt += 1;
         const tryNumber = attempt;
-        emit(hooks.onRequest, () => ({ operation, path: op.path, attempt: tryNumber, record: redactRecord(prepared.record) }));
+        if (hooks.onRequest) emit(hooks.onRequest, () => ({ operation, path: op.path, attempt: tryNumber, record: redactRecord(prepared.record) }));
         try {
           return await this.#attempt(prepared, tryNumber, timeoutMs);
         } catch (error) {
           if (!(error instanceof Retryable) || attempt >= this.#options.retry.attempts) throw error instanceof Retryable ? error.error : error;
-          emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: error.error, willRetry: true }));
+          if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: error.error, willRetry: true }));
           await sleep(backoffDelay(this.#options.retry, attempt));
         }
       }
     } catch (error) {
-      emit(hooks.onError, () => ({ operation, path: op.path, attempt, durationMs: performance.now() - started, error, willRetry: false }));
+      if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt, durationMs: performance.now() - started, error, willRetry: false }));
       throw error;
     }
   }
@@ -125,20 +124,25 @@ export class OperationCaller {
       known = problems;
       if (problems.length === 0) Object.assign(record, options.querySelection(selection));
     } else {
-      for (const key of Object.keys(input)) if (!IDENTITY_FIELDS.has(key)) record[key] = (input as Record<string, unknown>)[key];
+      for (const key of Object.keys(input)) {
+        if (IDENTITY_FIELDS.has(key)) continue;
+        // A member named `__proto__` (from JSON.parse) stays a member; plain assignment would set the prototype.
+        Object.defineProperty(record, key, { value: (input as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
+      }
     }
     this.#validation.check(operation, record, known);
 
     const wire = options.fieldNames.toWire(record);
     const message = createSignableMessage({ operation, record: wire, body: () => encodeRequestBody(operation, wire, this.#encodeOptions) });
-    const signature = await options.signer.sign(message);
+    const signing = options.signer.sign(message);
+    const signature = typeof signing === 'string' ? signing : await signing; // no extra tick for a synchronous signer
     if (typeof signature !== 'string' || signature === '') throw new ConfigError('signer', `returned ${typeof signature === 'string' ? 'an empty string' : typeof signature} for ${operation}; a signer returns the encryption_data text`);
     return {
       op,
       record,
       body: encodeRequestBody(operation, { ...wire, encryption_data: signature }, this.#encodeOptions),
       headers: this.#headers.get(operation)!,
-      identifiers: op.retryClass === 'money-moving' ? requestIdentifiers(operation, record) : null,
+      moneyMoving: op.retryClass === 'money-moving',
     };
   }
 
@@ -178,17 +182,19 @@ export class OperationCaller {
 
   /** One try. Throws a Retryable when the try may be made again. */
   async #attempt(prepared: PreparedRequest, attempt: number, timeoutMs: number): Promise<unknown> {
-    const { op, identifiers } = prepared;
+    const { op } = prepared;
     const operation = op.name as OperationName;
     const hooks = this.#options.hooks;
     const sentAt = performance.now();
+    // Read only on failure: the request's identifiers for reconciling, null for operations that move no money.
+    const identifiers = (): RequestIdentifiers | null => (prepared.moneyMoving ? requestIdentifiers(operation, prepared.record) : null);
     const outcome = await this.#send(prepared, timeoutMs);
 
     if ('failure' in outcome) throw this.#failureError(prepared, outcome.failure, attempt, timeoutMs);
     const { exchange } = outcome;
     if (exchange.status < 200 || exchange.status > 299) {
       emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: null }));
-      const error = new HttpError({ operation, path: op.path, status: exchange.status, body: exchange.body.toString('utf8'), identifiers });
+      const error = new HttpError({ operation, path: op.path, status: exchange.status, body: exchange.body.toString('utf8'), identifiers: identifiers() });
       throw op.retryClass === 'safe' && RETRIED_QUERY_STATUSES.has(exchange.status) ? new Retryable(error) : error;
     }
 
@@ -198,20 +204,21 @@ export class OperationCaller {
       decoded = decodeResponseBody(operation, text, this.#options);
     } catch (error) {
       emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: null }));
-      throw error instanceof DecodeError ? withOperation(error, operation, identifiers) : error;
+      throw error instanceof DecodeError ? withOperation(error, operation, identifiers()) : error;
     }
     const names = this.#options.fieldNames;
     if (decoded.kind === 'page') {
       const page = renamePage(decoded.page, names);
-      emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord({ ...page.fields }) }));
+      if (hooks.onResponse) emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord({ ...page.fields }) }));
       return { ...page, html: text } satisfies CheckoutResult;
     }
-    emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord(names.fromWire(decoded.record)) }));
+    if (hooks.onResponse) emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord(names.fromWire(decoded.record)) }));
 
     const verifier = this.#options.verifier;
     if (verifier) {
-      const check = await checkResponseSignature(operation, decoded.record, verifier);
-      if (check === 'missing' || check === 'mismatch') throw new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers });
+      const checking = checkResponseSignature(operation, decoded.record, verifier);
+      const check = typeof checking === 'string' ? checking : await checking;
+      if (check === 'missing' || check === 'mismatch') throw new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers: identifiers() });
     }
     const response = names.fromWire(decoded.record);
     // UNKNOWNS U47: batch and query responses carry an overall return_status; anything but "1" refuses the whole request.
@@ -221,9 +228,10 @@ export class OperationCaller {
 
   /** The typed error of a wire failure, wrapped in Retryable when the request may be sent again. */
   #failureError(prepared: PreparedRequest, failure: TransportFailure, attempts: number, timeoutMs: number): Error | Retryable {
-    const { op, identifiers } = prepared;
+    const { op } = prepared;
     const operation = op.name as OperationName;
     const path = op.path;
+    const identifiers = prepared.moneyMoving ? requestIdentifiers(operation, prepared.record) : null;
     if (failure.kind === 'too-large') return withOperation(tooLargeBody(operation, this.#options.maxInputBytes), operation, identifiers);
     if (failure.kind === 'timeout') {
       const timeout = new TimeoutError({ operation, path, timeoutMs, sent: failure.sent });

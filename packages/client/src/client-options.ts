@@ -127,6 +127,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     throw new ConfigError('baseUrl', 'is not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('baseUrl', 'must be an http: or https: URL');
+  if (url.username || url.password) throw new ConfigError('baseUrl', 'must not carry credentials (the interface uses none, seed §5.3; a proxy goes in transport.dispatcher)');
   if (!options.signer || typeof options.signer.sign !== 'function') throw new ConfigError('signer', 'must be a Signer (an object with sign(message))');
   const hooks = options.hooks ?? {};
   for (const name of ['onRequest', 'onResponse', 'onError'] as const) {

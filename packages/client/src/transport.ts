@@ -36,6 +36,8 @@ export class TransportFailure extends Error {
   }
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** One request to send. */
 export interface ExchangeRequest {
   readonly origin: string;
@@ -149,7 +151,8 @@ export class Transport {
   exchange(request: ExchangeRequest): Promise<Exchange> {
     return new Promise<Exchange>((resolve, reject) => {
       const handler = new ExchangeHandler(resolve, reject, request.maxResponseBytes);
-      handler.timer = setTimeout(() => handler.expire(), request.timeoutMs);
+      // setTimeout fires at once for delays past 2^31-1 ms; such a limit means "wait as long as a timer can".
+      handler.timer = setTimeout(() => handler.expire(), Math.min(request.timeoutMs, MAX_TIMER_MS));
       try {
         this.#dispatcher.dispatch({ origin: request.origin, path: request.path, method: 'POST', headers: request.headers, body: request.body }, handler);
       } catch (error) {

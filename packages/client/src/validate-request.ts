@@ -1,12 +1,14 @@
 import { operations, RecordValidator, ValidationError, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
 
 const SPECS = Object.values(operations) as readonly OperationSpec[];
+// The other operations on the same path, per operation (two share /v1/authorise).
+const SIBLINGS: ReadonlyMap<string, readonly OperationSpec[]> = new Map(SPECS.map((op) => [op.name, SPECS.filter((other) => other.path === op.path && other.name !== op.name)]));
 
 // UNKNOWNS U34: two operations share /v1/authorise and the gateway tells them apart by one member's presence, so a
 // request that would be read as the other variant is refused before it leaves.
 function variantProblems(operation: OperationName, record: Record<string, unknown>): ValidationProblem[] {
   const op: OperationSpec = operations[operation];
-  const siblings = SPECS.filter((other) => other.path === op.path && other.name !== op.name);
+  const siblings = SIBLINGS.get(operation) ?? [];
   if (siblings.length === 0) return [];
   const problems: ValidationProblem[] = [];
   if (op.selectWhenPresent && record[op.selectWhenPresent] === undefined) {
@@ -34,11 +36,13 @@ export class RequestValidation {
   /** Throws one ValidationError naming every problem; a batch over its limit points to @gw/batch. */
   check(operation: OperationName, record: Record<string, unknown>, known: readonly ValidationProblem[] = []): void {
     const op: OperationSpec = operations[operation];
-    const found = [...known, ...variantProblems(operation, record)];
+    const schemaProblems = this.#validator.requestProblems(operation, record);
+    const variant = variantProblems(operation, record);
+    if (schemaProblems.length === 0 && variant.length === 0 && known.length === 0) return;
+    const found = [...known, ...variant];
     const covered = new Set(found.map((p) => p.field.replace(/\[\d+\]$/, '')));
     // The schema's own finding for a field already reported (a query list over the limit) would say the same twice.
-    for (const problem of this.#validator.requestProblems(operation, record)) if (!covered.has(problem.field)) found.push(problem);
-    if (found.length === 0) return;
+    for (const problem of schemaProblems) if (!covered.has(problem.field)) found.push(problem);
     const hint = overLimit(op, found)
       ? `${operation} takes at most ${op.batch!.limit} orders per request (seed §8); @gw/batch sends any number of orders in chunks of ${op.batch!.limit}`
       : undefined;

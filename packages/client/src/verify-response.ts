@@ -16,11 +16,13 @@ function reencode(operation: OperationName, unsigned: Record<string, unknown>): 
  * `required` (missing or wrong → not accepted), `if-present`, `none`. The message is built from the record without
  * `encryption_data`; its body is encoded only if the verifier reads it.
  */
-export async function checkResponseSignature(operation: OperationName, record: Record<string, unknown>, verifier: Verifier): Promise<ResponseSignatureCheck> {
+export function checkResponseSignature(operation: OperationName, record: Record<string, unknown>, verifier: Verifier): ResponseSignatureCheck | Promise<ResponseSignatureCheck> {
   const rule = operations[operation].responseSignature;
   if (rule === 'none') return 'not-required';
   const { encryption_data: signature, ...unsigned } = record;
   if (typeof signature !== 'string' || signature === '') return rule === 'required' ? 'missing' : 'not-required';
   const message = createSignableMessage({ operation, record: unsigned, body: () => reencode(operation, unsigned) });
-  return (await verifier.verify(message, signature)) === true ? 'verified' : 'mismatch';
+  const verdict = verifier.verify(message, signature);
+  // A synchronous verifier's answer is used as it is: no promise, no extra tick on every call.
+  return typeof verdict === 'boolean' ? (verdict ? 'verified' : 'mismatch') : verdict.then((ok) => (ok === true ? 'verified' : 'mismatch'));
 }

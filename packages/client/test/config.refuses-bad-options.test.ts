@@ -10,6 +10,7 @@ describe('createClient checks its options (ConfigError names the option)', () =>
     ['baseUrl', { baseUrl: undefined }],
     ['baseUrl', { baseUrl: 'not a url' }],
     ['baseUrl', { baseUrl: 'ftp://gw.example.test' }],
+    ['baseUrl', { baseUrl: 'https://user:secret@gw.example.test' }],
     ['merchantId', { merchantId: '' }],
     ['accountId', { accountId: 7 }],
     ['signer', { signer: {} }],

@@ -83,7 +83,7 @@ describe('retries: queries, and requests that never left', () => {
       const error = await client.capture({ capture_orders: [order] }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TimeoutError);
       expect((error as TimeoutError).details.sent).toBe(false);
-      expect(error.message).toContain('safe to send again');
+      expect((error as TimeoutError).message).toContain('safe to send again');
       expect(requestsTo(sandbox, '/v1/capture')).toHaveLength(0);
     } finally {
       await stuck.destroy();

@@ -18,10 +18,6 @@ function escapePart(text: string): string {
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-function compareNative(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 // Code-point order (the order of UTF-8 bytes, and of most languages' string sorts), not JavaScript's UTF-16 order.
 function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
@@ -42,17 +38,30 @@ function codePointRank(unit: number): number {
 /** The text the reference HMAC signs: `path=value` pairs sorted by path (code-point order, then value), joined by `&`. */
 export function hmacSha256SigningText(message: SignableMessage): string {
   assertSignableMessage(message);
-  return message.fields
-    .map((field) => {
-      const pair = `${escapePart(field.path)}=${escapePart(field.value)}`;
-      return { path: field.path, pair, bmpOnly: !SURROGATE.test(pair) };
-    })
-    // Without surrogates, UTF-16 order is code-point order and the native comparison is exact (and fast).
-    .sort((a, b) =>
-      a.bmpOnly && b.bmpOnly
-        ? compareNative(a.path, b.path) || compareNative(a.pair, b.pair)
-        : compareCodePoints(a.path, b.path) || compareCodePoints(a.pair, b.pair),
-    )
+  const fields = message.fields;
+  // Fast path (the usual case): sort `path NUL pair` keys with the engine's own string sort. Without surrogates,
+  // UTF-16 order is code-point order, and with no NUL inside a path, NUL (lowest of all) makes a shorter path sort
+  // before its extensions exactly as comparing paths first would.
+  const keys: string[] = new Array(fields.length);
+  let simple = true;
+  for (let i = 0; i < fields.length; i++) {
+    const { path, value } = fields[i]!;
+    const key = `${path}\u0000${escapePart(path)}=${escapePart(value)}`;
+    if (simple && (path.includes('\u0000') || SURROGATE.test(key))) simple = false;
+    keys[i] = key;
+  }
+  if (simple) {
+    keys.sort();
+    let text = '';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      text += (i === 0 ? '' : '&') + key.slice(key.indexOf('\u0000') + 1);
+    }
+    return text;
+  }
+  return fields
+    .map((field) => ({ path: field.path, pair: `${escapePart(field.path)}=${escapePart(field.value)}` }))
+    .sort((a, b) => compareCodePoints(a.path, b.path) || compareCodePoints(a.pair, b.pair))
     .map((entry) => entry.pair)
     .join('&');
 }

@@ -1,7 +1,7 @@
 import { operations, secretFields, type OperationName } from '@gw/types';
 import type { SignableField } from './signable-field.ts';
 import { SignableMessageError } from './signable-message-error.ts';
-import { walkRecord, type RecordLeaf } from './walk-record.ts';
+import { visitRecordLeaves, type PathSegment } from './walk-record.ts';
 
 /** The operation a message belongs to: its client-level name and its path. */
 export interface SignableOperation {
@@ -45,11 +45,10 @@ const OPERATIONS: ReadonlyMap<string, SignableOperation> = new Map(
 );
 
 // Card data must reach the signer in the clear, but console.log / util.inspect of a message must not print it.
-function toField(leaf: RecordLeaf): SignableField {
-  const field = { path: leaf.path, value: leaf.value };
-  const last = leaf.segments.at(-1);
+function toField(path: string, value: string, last: PathSegment | undefined): SignableField {
+  const field = { path, value };
   if (typeof last === 'string' && SECRET_KEYS.has(last)) {
-    Object.defineProperty(field, INSPECT, { value: () => ({ path: leaf.path, value: REDACTED }) });
+    Object.defineProperty(field, INSPECT, { value: () => ({ path, value: REDACTED }) });
   }
   return Object.freeze(field);
 }
@@ -105,5 +104,7 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
     );
   }
   if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
-  return new BuiltSignableMessage(op, Object.freeze(walkRecord(record, { operation }).map(toField)), body);
+  const fields: SignableField[] = [];
+  visitRecordLeaves(record, { operation }, (stack, depth, path, value) => fields.push(toField(path, value, stack[depth - 1])));
+  return new BuiltSignableMessage(op, Object.freeze(fields), body);
 }

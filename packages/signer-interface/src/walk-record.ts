@@ -39,71 +39,81 @@ function describeValue(value: unknown): string {
   return typeof value;
 }
 
-/** Walks a record in its own key order, leaving out `encryption_data` at every level; JSON.stringify semantics otherwise. */
-export function walkRecord(record: unknown, context: { operation?: string } = {}): RecordLeaf[] {
+/** What a walk hands each leaf: the shared segment stack (valid up to `depth`), the path text and the value. */
+export type LeafVisitor = (stack: readonly PathSegment[], depth: number, path: string, value: string) => void;
+
+/**
+ * Walks a record in its own key order, leaving out `encryption_data` at every level (JSON.stringify semantics
+ * otherwise), and calls `onLeaf` for each leaf. One segment stack and one path per depth are reused throughout: signing
+ * walks a record on every request, so the walk allocates nothing per step but the path text.
+ */
+export function visitRecordLeaves(record: unknown, context: { operation?: string }, onLeaf: LeafVisitor): void {
   if (!isPlainObject(record)) {
     throw new SignableMessageError(`Cannot sign: the record must be a plain object, not ${describeValue(record)}.`, {
       ...context,
       valueType: describeValue(record),
     });
   }
-  const leaves: RecordLeaf[] = [];
   const ancestors = new Set<object>();
-  const refuse = (segments: readonly PathSegment[], value: unknown, why: string): never => {
-    const path = formatFieldPath(segments);
+  const stack: PathSegment[] = [];
+  const paths: string[] = [''];
+  const refuse = (depth: number, value: unknown, why: string): never => {
+    const path = formatFieldPath(stack.slice(0, depth));
     throw new SignableMessageError(`Cannot sign: the value at "${path}" is ${why}.`, {
       ...context,
       path,
       valueType: describeValue(value),
     });
   };
-  // The path text grows with the walk (one concatenation per step), rather than being re-formatted at every leaf.
-  const paths: string[] = [''];
-  const leaf = (segments: PathSegment[], value: string): void => {
-    leaves.push({ segments, path: paths[segments.length]!, value });
+  const enter = (depth: number, segment: PathSegment): number => {
+    const parent = paths[depth]!;
+    stack[depth] = segment;
+    paths[depth + 1] = typeof segment === 'number' ? `${parent}[${segment}]` : parent === '' ? segment : `${parent}.${segment}`;
+    return depth + 1;
   };
-  const enter = (segments: PathSegment[], segment: PathSegment): PathSegment[] => {
-    const parent = paths[segments.length]!;
-    paths[segments.length + 1] = typeof segment === 'number' ? `${parent}[${segment}]` : parent === '' ? segment : `${parent}.${segment}`;
-    return [...segments, segment];
-  };
-  const visit = (value: unknown, segments: PathSegment[]): void => {
+  const visit = (value: unknown, depth: number): void => {
     switch (typeof value) {
       case 'string':
-        return leaf(segments, value);
+        return onLeaf(stack, depth, paths[depth]!, value);
       case 'boolean':
-        return leaf(segments, value ? 'true' : 'false');
+        return onLeaf(stack, depth, paths[depth]!, value ? 'true' : 'false');
       case 'number':
-        if (!Number.isFinite(value)) refuse(segments, value, 'not a finite number');
-        return leaf(segments, JSON.stringify(value));
+        if (!Number.isFinite(value)) refuse(depth, value, 'not a finite number');
+        return onLeaf(stack, depth, paths[depth]!, JSON.stringify(value));
       case 'undefined':
         // Only reached for array elements and holes (members are skipped): JSON writes them as null.
-        return leaf(segments, '');
+        return onLeaf(stack, depth, paths[depth]!, '');
       case 'object':
         break;
       default:
-        return refuse(segments, value, `a ${typeof value}; values must be strings, finite numbers, booleans, null, arrays or plain objects`);
+        return refuse(depth, value, `a ${typeof value}; values must be strings, finite numbers, booleans, null, arrays or plain objects`);
     }
-    if (value === null) return leaf(segments, '');
-    if (ancestors.has(value)) refuse(segments, value, 'a circular reference');
+    if (value === null) return onLeaf(stack, depth, paths[depth]!, '');
+    if (ancestors.has(value)) refuse(depth, value, 'a circular reference');
     if (Array.isArray(value)) {
       ancestors.add(value);
       // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
-      for (let index = 0; index < value.length; index++) visit(value[index], enter(segments, index));
+      for (let index = 0; index < value.length; index++) visit(value[index], enter(depth, index));
       ancestors.delete(value);
       return;
     }
     if (!isPlainObject(value)) {
-      return refuse(segments, value, `a ${describeValue(value)}; values must be strings, finite numbers, booleans, null, arrays or plain objects`);
+      return refuse(depth, value, `a ${describeValue(value)}; values must be strings, finite numbers, booleans, null, arrays or plain objects`);
     }
     ancestors.add(value);
     for (const key of Object.keys(value)) {
       const member = value[key];
       if (key === ENCRYPTION_DATA || member === undefined) continue;
-      visit(member, enter(segments, key));
+      visit(member, enter(depth, key));
     }
     ancestors.delete(value);
   };
-  visit(record, []);
+  visit(record, 0);
+}
+
+/** Walks a record in its own key order, leaving out `encryption_data` at every level; JSON.stringify semantics otherwise. */
+export function walkRecord(record: unknown, context: { operation?: string } = {}): RecordLeaf[] {
+  const leaves: RecordLeaf[] = [];
+  visitRecordLeaves(record, context, (stack, depth, path, value) => leaves.push({ segments: stack.slice(0, depth), path, value }));
   return leaves;
 }
