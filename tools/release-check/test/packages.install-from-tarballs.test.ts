@@ -21,12 +21,18 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     const project = join(work, 'project');
     cpSync(join(import.meta.dirname, '../consumer'), project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: project, stdio: 'pipe', encoding: 'utf8' });
+    // execFileSync blocks vitest's own timeout, so every child gets one; npm's fetches get a timeout and retries too.
+    const install = () => execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=4', ...tarballs], { cwd: project, stdio: 'pipe', encoding: 'utf8', timeout: 240_000 });
+    try {
+      install();
+    } catch {
+      install(); // one more go after a stalled registry connection
+    }
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/@gw/client/package.json'), 'utf8'));
     expect(installed.engines.node).toBe('^22.18.0 || ^24.0.0');
     expect(existsSync(join(project, 'node_modules/.bin/gw'))).toBe(true);
 
-    const run = (node: string) => JSON.parse(execFileSync(node, ['consumer.mjs'], { cwd: project, encoding: 'utf8' }).trim());
+    const run = (node: string) => JSON.parse(execFileSync(node, ['consumer.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 }).trim());
     const expected = { order_status: '1', capture_status: '1', batch: { succeeded: 60, failed: 0, rejected: 0, unknown: 0 }, limit: 50, decoded: 'alternative', errorClass: 'function' };
     expect(run(process.execPath)).toMatchObject(expected);
     const node22 = join(repoRoot, '.cache/node22/node_modules/node/bin/node');
@@ -35,7 +41,7 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     if (existsSync(node22)) expect(run(node22)).toMatchObject({ ...expected, node: expect.stringMatching(/^v22\./) });
 
     // The installed CLI works too.
-    const help = execFileSync(join(project, 'node_modules/.bin/gw'), ['--help'], { cwd: project, encoding: 'utf8' });
+    const help = execFileSync(join(project, 'node_modules/.bin/gw'), ['--help'], { cwd: project, encoding: 'utf8', timeout: 60_000 });
     expect(help).toContain('Exit status:');
-  }, 240_000);
+  }, 600_000);
 });
