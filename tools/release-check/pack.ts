@@ -23,6 +23,14 @@ export function pnpm(args: string[], cwd: string): string {
     : execFileSync('pnpm', args, { cwd, encoding: 'utf8' });
 }
 
+/**
+ * The environment without the npm_config_* / pnpm_config_* variables pnpm sets for its scripts: a team runs plain npm
+ * with its own configuration (pnpm's `globalconfig` would hide the machine's npmrc, its CA file among them).
+ */
+export function plainNpmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key)));
+}
+
 /** Packs every publishable package (they must be built) into `destination`; returns the tarball paths. */
 export function packAll(destination: string): string[] {
   mkdirSync(destination, { recursive: true });

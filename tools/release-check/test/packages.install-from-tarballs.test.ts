@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packAll, publishable, repoRoot } from '../pack.ts';
+import { packAll, plainNpmEnv, publishable, repoRoot } from '../pack.ts';
 
 describe('the packed packages, installed with plain npm outside the workspace', () => {
   it('install, resolve as ESM with types, and run a consumer against the sandbox (Node 24, and 22 when present)', () => {
@@ -22,7 +22,7 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     cpSync(join(import.meta.dirname, '../consumer'), project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     // execFileSync blocks vitest's own timeout, so every child gets one; npm's fetches get a timeout and retries too.
-    const install = () => execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=4', ...tarballs], { cwd: project, stdio: 'pipe', encoding: 'utf8', timeout: 240_000 });
+    const install = () => execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=4', ...tarballs], { cwd: project, stdio: 'pipe', encoding: 'utf8', timeout: 240_000, env: plainNpmEnv() });
     try {
       install();
     } catch {
