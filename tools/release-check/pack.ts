@@ -24,11 +24,14 @@ export function pnpm(args: string[], cwd: string): string {
 }
 
 /**
- * The environment without the npm_config_* / pnpm_config_* variables pnpm sets for its scripts: a team runs plain npm
- * with its own configuration (pnpm's `globalconfig` would hide the machine's npmrc, its CA file among them).
+ * The machine's own npm, as a team runs it: without the npm_config_* / pnpm_config_* variables pnpm sets for its
+ * scripts, and with the workspace's node_modules/.bin (where Node 24 sits) off PATH, so npm runs on the machine's Node
+ * and reads the machine's global npmrc (its CA file among them) instead of one beside the workspace's Node.
  */
 export function plainNpmEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key)));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key)));
+  env.PATH = (process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('node_modules')).join(':');
+  return env;
 }
 
 /** Packs every publishable package (they must be built) into `destination`; returns the tarball paths. */
