@@ -1,7 +1,8 @@
 // Test helpers: clients wired to a real sandbox over 127.0.0.1, and a tiny recording server for answers a sandbox never gives.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
+import { afterAll, beforeAll } from 'vitest';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { createClient, type ClientOptions, type GwClient } from '../src/index.ts';
 
@@ -82,3 +83,19 @@ export function reply(res: ServerResponse, status: number, body: string, content
 export function requestsTo(sandbox: Sandbox, path: string) {
   return sandbox.state.requests.filter((request) => request.path === path);
 }
+
+/** Starts a sandbox and a client on it before the file's tests and closes both after them; `use` receives them. */
+export function withSandboxClient(use: (sandbox: Sandbox, client: GwClient) => void, options: Partial<ClientOptions> = {}): void {
+  let sandbox: Sandbox | undefined;
+  let client: GwClient | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    client = sandboxClient(sandbox, options);
+    use(sandbox, client);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await sandbox?.stop();
+  });
+}
+

@@ -1,17 +1,13 @@
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { ValidationError, type GwClient } from '../src/index.ts';
-import { cardPayment, sandboxClient } from './support.ts';
+import { cardPayment, sandboxClient, withSandboxClient } from './support.ts';
 
 let sandbox: Sandbox;
 let client: GwClient;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  client = sandboxClient(sandbox);
-});
-afterAll(async () => {
-  await client.close();
-  await sandbox.stop();
+withSandboxClient((s, c) => {
+  sandbox = s;
+  client = c;
 });
 
 async function refused(call: Promise<unknown>): Promise<ValidationError> {
