@@ -3,6 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { plainNpmEnv } from './plain-npm-env.ts';
 
 const NODE22 = '22.23.3';
 const root = join(import.meta.dirname, '..');
@@ -10,10 +11,7 @@ const prefix = join(root, '.cache/node22');
 const node = join(prefix, 'node_modules/node/bin/node');
 if (!existsSync(node)) {
   console.log(`test:node22: installing node@${NODE22} from the npm registry into .cache/node22`);
-  // The machine's own npm on the machine's Node, without pnpm's npm_config_* variables: it reads the machine's npmrc
-  // (its CA file, its registry) rather than one beside the workspace's Node 24.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key)));
-  env.PATH = (process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('node_modules')).join(':');
+  const env = plainNpmEnv();
   execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node@${NODE22}`], { stdio: 'inherit', env, timeout: 300_000 });
 }
 const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();

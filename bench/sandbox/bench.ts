@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { plainNpmEnv } from '../../scripts/plain-npm-env.ts';
 import { writeResultsSection } from '../results.ts';
 
 const DURATION_S = Number(process.env.GW_BENCH_SECONDS ?? 8);
@@ -23,7 +24,7 @@ async function answers(port: number): Promise<boolean> {
 
 // Prism's log lines are not stable to match: wait until its port answers instead.
 async function startOnPort(command: string, args: string[], port: number, timeoutMs = 180_000): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(command, args, { cwd: root, stdio: 'ignore', detached: true });
+  const child = spawn(command, args, { cwd: root, stdio: 'ignore', detached: true, env: plainNpmEnv({ node: 'workspace' }) });
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`${command} exited with ${child.exitCode}`);

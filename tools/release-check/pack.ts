@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+export { plainNpmEnv } from '../../scripts/plain-npm-env.ts';
 
 export const repoRoot = join(import.meta.dirname, '../..');
 
@@ -21,17 +22,6 @@ export function pnpm(args: string[], cwd: string): string {
   return execPath && /pnpm/.test(execPath)
     ? execFileSync(process.execPath, [execPath, ...args], { cwd, encoding: 'utf8' })
     : execFileSync('pnpm', args, { cwd, encoding: 'utf8' });
-}
-
-/**
- * The machine's own npm, as a team runs it: without the npm_config_* / pnpm_config_* variables pnpm sets for its
- * scripts, and with the workspace's node_modules/.bin (where Node 24 sits) off PATH, so npm runs on the machine's Node
- * and reads the machine's global npmrc (its CA file among them) instead of one beside the workspace's Node.
- */
-export function plainNpmEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key)));
-  env.PATH = (process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('node_modules')).join(':');
-  return env;
 }
 
 /** Packs every publishable package (they must be built) into `destination`; returns the tarball paths. */
