@@ -105,16 +105,10 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
     const resultsFile = flags.results ?? `${ordersFile.replace(/\.(csv|jsonl)$/, '')}.results.csv`;
     await writeResultsCsv(outcomes, isAbsolute(resultsFile) ? resultsFile : join(io.cwd, resultsFile));
     say(io, '');
-    say(io, summaryTable(io, { ...result, total: outcomes.length, counts: countsOf(outcomes) }));
+    say(io, summaryTable(io, result));
     say(io, `results: ${resultsFile}   journal: ${flags.journal}   ${(result.durationMs / 1000).toFixed(1)} s`);
     const unknown = outcomes.filter((o) => o.kind === 'unknown');
     if (unknown.length > 0) warn(io, paint(io, 'magenta', `${unknown.length} order(s) have an unknown outcome: ${unknown[0]!.reconcile}`, io.stderr));
     if (outcomes.some((o) => o.kind !== 'succeeded')) run.exitCode = EXIT_CODES.batchIncomplete;
   });
-}
-
-function countsOf(outcomes: { kind: 'succeeded' | 'failed' | 'rejected' | 'unknown' }[]) {
-  const counts = { succeeded: 0, failed: 0, rejected: 0, unknown: 0 };
-  for (const o of outcomes) counts[o.kind] += 1;
-  return counts;
 }

@@ -1,7 +1,7 @@
 // Capture, cancel, review and refund: per-element results, the sandbox state machine of UNKNOWNS U28.
 import { operations } from '@gw/types';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
-import { fromMinorUnits, toMinorUnits } from '../money.ts';
+import { toMinorUnits } from '../money.ts';
 import type { SandboxOrder } from '../state.ts';
 
 type BatchName = 'capture' | 'cancel' | 'review' | 'refund';
@@ -137,9 +137,4 @@ export function runOrderBatch(op: BatchName, record: WireRecord, ctx: HandlerCon
     }
   });
   return { merchant_id: ctx.merchantId, account_id: ctx.accountId, return_status: '1', return_message: 'OK', [batch.responseArray]: results };
-}
-
-/** The captured amount not yet refunded, as text: shown in sandbox state summaries. */
-export function refundableText(order: SandboxOrder, refundedMinor: bigint): string {
-  return fromMinorUnits(order.capturedMinor - refundedMinor);
 }
