@@ -39,6 +39,69 @@ function describeValue(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * The leaves' indexes (in walk order) sorted by path in code-point order. Computed per container instead of by
+ * comparing whole paths: a member's leaves all start with `key` followed by nothing (a value), `.` (an object) or `[`
+ * (an array), so while no key holds `.`, `[`, `]` or a surrogate, sorting each object's members by `key` plus that
+ * character, and each array's elements by `index]`, gives exactly the order of the whole paths, and no two paths are
+ * equal. An empty key breaks it too (a path leaves out the dot after an empty top-level key), and so, to spare
+ * signers escaping paths, does a key with `%`, `&` or `=`: with a PathOrder, no path needs escaping. A key that breaks the rule makes the walk give null, and the caller sorts whole paths instead.
+ */
+export type PathOrder = readonly number[];
+
+const ORDER_BREAKING = /[.[\]%&=\uD800-\uDFFF]/;
+const ORDER_SAFE_KEYS = new Set<string>();
+const SHALLOW = 16;
+const EMPTY: object = Object.freeze({});
+
+/**
+ * True for a key that keeps the structural order exact (not empty, no `.`, `[`, `]` or surrogate) and needs no escaping
+ * in a signing text (no `%`, `&`, `=`); remembered.
+ */
+function orderSafeKey(key: string): boolean {
+  if (ORDER_SAFE_KEYS.has(key)) return true;
+  if (key === '' || ORDER_BREAKING.test(key)) return false;
+  if (ORDER_SAFE_KEYS.size < 10_000) ORDER_SAFE_KEYS.add(key);
+  return true;
+}
+
+/** The indexes of `keys` in ascending order of the keys (an insertion sort: objects have few members). */
+function sortedIndexes(keys: readonly string[]): number[] {
+  const order: number[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    let j = i;
+    const key = keys[i]!;
+    while (j > 0 && keys[order[j - 1]!]! > key) {
+      order[j] = order[j - 1]!;
+      j--;
+    }
+    order[j] = i;
+  }
+  return order;
+}
+
+function pathContinuation(member: unknown): string {
+  if (typeof member !== 'object' || member === null) return '';
+  return Array.isArray(member) ? '[' : '.';
+}
+
+function copyBlock(out: number[], from: readonly number[], start: number, end: number): void {
+  for (let i = start; i < end; i++) out.push(from[i]!);
+}
+
+const INDEX_ORDERS = new Map<number, readonly number[]>();
+
+/** Indexes 0..length-1 in the order of their `index]` text ("10]" sorts before "1]"), cached per length. */
+function indexTextOrder(length: number): readonly number[] {
+  let order = INDEX_ORDERS.get(length);
+  if (!order) {
+    const texts = Array.from({ length }, (_, index) => `${index}]`);
+    order = Array.from({ length }, (_, index) => index).sort((a, b) => (texts[a]! < texts[b]! ? -1 : texts[a]! > texts[b]! ? 1 : 0));
+    if (INDEX_ORDERS.size < 4096) INDEX_ORDERS.set(length, order);
+  }
+  return order;
+}
+
 /** What a walk hands each leaf: the shared segment stack (valid up to `depth`), the path text and the value. */
 export type LeafVisitor = (stack: readonly PathSegment[], depth: number, path: string, value: string) => void;
 
@@ -47,14 +110,22 @@ export type LeafVisitor = (stack: readonly PathSegment[], depth: number, path: s
  * otherwise), and calls `onLeaf` for each leaf. One segment stack and one path per depth are reused throughout: signing
  * walks a record on every request, so the walk allocates nothing per step but the path text.
  */
-export function visitRecordLeaves(record: unknown, context: { operation?: string }, onLeaf: LeafVisitor): void {
+export function visitRecordLeaves(record: unknown, context: { operation?: string }, onLeaf: LeafVisitor): void;
+/**
+ * The same walk that also returns the leaves' order by path (see `PathOrder`), or null when a key rules the
+ * structural order out.
+ */
+export function visitRecordLeaves(record: unknown, context: { operation?: string }, onLeaf: LeafVisitor, options: { pathOrder: true }): PathOrder | null;
+export function visitRecordLeaves(record: unknown, context: { operation?: string }, onLeaf: LeafVisitor, options?: { pathOrder: true }): PathOrder | null | void {
   if (!isPlainObject(record)) {
     throw new SignableMessageError(`Cannot sign: the record must be a plain object, not ${describeValue(record)}.`, {
       ...context,
       valueType: describeValue(record),
     });
   }
-  const ancestors = new Set<object>();
+  // The containers on the way down: scanned for the shallow ones (cheaper than hashing on every request), a Set deeper.
+  const chain: object[] = [];
+  const deep = new Set<object>();
   const stack: PathSegment[] = [];
   const paths: string[] = [''];
   const refuse = (depth: number, value: unknown, why: string): never => {
@@ -71,44 +142,103 @@ export function visitRecordLeaves(record: unknown, context: { operation?: string
     paths[depth + 1] = typeof segment === 'number' ? `${parent}[${segment}]` : parent === '' ? segment : `${parent}.${segment}`;
     return depth + 1;
   };
-  const visit = (value: unknown, depth: number): void => {
+  const descend = (depth: number, value: object): void => {
+    const shallow = Math.min(depth, SHALLOW);
+    for (let i = 0; i < shallow; i++) if (chain[i] === value) refuse(depth, value, 'a circular reference');
+    if (depth > SHALLOW && deep.has(value)) refuse(depth, value, 'a circular reference');
+    if (depth < SHALLOW) chain[depth] = value;
+    else deep.add(value);
+  };
+  const ascend = (depth: number, value: object): void => {
+    if (depth < SHALLOW) chain[depth] = EMPTY;
+    else deep.delete(value);
+  };
+  let leaves = 0;
+  // Off for good once a key could make a path compare across its siblings' subtrees (see PathOrder).
+  let ordering = options?.pathOrder === true;
+  const leaf = (depth: number, value: string, out: number[] | null): void => {
+    onLeaf(stack, depth, paths[depth]!, value);
+    if (out) out.push(leaves);
+    leaves += 1;
+  };
+  const visit = (value: unknown, depth: number, out: number[] | null): void => {
     switch (typeof value) {
       case 'string':
-        return onLeaf(stack, depth, paths[depth]!, value);
+        return leaf(depth, value, out);
       case 'boolean':
-        return onLeaf(stack, depth, paths[depth]!, value ? 'true' : 'false');
+        return leaf(depth, value ? 'true' : 'false', out);
       case 'number':
         if (!Number.isFinite(value)) refuse(depth, value, 'not a finite number');
-        return onLeaf(stack, depth, paths[depth]!, JSON.stringify(value));
+        return leaf(depth, JSON.stringify(value), out);
       case 'undefined':
         // Only reached for array elements and holes (members are skipped): JSON writes them as null.
-        return onLeaf(stack, depth, paths[depth]!, '');
+        return leaf(depth, '', out);
       case 'object':
         break;
       default:
         return refuse(depth, value, `a ${typeof value}; values must be strings, finite numbers, booleans, null, arrays or plain objects`);
     }
-    if (value === null) return onLeaf(stack, depth, paths[depth]!, '');
-    if (ancestors.has(value)) refuse(depth, value, 'a circular reference');
+    if (value === null) return leaf(depth, '', out);
     if (Array.isArray(value)) {
-      ancestors.add(value);
-      // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
-      for (let index = 0; index < value.length; index++) visit(value[index], enter(depth, index));
-      ancestors.delete(value);
+      descend(depth, value);
+      if (ordering && out) {
+        // Each element's leaves as one block, then the blocks in the order of their `index]` text (see PathOrder).
+        const local: number[] = [];
+        const starts: number[] = new Array(value.length + 1);
+        for (let index = 0; index < value.length; index++) {
+          starts[index] = local.length;
+          visit(value[index], enter(depth, index), local);
+        }
+        starts[value.length] = local.length;
+        if (ordering) for (const index of indexTextOrder(value.length)) copyBlock(out, local, starts[index]!, starts[index + 1]!);
+      } else {
+        // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
+        for (let index = 0; index < value.length; index++) visit(value[index], enter(depth, index), null);
+      }
+      ascend(depth, value);
       return;
     }
     if (!isPlainObject(value)) {
       return refuse(depth, value, `a ${describeValue(value)}; values must be strings, finite numbers, booleans, null, arrays or plain objects`);
     }
-    ancestors.add(value);
-    for (const key of Object.keys(value)) {
-      const member = value[key];
-      if (key === ENCRYPTION_DATA || member === undefined) continue;
-      visit(member, enter(depth, key));
+    descend(depth, value);
+    if (ordering && out) {
+      // Each member's leaves as one block, then the blocks in the order of `key` plus what follows it in a path.
+      const local: number[] = [];
+      const sortKeys: string[] = [];
+      const starts: number[] = [];
+      for (const key of Object.keys(value)) {
+        const member = value[key];
+        if (key === ENCRYPTION_DATA || member === undefined) continue;
+        if (ordering && !orderSafeKey(key)) ordering = false;
+        const from = local.length;
+        visit(member, enter(depth, key), ordering ? local : null);
+        if (local.length > from) {
+          sortKeys.push(key + pathContinuation(member));
+          starts.push(from);
+        }
+      }
+      if (ordering) {
+        starts.push(local.length);
+        const members = sortedIndexes(sortKeys);
+        for (let i = 0; i < members.length; i++) copyBlock(out, local, starts[members[i]!]!, starts[members[i]! + 1]!);
+      }
+    } else {
+      for (const key of Object.keys(value)) {
+        const member = value[key];
+        if (key === ENCRYPTION_DATA || member === undefined) continue;
+        visit(member, enter(depth, key), null);
+      }
     }
-    ancestors.delete(value);
+    ascend(depth, value);
   };
-  visit(record, 0);
+  if (!ordering) {
+    visit(record, 0, null);
+    return null;
+  }
+  const order: number[] = [];
+  visit(record, 0, order);
+  return ordering ? order : null;
 }
 
 /** Walks a record in its own key order, leaving out `encryption_data` at every level; JSON.stringify semantics otherwise. */

@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSignableMessage, hmacSha256SigningText } from '../src/index.ts';
+import { signingLeaves } from '../src/signable-message.ts';
+
+// The order the reference HMAC promises, stated independently: whole paths, then pairs, by Unicode code points.
+function byCodePoints(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
+const escape = (t: string) => t.replaceAll('%', '%25').replaceAll('&', '%26').replaceAll('=', '%3D');
+const expectedText = (message: ReturnType<typeof createSignableMessage>) =>
+  message.fields
+    .map((f) => ({ path: f.path, pair: `${escape(f.path)}=${escape(f.value)}` }))
+    .sort((a, b) => byCodePoints(a.path, b.path) || byCodePoints(a.pair, b.pair))
+    .map((e) => e.pair)
+    .join('&');
+
+// Keys that sort next to each other's subtrees: prefixes of one another, with path punctuation and odd code points.
+const key = fc.string({ unit: fc.constantFrom('a', 'ab', 'b', '_', '-', '/', '0', '1', '.', '[', ']', 'é', '\uffff', '\ud83d\ude00', '%', '='), maxLength: 3 }).filter((k) => k !== 'encryption_data' && k !== '__proto__');
+const safeKey = fc.string({ unit: fc.constantFrom('a', 'ab', 'b', '_', '-', '/', '0', '1', 'é', '\uffff'), minLength: 1, maxLength: 3 });
+const leaf = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.boolean(), fc.constant(null));
+const tree = (keys: fc.Arbitrary<string>) =>
+  fc.letrec<{ node: unknown; record: Record<string, unknown> }>((tie) => ({
+    node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('node'), { maxLength: 12 }), tie('record')),
+    record: fc.dictionary(keys, tie('node'), { maxKeys: 5 }),
+  })).record;
+
+describe('the reference HMAC signing text from the order the walk computes', () => {
+  it('equals sorting whole paths, for records whose keys allow the structural order (arrays past 10 elements included)', () => {
+    fc.assert(
+      fc.property(tree(safeKey), (record) => {
+        const message = createSignableMessage({ operation: 'capture', record, body: '' });
+        expect(signingLeaves(message)?.pathOrder).not.toBeNull();
+        expect(hmacSha256SigningText(message)).toBe(expectedText(message));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('equals sorting whole paths for any keys (those with . [ ] % & = or surrogates fall back to sorting paths)', () => {
+    fc.assert(
+      fc.property(tree(key), (record) => {
+        const message = createSignableMessage({ operation: 'capture', record, body: '' });
+        expect(hmacSha256SigningText(message)).toBe(expectedText(message));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('is taken for a 50-order capture: the batch case it is there for', () => {
+    const orders = Array.from({ length: 50 }, (_, i) => ({ transaction_id: `T${i}`, order_no: `O-${i}`, currency: 'USD', amount: '1.00' }));
+    const message = createSignableMessage({ operation: 'capture', record: { merchant_id: 'M1', account_id: 'A1', capture_orders: orders }, body: '' });
+    expect(signingLeaves(message)?.pathOrder).toHaveLength(202);
+    const text = hmacSha256SigningText(message);
+    expect(text).toBe(expectedText(message));
+    // "[10]" sorts before "[1]" and "[2]": code-point order of whole paths, not numeric order.
+    expect(text.indexOf('capture_orders[10].amount')).toBeLessThan(text.indexOf('capture_orders[1].amount'));
+  });
+});
