@@ -2,7 +2,6 @@ import { createSignableMessage } from '@gw/signer-interface';
 import { operations, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
 import { DecodeError, encodeRequestBody, type CheckoutPage, type EncodeRequestBodyOptions } from '@gw/xml-codec';
 import type { ResolvedClientOptions } from './client-options.ts';
-import { BufferedResponse } from './buffered-response.ts';
 import { decodeResponseBody, tooLargeBody, withOperation, type DecodedBody } from './decode-response.ts';
 import { ConfigError } from './errors/config-error.ts';
 import { ConnectionError } from './errors/connection-error.ts';
@@ -11,7 +10,7 @@ import { HttpError } from './errors/http-error.ts';
 import { OutcomeUnknownError } from './errors/outcome-unknown-error.ts';
 import { SignatureError } from './errors/signature-error.ts';
 import { TimeoutError } from './errors/timeout-error.ts';
-import { callGenerated, createPreEncodedRuntime } from './generated-runtime.ts';
+import { createPreEncodedRuntime, learnRequestTemplate, type RequestTemplate } from './generated-runtime.ts';
 import type { FieldNames } from './field-names.ts';
 import { emit } from './hooks.ts';
 import { readQuerySelection, type QueryInput } from './query-selection.ts';
@@ -44,7 +43,7 @@ interface PreparedRequest {
 }
 
 /** One try: an answer, or the wire failure. */
-type Attempt = { readonly exchange: Exchange; readonly text: string | null } | { readonly failure: TransportFailure };
+type Attempt = { readonly exchange: Exchange } | { readonly failure: TransportFailure };
 
 /** A try that failed in a way that may be tried again. */
 class Retryable {
@@ -64,6 +63,7 @@ export class OperationCaller {
   readonly #runtime: ReturnType<typeof createPreEncodedRuntime>;
   readonly #validation = new RequestValidation();
   readonly #headers = new Map<OperationName, Readonly<Record<string, string>>>();
+  readonly #templates = new Map<OperationName, RequestTemplate | Promise<RequestTemplate>>();
   readonly #encodeOptions: EncodeRequestBodyOptions;
 
   constructor(options: ResolvedClientOptions) {
@@ -146,38 +146,36 @@ export class OperationCaller {
     };
   }
 
-  /** Sends the request through the generated operation function, with the undici transport as its fetch. */
+  /** The generated function's request line and headers for `op`, learned on the operation's first call. */
+  #template(op: OperationSpec): RequestTemplate | Promise<RequestTemplate> {
+    const name = op.name as OperationName;
+    const known = this.#templates.get(name);
+    if (known) return known;
+    const learning = learnRequestTemplate(name, this.#runtime, this.#options.origin, this.#headers.get(name)!).then(
+      (template) => {
+        this.#templates.set(name, template);
+        return template;
+      },
+      (error: unknown) => {
+        this.#templates.delete(name);
+        throw error;
+      },
+    );
+    this.#templates.set(name, learning);
+    return learning;
+  }
+
+  /** Sends the request as the generated operation function builds it (see learnRequestTemplate), through undici. */
   async #send(prepared: PreparedRequest, timeoutMs: number): Promise<Attempt> {
     const { op, body } = prepared;
-    const transport = this.#transport;
     const { origin, maxInputBytes } = this.#options;
-    let exchange: Exchange | undefined;
-    let failure: TransportFailure | undefined;
-    const result = await callGenerated(op.name as OperationName, {
-      client: this.#runtime,
-      body,
-      bodySerializer: null,
-      parseAs: 'text',
-      headers: prepared.headers,
-      fetch: async (request) => {
-        const headers: Record<string, string> = {};
-        request.headers.forEach((value, name) => {
-          headers[name] = value;
-        });
-        const path = request.url.startsWith(origin) ? request.url.slice(origin.length) : new URL(request.url).pathname;
-        try {
-          // The body is the string given to the generated function: reading it back out of the Request would copy it for nothing.
-          exchange = await transport.exchange({ origin, path, headers, body, timeoutMs, maxResponseBytes: maxInputBytes });
-        } catch (error) {
-          failure = error instanceof TransportFailure ? error : new TransportFailure('network', false, 'unknown', { cause: error });
-          throw failure;
-        }
-        return new BufferedResponse(exchange.status, exchange.body).asResponse();
-      },
-    });
-    if (failure) return { failure };
-    if (!exchange) throw result.error instanceof Error ? result.error : new Error(`@gw/client: the generated ${op.operationId} call failed before sending`);
-    return { exchange, text: typeof result.data === 'string' ? result.data : null };
+    const pending = this.#template(op);
+    const template = pending instanceof Promise ? await pending : pending;
+    try {
+      return { exchange: await this.#transport.exchange({ origin, path: template.path, headers: template.headers, body, timeoutMs, maxResponseBytes: maxInputBytes }) };
+    } catch (error) {
+      return { failure: error instanceof TransportFailure ? error : new TransportFailure('network', false, 'unknown', { cause: error }) };
+    }
   }
 
   /** One try. Throws a Retryable when the try may be made again. */
@@ -198,7 +196,7 @@ export class OperationCaller {
       throw op.retryClass === 'safe' && RETRIED_QUERY_STATUSES.has(exchange.status) ? new Retryable(error) : error;
     }
 
-    const text = outcome.text ?? exchange.body.toString('utf8');
+    const text = utf8Text(exchange.body);
     let decoded: DecodedBody;
     try {
       decoded = decodeResponseBody(operation, text, this.#options);
@@ -243,6 +241,12 @@ export class OperationCaller {
     // Never sent (refused, DNS, TLS): nothing happened, so any operation may go again; a query may go again regardless.
     return new Retryable(new ConnectionError({ operation, path, sent: failure.sent, reason: failure.reason, attempts }, { cause: failure.cause }));
   }
+}
+
+/** The body as text, as a WHATWG `Response.text()` reads it: UTF-8, a leading byte-order mark dropped. */
+function utf8Text(body: Buffer): string {
+  const text = body.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function renameEntries(entries: readonly (readonly [string, string])[], rename: (name: string) => string): [string, string][] {

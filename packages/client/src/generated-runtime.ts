@@ -1,6 +1,7 @@
 // The bridge to the @hey-api/openapi-ts SDK in ./generated: its operation functions and fetch runtime carry every
 // request, with bodies this package encodes itself (the same `encodeRequestBody` the sandbox re-creates for signing).
 import { operations, type OperationName } from '@gw/types';
+import { BufferedResponse } from './buffered-response.ts';
 import { createClient as createRuntimeClient, type Client as RuntimeClient } from './generated/openapi/client/index.ts';
 import * as sdk from './generated/openapi/sdk.gen.ts';
 
@@ -43,4 +44,46 @@ export function createPreEncodedRuntime(baseUrl: string): RuntimeClient {
 /** Calls the generated function of `operation` with a pre-encoded body and a per-call fetch. */
 export function callGenerated(operation: OperationName, call: PreEncodedCall): Promise<RuntimeResult> {
   return generatedOperations[operation](call);
+}
+
+/** The request line and headers the generated function of an operation sends, learned from it once. */
+export interface RequestTemplate {
+  /** The path part of the generated function's URL, e.g. `/v1/capture`. */
+  readonly path: string;
+  /** Every header it sets (its Content-Type included), lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Calls the generated function of `operation` once, with a fetch that only looks at the Request it is handed, and
+ * returns that request's path and headers. The operations take no path, query or header parameters, so every call of
+ * a generated function builds the same request but for its body: the client sends each call with this template and
+ * its own body, instead of having the runtime build a WHATWG Request (and a stream around the body) per call.
+ */
+export async function learnRequestTemplate(operation: OperationName, runtime: RuntimeClient, origin: string, headers: Readonly<Record<string, string>>): Promise<RequestTemplate> {
+  let template: RequestTemplate | undefined;
+  let refusal: Error | undefined;
+  const result = await callGenerated(operation, {
+    client: runtime,
+    body: '-', // any non-empty body: the runtime drops Content-Type for an empty one
+    bodySerializer: null,
+    parseAs: 'text',
+    headers,
+    fetch: async (request) => {
+      const url = new URL(request.url);
+      if (request.method !== 'POST' || url.origin !== new URL(origin).origin || url.search !== '') {
+        refusal = new Error(`@gw/client: the generated ${operations[operation].operationId} sends ${request.method} ${request.url}, not a POST under ${origin}`);
+        throw refusal;
+      }
+      const seen: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        seen[name] = value;
+      });
+      template = { path: url.pathname, headers: Object.freeze(seen) };
+      return new BufferedResponse(200, Buffer.alloc(0)).asResponse();
+    },
+  });
+  if (refusal) throw refusal;
+  if (!template) throw new Error(`@gw/client: the generated ${operations[operation].operationId} did not send a request`, { cause: result.error });
+  return template;
 }
