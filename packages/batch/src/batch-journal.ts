@@ -18,15 +18,27 @@ export type JournalEntry =
     }
   | { readonly type: 'end'; readonly at: string };
 
+/** Entries waiting for the next write, and who waits for them to be on disk. */
+interface PendingAppend {
+  readonly text: string;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
  * The batch's journal: an append-only JSONL file. Each chunk's intent is written and fsynced before its request is
  * sent, and its outcomes are written and fsynced after; a crash between the two leaves an intent without outcomes,
  * which `resumeBatch` settles by querying, never by sending blindly again.
+ *
+ * Appends are group-committed: entries appended while a write and fdatasync are under way wait for it to end, then go
+ * to disk together in one write and one fdatasync. Each append still resolves only once its own lines are on disk, in
+ * the order appended; with several chunks in flight, one sync covers several of them instead of queueing one each.
  */
 export class BatchJournal {
   readonly path: string;
   readonly #file: FileHandle;
-  #queue: Promise<void> = Promise.resolve();
+  #pending: PendingAppend[] = [];
+  #flushing: Promise<void> | null = null;
 
   private constructor(path: string, file: FileHandle) {
     this.path = path;
@@ -38,20 +50,34 @@ export class BatchJournal {
     return new BatchJournal(path, await open(path, 'a'));
   }
 
-  /** Appends entries as one write and fsyncs them; appends are serialised so lines never interleave. */
+  /** Appends entries and resolves once they are written and fdatasynced; lines never interleave, order is kept. */
   append(...entries: JournalEntry[]): Promise<void> {
     const text = entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
-    const next = this.#queue.then(async () => {
-      await this.#file.appendFile(text, 'utf8');
-      await this.#file.datasync();
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.push({ text, resolve, reject });
+      this.#flushing ??= this.#flush();
     });
-    this.#queue = next.catch(() => undefined);
-    return next;
+  }
+
+  /** Writes and syncs what is pending, group after group, until nothing is. */
+  async #flush(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const group = this.#pending;
+      this.#pending = [];
+      try {
+        await this.#file.appendFile(group.length === 1 ? group[0]!.text : group.map((p) => p.text).join(''), 'utf8');
+        await this.#file.datasync();
+        for (const p of group) p.resolve();
+      } catch (error) {
+        for (const p of group) p.reject(error);
+      }
+    }
+    this.#flushing = null;
   }
 
   /** Closes the file after pending appends. */
   async close(): Promise<void> {
-    await this.#queue;
+    await this.#flushing;
     await this.#file.close();
   }
 

@@ -64,6 +64,10 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
@@ -162,17 +166,20 @@ export class BatchRun {
     const chunk: PendingOrder[] = [];
     const identities = new Set<string>();
     for (const queue of [this.#retry, this.#deferred]) {
-      for (let i = 0; i < queue.length && chunk.length < this.#spec.limit; ) {
+      // One pass, then one splice: orders passed over (another element of an order already in the chunk) keep their place.
+      const passedOver: PendingOrder[] = [];
+      let i = 0;
+      for (; i < queue.length && chunk.length < this.#spec.limit; i++) {
         const pending = queue[i]!;
         const identity = orderIdentity(pending.order);
         if (identities.has(identity)) {
-          i++;
+          passedOver.push(pending);
           continue;
         }
         identities.add(identity);
         chunk.push(pending);
-        queue.splice(i, 1);
       }
+      if (i > 0) queue.splice(0, i, ...passedOver);
     }
     return chunk;
   }
@@ -186,7 +193,7 @@ export class BatchRun {
    * Sends everything queued and everything `source` yields, `concurrency` requests at a time as a sliding window: a
    * new request starts as soon as one finishes, and input is read only as fast as requests go out.
    */
-  async drain(source: AsyncIterator<PendingOrder> | null): Promise<void> {
+  async drain(source: Iterator<PendingOrder> | AsyncIterator<PendingOrder> | null): Promise<void> {
     const concurrency = Math.max(1, this.#settings.concurrency ?? 4);
     const running = new Set<Promise<void>>();
     let exhausted = source === null;
@@ -194,7 +201,9 @@ export class BatchRun {
     const fill = async (): Promise<void> => {
       // Keep enough queued to fill a chunk; read no further ahead.
       while (!exhausted && this.#deferred.length < this.#spec.limit) {
-        const next = await source!.next();
+        // A synchronous source (an array) is read without a promise per order.
+        const step = source!.next();
+        const next = isPromise(step) ? await step : step;
         if (next.done) {
           exhausted = true;
           break;

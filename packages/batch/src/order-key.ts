@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { BatchOperation } from './batch-operation.ts';
 
 /** The order an input names, for keeping two elements of one order out of the same request (UNKNOWNS U37). */
@@ -17,8 +17,15 @@ const FIELDS: Record<BatchOperation, readonly string[]> = {
   query: ['transaction_id', 'order_no'],
 };
 
-/** A compact fingerprint of what makes two inputs the same request (16 bytes, base64), so 100,000 keys stay small. */
+const SHORT = 40;
+
+/**
+ * What makes two inputs the same request, compact so 100,000 keys stay small: the fields themselves when short (the
+ * usual ids), else a SHA-256 fingerprint (16 bytes, base64). The first character tells the two kinds apart.
+ */
 export function duplicateKey(operation: BatchOperation, order: Readonly<Record<string, unknown>>): string {
-  const text = FIELDS[operation].map((f) => String(order[f] ?? '')).join('\u0000');
-  return createHash('sha256').update(text).digest('base64').slice(0, 22);
+  const fields = FIELDS[operation];
+  let text = String(order[fields[0]!] ?? '');
+  for (let i = 1; i < fields.length; i++) text += `\u0000${String(order[fields[i]!] ?? '')}`;
+  return text.length <= SHORT ? `=${text}` : `#${(hash('sha256', text, 'base64') as string).slice(0, 22)}`;
 }

@@ -11,12 +11,24 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
   readonly journal?: string;
 }
 
-/** Numbers the input orders as they are read. */
+/** Numbers the input orders as they are read (a copy of each, so later changes by the caller do not reach the batch). */
 export async function* numbered(orders: Iterable<unknown> | AsyncIterable<unknown>): AsyncGenerator<PendingOrder> {
   let index = 0;
   for await (const order of orders as AsyncIterable<unknown>) {
     yield { index: index++, order: { ...(order as Record<string, unknown>) }, resends: 0 };
   }
+}
+
+/** The same for a synchronous iterable (an array): no promise per order. */
+export function* numberedSync(orders: Iterable<unknown>): Generator<PendingOrder> {
+  let index = 0;
+  for (const order of orders) yield { index: index++, order: { ...(order as Record<string, unknown>) }, resends: 0 };
+}
+
+/** Numbers any source, synchronously when it is a synchronous iterable. */
+export function numberOrders(orders: Iterable<unknown> | AsyncIterable<unknown>): Iterator<PendingOrder> | AsyncIterator<PendingOrder> {
+  const asyncIterable = typeof (orders as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
+  return asyncIterable ? numbered(orders) : numberedSync(orders as Iterable<unknown>);
 }
 
 /** Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome. */
@@ -26,7 +38,7 @@ export async function runBatch<Op extends BatchOperation>(options: RunBatchOptio
     const run = new BatchRun(options, journal);
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
     await journal?.append({ type: 'start', version: 1, operation: options.operation, limit: run.limit, at: new Date().toISOString() });
-    await run.drain(numbered(options.orders));
+    await run.drain(numberOrders(options.orders));
     return await run.finish();
   } finally {
     await journal?.close();

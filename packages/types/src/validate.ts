@@ -41,16 +41,28 @@ function collectExtensionKeywords(node: unknown, found = new Set<string>()): Set
   return found;
 }
 
+let sharedAjv: Ajv2020 | undefined;
+
+// One Ajv for the process, holding the spec's schemas: adding them costs tens of milliseconds (the meta-schema check
+// of the whole spec), too much to pay for every client, batch or sandbox. Compiled validators are kept by it too.
+function specAjv(): Ajv2020 {
+  if (!sharedAjv) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+    // The spec's x-gw-* annotations are metadata, not assertions.
+    for (const keyword of collectExtensionKeywords(specSchemas)) ajv.addKeyword({ keyword });
+    ajv.addSchema(specSchemas);
+    sharedAjv = ajv;
+  }
+  return sharedAjv;
+}
+
 /** Validates records against the spec's own schemas: one compiled validator per schema, built on first use. */
 export class RecordValidator {
   readonly #ajv: Ajv2020;
   readonly #compiled = new Map<string, ValidateFunction>();
 
   constructor() {
-    this.#ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
-    // The spec's x-gw-* annotations are metadata, not assertions.
-    for (const keyword of collectExtensionKeywords(specSchemas)) this.#ajv.addKeyword({ keyword });
-    this.#ajv.addSchema(specSchemas);
+    this.#ajv = specAjv();
   }
 
   #validator(schema: string): ValidateFunction {

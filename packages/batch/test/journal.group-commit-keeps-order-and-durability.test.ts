@@ -1,0 +1,50 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BatchJournal } from '../src/batch-journal.ts';
+
+const intent = (chunk: number) => ({ type: 'intent' as const, chunk, orders: [{ index: chunk, order: { transaction_id: `T${chunk}` } }], at: '2026-11-23T00:00:00.000Z' });
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the journal commits appends in groups', () => {
+  it('resolves each append only once its line is in the file, keeps append order, and shares syncs between appends made together', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
+    const probe = await open(path, 'a');
+    const fileHandle = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
+    await probe.close();
+    const syncs = vi.spyOn(fileHandle, 'datasync');
+
+    const journal = await BatchJournal.open(path);
+    const seenOnResolve: boolean[] = [];
+    await Promise.all(
+      Array.from({ length: 200 }, (_, chunk) =>
+        journal.append(intent(chunk)).then(() => {
+          seenOnResolve[chunk] = readFileSync(path, 'utf8').includes(`"chunk":${chunk},`);
+        }),
+      ),
+    );
+    await journal.close();
+
+    expect(seenOnResolve.filter(Boolean)).toHaveLength(200);
+    const chunks = readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { chunk: number }).chunk);
+    expect(chunks).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    // 200 appends made at once: the first goes alone, the 199 that arrived during its sync share the next one.
+    expect(syncs.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(syncs.mock.calls.length).toBeLessThanOrEqual(3);
+  });
+
+  it('rejects the appends of a group whose write fails, and goes on with later appends', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
+    const journal = await BatchJournal.open(path);
+    const probe = await open(path, 'r');
+    const fileHandle = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
+    await probe.close();
+    vi.spyOn(fileHandle, 'datasync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await expect(journal.append(intent(1))).rejects.toThrow(/EIO/);
+    await expect(journal.append(intent(2))).resolves.toBeUndefined();
+    await journal.close();
+  });
+});
