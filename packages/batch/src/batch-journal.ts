@@ -4,6 +4,25 @@ import { createInterface } from 'node:readline';
 import type { BatchOperation } from './batch-operation.ts';
 import type { OrderOutcome } from './outcome.ts';
 
+/** An outcome as journaled: `order` is left out when the chunk's intent already holds it. */
+export type JournaledOutcome = Omit<OrderOutcome, 'order'> & { readonly order?: OrderOutcome['order'] };
+
+/** The order of each input index, as intents journaled them: fills in outcomes journaled without their order. */
+export class JournaledOrders {
+  readonly #orders = new Map<number, Record<string, unknown>>();
+
+  /** Notes the orders of an intent entry. */
+  noteIntent(orders: readonly { index: number; order: Record<string, unknown> }[]): void {
+    for (const { index, order } of orders) this.#orders.set(index, order);
+  }
+
+  /** The outcome with its order, from the entry itself or from the intent that sent it. */
+  complete(outcome: JournaledOutcome): OrderOutcome {
+    if (outcome.order !== undefined) return outcome as OrderOutcome;
+    return { ...outcome, order: this.#orders.get(outcome.index) ?? {} };
+  }
+}
+
 /** One line of the journal. */
 export type JournalEntry =
   | { readonly type: 'start'; readonly version: 1; readonly operation: BatchOperation; readonly limit: number; readonly at: string }
@@ -11,7 +30,8 @@ export type JournalEntry =
   | {
       readonly type: 'outcomes';
       readonly chunk: number | null;
-      readonly outcomes: readonly OrderOutcome[];
+      /** A chunk's outcomes leave out `order` (its intent carries it); outcomes of no chunk (rejections) carry it. */
+      readonly outcomes: readonly JournaledOutcome[];
       /** Orders a query showed not applied after an unanswered request: they go out again in a later chunk. */
       readonly resend?: readonly number[];
       readonly at: string;

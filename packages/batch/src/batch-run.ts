@@ -80,6 +80,7 @@ export class BatchRun {
   readonly #journal: BatchJournal | null;
   readonly #validator = new RecordValidator();
   readonly #seen = new Map<string, number>();
+  readonly #committing = new Set<Promise<void>>();
   readonly #retry: PendingOrder[] = [];
   readonly #deferred: PendingOrder[] = [];
   readonly #reconcile: Reconciler;
@@ -196,6 +197,7 @@ export class BatchRun {
   async drain(source: Iterator<PendingOrder> | AsyncIterator<PendingOrder> | null): Promise<void> {
     const concurrency = Math.max(1, this.#settings.concurrency ?? 4);
     const running = new Set<Promise<void>>();
+    const committing = this.#committing;
     let exhausted = source === null;
     let failure: unknown = null;
     const fill = async (): Promise<void> => {
@@ -217,6 +219,16 @@ export class BatchRun {
         const chunk = this.#nextChunk();
         if (chunk.length === 0) break;
         const task: Promise<void> = this.#send(chunk)
+          .then(({ committed }) => {
+            // The window slot is free once the answer is in; the chunk's outcomes reach the journal (and then the
+            // ledger) in the background, sharing a sync with the next chunks' intents.
+            const tracked: Promise<void> = committed
+              .catch((error: unknown) => {
+                failure ??= error;
+              })
+              .finally(() => committing.delete(tracked));
+            committing.add(tracked);
+          })
           .catch((error: unknown) => {
             failure ??= error;
           })
@@ -224,6 +236,11 @@ export class BatchRun {
         running.add(task);
       }
       await this.#flushRejections();
+      if (running.size === 0 && committing.size > 0) {
+        // Outcomes still on their way to the journal may send orders again (resends): wait for them first.
+        await Promise.race(committing);
+        continue;
+      }
       if (running.size === 0) {
         if (failure !== null) throw failure;
         if (this.#settings.signal?.aborted) throw new BatchInterruptedError(this.ledger.size, this.#journal?.path ?? null);
@@ -249,7 +266,11 @@ export class BatchRun {
     this.#settings.onProgress?.(progressOf({ counts: this.ledger.counts, total: this.#total, inFlight: this.#inFlight, startedAt: this.#startedAt, now: Date.now() }));
   }
 
-  async #send(chunk: PendingOrder[]): Promise<void> {
+  /**
+   * Sends one chunk and settles its orders; resolves, once the answer is in, with the commit of their outcomes (in
+   * an object: an async function would wait for a promise it returns).
+   */
+  async #send(chunk: PendingOrder[]): Promise<{ readonly committed: Promise<void> }> {
     const id = this.#chunk++;
     this.#inFlight += 1;
     try {
@@ -266,7 +287,7 @@ export class BatchRun {
       const settled = response ? this.#match(chunk, response) : this.#classifyFailure(chunk, error);
       const inDoubt = settled.filter((s): s is { pending: PendingOrder; outcome: null } => s.outcome === null).map((s) => s.pending);
       const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt) : { outcomes: [], resend: [] };
-      await this.commit(id, [...settled.flatMap((s) => (s.outcome ? [s.outcome] : [])), ...reconciled.outcomes], reconciled.resend);
+      return { committed: this.commit(id, [...settled.flatMap((s) => (s.outcome ? [s.outcome] : [])), ...reconciled.outcomes], reconciled.resend) };
     } finally {
       this.#inFlight -= 1;
     }
@@ -274,7 +295,11 @@ export class BatchRun {
 
   /** Writes a chunk's outcomes (and the orders it will send again) to the journal, then records them. */
   async commit(chunk: number, outcomes: OrderOutcome[], resend: PendingOrder[]): Promise<void> {
-    await this.#journal?.append({ type: 'outcomes', chunk, outcomes, resend: resend.map((p) => p.index), at: new Date().toISOString() });
+    if (this.#journal) {
+      // The chunk's intent holds each order: the outcomes leave it out, a good part of what the journal writes.
+      const journaled = outcomes.map(({ order: _order, ...rest }) => rest);
+      await this.#journal.append({ type: 'outcomes', chunk, outcomes: journaled, resend: resend.map((p) => p.index), at: new Date().toISOString() });
+    }
     for (const outcome of outcomes) this.ledger.decide(outcome);
     this.requeue(resend);
     this.#emitProgress();

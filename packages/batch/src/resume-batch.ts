@@ -1,5 +1,5 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import { BatchJournal } from './batch-journal.ts';
+import { BatchJournal, JournaledOrders } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
 import type { OrderOutcome } from './outcome.ts';
@@ -31,6 +31,7 @@ async function readJournal(path: string): Promise<JournalState> {
   const settled = new Set<number>();
   const resendAt = new Map<number, number>();
   let lastChunk = 0;
+  const orders = new JournaledOrders();
   for await (const entry of BatchJournal.read(path)) {
     switch (entry.type) {
       case 'start':
@@ -38,6 +39,7 @@ async function readJournal(path: string): Promise<JournalState> {
         break;
       case 'intent':
         intents.set(entry.chunk, [...entry.orders]);
+        orders.noteIntent(entry.orders);
         lastChunk = Math.max(lastChunk, entry.chunk);
         for (const { index, order } of entry.orders) {
           lastIntent.set(index, entry.chunk);
@@ -46,7 +48,8 @@ async function readJournal(path: string): Promise<JournalState> {
         break;
       case 'outcomes':
         if (entry.chunk !== null) settled.add(entry.chunk);
-        for (const outcome of entry.outcomes) {
+        for (const journaledOutcome of entry.outcomes) {
+          const outcome = orders.complete(journaledOutcome);
           decided.set(outcome.index, outcome);
           journaled.set(outcome.index, outcome.order as Record<string, unknown>);
         }
