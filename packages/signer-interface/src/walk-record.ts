@@ -214,7 +214,8 @@ export function visitRecordLeaves(record: unknown, context: { operation?: string
         const from = local.length;
         visit(member, enter(depth, key), ordering ? local : null);
         if (local.length > from) {
-          sortKeys.push(key + pathContinuation(member));
+          const continuation = pathContinuation(member);
+          sortKeys.push(continuation === '' ? key : key + continuation);
           starts.push(from);
         }
       }
