@@ -38,7 +38,6 @@ interface PreparedRequest {
   readonly op: OperationSpec;
   readonly record: Record<string, unknown>;
   readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
   readonly moneyMoving: boolean;
 }
 
@@ -141,7 +140,6 @@ export class OperationCaller {
       op,
       record,
       body: encodeRequestBody(operation, { ...wire, encryption_data: signature }, this.#encodeOptions),
-      headers: this.#headers.get(operation)!,
       moneyMoving: op.retryClass === 'money-moving',
     };
   }

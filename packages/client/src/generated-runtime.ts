@@ -1,7 +1,6 @@
 // The bridge to the @hey-api/openapi-ts SDK in ./generated: its operation functions and fetch runtime carry every
 // request, with bodies this package encodes itself (the same `encodeRequestBody` the sandbox re-creates for signing).
 import { operations, type OperationName } from '@gw/types';
-import { BufferedResponse } from './buffered-response.ts';
 import { createClient as createRuntimeClient, type Client as RuntimeClient } from './generated/openapi/client/index.ts';
 import * as sdk from './generated/openapi/sdk.gen.ts';
 
@@ -80,7 +79,7 @@ export async function learnRequestTemplate(operation: OperationName, runtime: Ru
         seen[name] = value;
       });
       template = { path: url.pathname, headers: Object.freeze(seen) };
-      return new BufferedResponse(200, Buffer.alloc(0)).asResponse();
+      return new Response(null, { status: 200 });
     },
   });
   if (refusal) throw refusal;
