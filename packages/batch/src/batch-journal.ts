@@ -7,20 +7,10 @@ import type { OrderOutcome } from './outcome.ts';
 /** An outcome as journaled: `order` is left out when the chunk's intent already holds it. */
 export type JournaledOutcome = Omit<OrderOutcome, 'order'> & { readonly order?: OrderOutcome['order'] };
 
-/** The order of each input index, as intents journaled them: fills in outcomes journaled without their order. */
-export class JournaledOrders {
-  readonly #orders = new Map<number, Record<string, unknown>>();
-
-  /** Notes the orders of an intent entry. */
-  noteIntent(orders: readonly { index: number; order: Record<string, unknown> }[]): void {
-    for (const { index, order } of orders) this.#orders.set(index, order);
-  }
-
-  /** The outcome with its order, from the entry itself or from the intent that sent it. */
-  complete(outcome: JournaledOutcome): OrderOutcome {
-    if (outcome.order !== undefined) return outcome as OrderOutcome;
-    return { ...outcome, order: this.#orders.get(outcome.index) ?? {} };
-  }
+/** The outcome with its order: its own when the line carries it, else the one the index's intent journaled. */
+export function withJournaledOrder(outcome: JournaledOutcome, intentOrders: ReadonlyMap<number, Record<string, unknown>>): OrderOutcome {
+  if (outcome.order !== undefined) return outcome as OrderOutcome;
+  return { ...outcome, order: intentOrders.get(outcome.index) ?? {} };
 }
 
 /** One line of the journal. */
@@ -85,7 +75,7 @@ export class BatchJournal {
       const group = this.#pending;
       this.#pending = [];
       try {
-        await this.#file.appendFile(group.length === 1 ? group[0]!.text : group.map((p) => p.text).join(''), 'utf8');
+        await this.#file.appendFile(group.map((p) => p.text).join(''), 'utf8');
         await this.#file.datasync();
         for (const p of group) p.resolve();
       } catch (error) {

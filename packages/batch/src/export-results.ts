@@ -1,16 +1,16 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
-import { BatchJournal, JournaledOrders } from './batch-journal.ts';
+import { BatchJournal, withJournaledOrder } from './batch-journal.ts';
 import type { OrderOutcome } from './outcome.ts';
 
 /** Every final outcome recorded in a journal, in input order (the source for exports of huge batches). */
 export async function outcomesFromJournal(path: string): Promise<OrderOutcome[]> {
   const byIndex = new Map<number, OrderOutcome>();
-  const orders = new JournaledOrders();
+  const intentOrders = new Map<number, Record<string, unknown>>();
   for await (const entry of BatchJournal.read(path)) {
-    if (entry.type === 'intent') orders.noteIntent(entry.orders);
-    if (entry.type === 'outcomes') for (const outcome of entry.outcomes) byIndex.set(outcome.index, orders.complete(outcome));
+    if (entry.type === 'intent') for (const { index, order } of entry.orders) intentOrders.set(index, order);
+    if (entry.type === 'outcomes') for (const outcome of entry.outcomes) byIndex.set(outcome.index, withJournaledOrder(outcome, intentOrders));
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
 }

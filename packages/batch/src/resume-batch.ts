@@ -1,5 +1,5 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import { BatchJournal, JournaledOrders } from './batch-journal.ts';
+import { BatchJournal, withJournaledOrder } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
 import type { OrderOutcome } from './outcome.ts';
@@ -26,20 +26,16 @@ async function readJournal(path: string): Promise<JournalState> {
   let operation: BatchOperation | null = null;
   const decided = new Map<number, OrderOutcome>();
   const journaled = new Map<number, Record<string, unknown>>();
-  const intents = new Map<number, { index: number; order: Record<string, unknown> }[]>();
   const lastIntent = new Map<number, number>();
   const settled = new Set<number>();
   const resendAt = new Map<number, number>();
   let lastChunk = 0;
-  const orders = new JournaledOrders();
   for await (const entry of BatchJournal.read(path)) {
     switch (entry.type) {
       case 'start':
         operation = entry.operation;
         break;
       case 'intent':
-        intents.set(entry.chunk, [...entry.orders]);
-        orders.noteIntent(entry.orders);
         lastChunk = Math.max(lastChunk, entry.chunk);
         for (const { index, order } of entry.orders) {
           lastIntent.set(index, entry.chunk);
@@ -49,7 +45,8 @@ async function readJournal(path: string): Promise<JournalState> {
       case 'outcomes':
         if (entry.chunk !== null) settled.add(entry.chunk);
         for (const journaledOutcome of entry.outcomes) {
-          const outcome = orders.complete(journaledOutcome);
+          // `journaled` already holds the order of every index an intent sent.
+          const outcome = withJournaledOrder(journaledOutcome, journaled);
           decided.set(outcome.index, outcome);
           journaled.set(outcome.index, outcome.order as Record<string, unknown>);
         }

@@ -11,18 +11,21 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
   readonly journal?: string;
 }
 
-/** Numbers the input orders as they are read (a copy of each, so later changes by the caller do not reach the batch). */
+/** Input order number `index`, copied so later changes by the caller do not reach the batch. */
+function pendingOrder(index: number, order: unknown): PendingOrder {
+  return { index, order: { ...(order as Record<string, unknown>) }, resends: 0 };
+}
+
+/** Numbers the input orders as they are read. */
 export async function* numbered(orders: Iterable<unknown> | AsyncIterable<unknown>): AsyncGenerator<PendingOrder> {
   let index = 0;
-  for await (const order of orders as AsyncIterable<unknown>) {
-    yield { index: index++, order: { ...(order as Record<string, unknown>) }, resends: 0 };
-  }
+  for await (const order of orders as AsyncIterable<unknown>) yield pendingOrder(index++, order);
 }
 
 /** The same for a synchronous iterable (an array): no promise per order. */
-export function* numberedSync(orders: Iterable<unknown>): Generator<PendingOrder> {
+function* numberedSync(orders: Iterable<unknown>): Generator<PendingOrder> {
   let index = 0;
-  for (const order of orders) yield { index: index++, order: { ...(order as Record<string, unknown>) }, resends: 0 };
+  for (const order of orders) yield pendingOrder(index++, order);
 }
 
 /** Numbers any source, synchronously when it is a synchronous iterable. */
