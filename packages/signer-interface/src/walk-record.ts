@@ -45,14 +45,13 @@ function describeValue(value: unknown): string {
  * (an array), so while no key holds `.`, `[`, `]` or a surrogate, sorting each object's members by `key` plus that
  * character, and each array's elements by `index]`, gives exactly the order of the whole paths, and no two paths are
  * equal. An empty key breaks it too (a path leaves out the dot after an empty top-level key), and so, to spare
- * signers escaping paths, does a key with `%`, `&` or `=`: with a PathOrder, no path needs escaping. A key that breaks the rule makes the walk give null, and the caller sorts whole paths instead.
+ * signers escaping paths, does a key with `%`, `&` or `=`: with a PathOrder, no path needs escaping. A key that
+ * breaks the rule makes the walk give null, and the caller sorts whole paths instead.
  */
 export type PathOrder = readonly number[];
 
 const ORDER_BREAKING = /[.[\]%&=\uD800-\uDFFF]/;
 const ORDER_SAFE_KEYS = new Set<string>();
-const SHALLOW = 16;
-const EMPTY: object = Object.freeze({});
 
 /**
  * True for a key that keeps the structural order exact (not empty, no `.`, `[`, `]` or surrogate) and needs no escaping
@@ -108,7 +107,8 @@ export type LeafVisitor = (stack: readonly PathSegment[], depth: number, path: s
 /**
  * Walks a record in its own key order, leaving out `encryption_data` at every level (JSON.stringify semantics
  * otherwise), and calls `onLeaf` for each leaf. One segment stack and one path per depth are reused throughout: signing
- * walks a record on every request, so the walk allocates nothing per step but the path text.
+ * walks a record on every request, so the walk allocates nothing per step but the path text (and, when it builds the
+ * order by path, a few small arrays per object or array).
  */
 export function visitRecordLeaves(record: unknown, context: { operation?: string }, onLeaf: LeafVisitor): void;
 /**
@@ -123,9 +123,7 @@ export function visitRecordLeaves(record: unknown, context: { operation?: string
       valueType: describeValue(record),
     });
   }
-  // The containers on the way down: scanned for the shallow ones (cheaper than hashing on every request), a Set deeper.
-  const chain: object[] = [];
-  const deep = new Set<object>();
+  const ancestors = new Set<object>();
   const stack: PathSegment[] = [];
   const paths: string[] = [''];
   const refuse = (depth: number, value: unknown, why: string): never => {
@@ -143,15 +141,8 @@ export function visitRecordLeaves(record: unknown, context: { operation?: string
     return depth + 1;
   };
   const descend = (depth: number, value: object): void => {
-    const shallow = Math.min(depth, SHALLOW);
-    for (let i = 0; i < shallow; i++) if (chain[i] === value) refuse(depth, value, 'a circular reference');
-    if (depth > SHALLOW && deep.has(value)) refuse(depth, value, 'a circular reference');
-    if (depth < SHALLOW) chain[depth] = value;
-    else deep.add(value);
-  };
-  const ascend = (depth: number, value: object): void => {
-    if (depth < SHALLOW) chain[depth] = EMPTY;
-    else deep.delete(value);
+    if (ancestors.has(value)) refuse(depth, value, 'a circular reference');
+    ancestors.add(value);
   };
   let leaves = 0;
   // Off for good once a key could make a path compare across its siblings' subtrees (see PathOrder).
@@ -181,57 +172,49 @@ export function visitRecordLeaves(record: unknown, context: { operation?: string
     if (value === null) return leaf(depth, '', out);
     if (Array.isArray(value)) {
       descend(depth, value);
-      if (ordering && out) {
-        // Each element's leaves as one block, then the blocks in the order of their `index]` text (see PathOrder).
-        const local: number[] = [];
-        const starts: number[] = new Array(value.length + 1);
-        for (let index = 0; index < value.length; index++) {
-          starts[index] = local.length;
-          visit(value[index], enter(depth, index), local);
-        }
-        starts[value.length] = local.length;
-        if (ordering) for (const index of indexTextOrder(value.length)) copyBlock(out, local, starts[index]!, starts[index + 1]!);
-      } else {
-        // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
-        for (let index = 0; index < value.length; index++) visit(value[index], enter(depth, index), null);
+      // When building the order: each element's leaves as one block, then the blocks in the order of their `index]`
+      // text (see PathOrder). An index loop, not forEach: holes in a sparse array are written as null by JSON, so
+      // they count as "".
+      const local: number[] | null = ordering && out ? [] : null;
+      const starts: number[] = [];
+      for (let index = 0; index < value.length; index++) {
+        starts.push(local?.length ?? 0);
+        visit(value[index], enter(depth, index), local);
       }
-      ascend(depth, value);
+      if (local && ordering) {
+        starts.push(local.length);
+        for (const index of indexTextOrder(value.length)) copyBlock(out!, local, starts[index]!, starts[index + 1]!);
+      }
+      ancestors.delete(value);
       return;
     }
     if (!isPlainObject(value)) {
       return refuse(depth, value, `a ${describeValue(value)}; values must be strings, finite numbers, booleans, null, arrays or plain objects`);
     }
     descend(depth, value);
-    if (ordering && out) {
-      // Each member's leaves as one block, then the blocks in the order of `key` plus what follows it in a path.
-      const local: number[] = [];
-      const sortKeys: string[] = [];
-      const starts: number[] = [];
-      for (const key of Object.keys(value)) {
-        const member = value[key];
-        if (key === ENCRYPTION_DATA || member === undefined) continue;
-        if (ordering && !orderSafeKey(key)) ordering = false;
-        const from = local.length;
-        visit(member, enter(depth, key), ordering ? local : null);
-        if (local.length > from) {
-          const continuation = pathContinuation(member);
-          sortKeys.push(continuation === '' ? key : key + continuation);
-          starts.push(from);
-        }
-      }
-      if (ordering) {
-        starts.push(local.length);
-        const members = sortedIndexes(sortKeys);
-        for (let i = 0; i < members.length; i++) copyBlock(out, local, starts[members[i]!]!, starts[members[i]! + 1]!);
-      }
-    } else {
-      for (const key of Object.keys(value)) {
-        const member = value[key];
-        if (key === ENCRYPTION_DATA || member === undefined) continue;
-        visit(member, enter(depth, key), null);
+    // When building the order: each member's leaves as one block, then the blocks in the order of `key` plus what
+    // follows it in a path.
+    const local: number[] | null = ordering && out ? [] : null;
+    const sortKeys: string[] = [];
+    const starts: number[] = [];
+    for (const key of Object.keys(value)) {
+      const member = value[key];
+      if (key === ENCRYPTION_DATA || member === undefined) continue;
+      if (local && ordering && !orderSafeKey(key)) ordering = false;
+      const from = local?.length ?? 0;
+      visit(member, enter(depth, key), local);
+      if (local && local.length > from) {
+        const continuation = pathContinuation(member);
+        sortKeys.push(continuation === '' ? key : key + continuation);
+        starts.push(from);
       }
     }
-    ascend(depth, value);
+    if (local && ordering) {
+      starts.push(local.length);
+      const members = sortedIndexes(sortKeys);
+      for (let i = 0; i < members.length; i++) copyBlock(out!, local, starts[members[i]!]!, starts[members[i]! + 1]!);
+    }
+    ancestors.delete(value);
   };
   if (!ordering) {
     visit(record, 0, null);
