@@ -1,5 +1,4 @@
 // The reference: a bare node:http server answering a fixed body, the ceiling any server on this machine can reach.
-
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

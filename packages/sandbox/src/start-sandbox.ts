@@ -110,8 +110,8 @@ function refusalRecord(op: OperationSpec, record: WireRecord, refusal: SandboxRe
 }
 
 // Answers are written in the event loop's check phase, after the poll phase has read every request that arrived with
-// this one, rather than from the microtask that produced them: measured in bench/sandbox, the same node:http server
-// answers about 1.4x the requests per second per core that way (bench/RESULTS.md).
+// this one, rather than from the microtask that produced them: measured in bench/sandbox, a bare node:http server
+// answers about 1.3x the requests per second that way (bench/RESULTS.md).
 function writeResponse(res: ServerResponse, response: EncodedResponse): void {
   if (res.destroyed) return;
   res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
