@@ -3,6 +3,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { failedTests } from './failed-tests.ts';
 import { plainNpmEnv } from './plain-npm-env.ts';
 
 const NODE22 = '22.23.3';
@@ -22,7 +23,7 @@ const published = readdirSync(join(root, 'packages'))
     return existsSync(file) && existsSync(join(root, 'packages', name, 'test')) && !(JSON.parse(readFileSync(file, 'utf8')) as { private?: boolean }).private;
   })
   .sort();
-let failed = 0;
+const failures: string[] = [];
 for (const name of published) {
   console.log(`\n== ${name} on node ${version} ==`);
   const run = spawnSync(node, [vitest, 'run', '--reporter=dot', '--reporter=json', '--outputFile.json=.vitest-report.node22.json'], {
@@ -31,6 +32,12 @@ for (const name of published) {
     // The 100,000-request fuzz and the 10,000-order fault test already ran on Node 24; smaller runs prove the same on 22.
     env: { ...process.env, GW_FUZZ_REQUESTS: '10000', GW_BATCH_FAULT_ORDERS: '2000' },
   });
-  if (run.status !== 0) failed++;
+  if (run.status !== 0) {
+    const lines = failedTests(join(root, 'packages', name, '.vitest-report.node22.json'), `${name} (node 22)`);
+    failures.push(...(lines.length > 0 ? lines : [`${name} (node 22): vitest exited with ${run.status ?? run.signal}`]));
+  }
 }
-process.exit(failed > 0 ? 1 : 0);
+if (failures.length > 0) {
+  console.error(`\ntest:node22 failed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
+  process.exit(1);
+}

@@ -2,12 +2,14 @@
 // `N passed, N failed`, so a reader of the CI log sees the whole suite's count at the end.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { failedTests } from './failed-tests.ts';
 
 const root = join(import.meta.dirname, '..');
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const rows: string[] = [];
+const failures: string[] = [];
 for (const group of ['packages', 'tools', 'bench']) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
@@ -21,9 +23,11 @@ for (const group of ['packages', 'tools', 'bench']) {
       failed += r.numFailedTests;
       skipped += r.numPendingTests + r.numTodoTests;
       rows.push(`  ${group}/${name}${label}: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+      if (r.numFailedTests > 0) failures.push(...failedTests(report, `${group}/${name}${label}`));
     }
   }
 }
 console.log(`test summary:\n${rows.join('\n')}`);
+if (failures.length > 0) console.log(`failed:\n${failures.map((line) => `  ${line}`).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (passed === 0 || failed > 0) process.exit(1);

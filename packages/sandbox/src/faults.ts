@@ -1,4 +1,4 @@
-import type { SeededRandom } from './random.ts';
+import { SeededRandom } from './random.ts';
 
 /** What can go wrong on a route, for tests: how the toolkit copes with a gateway that misbehaves. */
 export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'duplicate-notification';
@@ -27,15 +27,33 @@ export interface FaultDecision {
   readonly duplicateNotification: boolean;
 }
 
-/** Decides the faults of each request from the rules and a queue of one-shot faults, reproducibly from the seed. */
+/** A 32-bit FNV-1a hash of a path, to give each route its own stream of draws. */
+function pathHash(path: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * Decides the faults of each request from the rules and a queue of one-shot faults, reproducibly from the seed: each
+ * path draws from its own seeded stream, so the n-th request to a route meets the same fault whatever other routes (or
+ * generated references) drew in between.
+ */
 export class FaultPlan {
   #rules: FaultRules;
   readonly #queued = new Map<string, FaultKind[]>();
-  readonly #random: SeededRandom;
+  readonly #seed: number;
+  readonly #streams = new Map<string, SeededRandom>();
 
-  constructor(rules: FaultRules, random: SeededRandom) {
+  constructor(rules: FaultRules, seed: number) {
     this.#rules = rules;
-    this.#random = random;
+    this.#seed = seed >>> 0;
+  }
+
+  #random(path: string): SeededRandom {
+    let stream = this.#streams.get(path);
+    if (!stream) this.#streams.set(path, (stream = new SeededRandom(this.#seed ^ pathHash(path))));
+    return stream;
   }
 
   /** Replaces the rules (an empty object turns random faults off). */
@@ -53,19 +71,20 @@ export class FaultPlan {
   /** The faults of the next request to `path`. */
   decide(path: string): FaultDecision {
     const rule = this.#rules[path] ?? this.#rules['*'] ?? {};
+    const random = this.#random(path);
     const latency = rule.latencyMs;
-    const latencyMs = latency === undefined ? 0 : typeof latency === 'number' ? latency : latency[0] + this.#random.next() * (latency[1] - latency[0]);
+    const latencyMs = latency === undefined ? 0 : typeof latency === 'number' ? latency : latency[0] + random.next() * (latency[1] - latency[0]);
     const queued = this.#queued.get(path)?.shift();
     if (queued) {
       return { latencyMs, kind: queued === 'duplicate-notification' ? null : queued, duplicateNotification: queued === 'duplicate-notification' };
     }
-    const draw = this.#random.next();
+    const draw = random.next();
     let kind: FaultDecision['kind'] = null;
     let edge = rule.resetBefore ?? 0;
     if (draw < edge) kind = 'reset-before';
     else if (draw < (edge += rule.http5xx ?? 0)) kind = 'http-5xx';
     else if (draw < (edge += rule.resetAfter ?? 0)) kind = 'reset-after';
-    const duplicateNotification = (rule.duplicateNotification ?? 0) > 0 && this.#random.next() < (rule.duplicateNotification ?? 0);
+    const duplicateNotification = (rule.duplicateNotification ?? 0) > 0 && random.next() < (rule.duplicateNotification ?? 0);
     return { latencyMs, kind, duplicateNotification };
   }
 }
