@@ -24,6 +24,8 @@ export type JournalEntry =
       readonly outcomes: readonly JournaledOutcome[];
       /** Orders a query showed not applied after an unanswered request: they go out again in a later chunk. */
       readonly resend?: readonly number[];
+      /** Orders of a chunk whose intent was written ahead and which was never sent (the batch stopped first). */
+      readonly unsent?: readonly number[];
       readonly at: string;
     }
   | { readonly type: 'end'; readonly at: string };

@@ -17,6 +17,13 @@ export interface PendingOrder {
   readonly resends: number;
 }
 
+/** A chunk numbered and on its way to the journal: its intent is durable once `written` resolves. */
+interface PreparedChunk {
+  readonly id: number;
+  readonly orders: PendingOrder[];
+  readonly written: Promise<void>;
+}
+
 /** Points a test can stop the process at (the crash tests kill the batch there). */
 export type BatchStage = 'intent-written' | 'answered';
 
@@ -213,12 +220,21 @@ export class BatchRun {
         this.intake(next.value);
       }
     };
+    // With a journal, the intents of the next `concurrency` chunks are written ahead, while the window's requests are
+    // out: a freed slot sends a chunk whose intent is already on disk instead of waiting for a sync. An intent written
+    // ahead and never sent is harmless: `resumeBatch` settles it by query like any unanswered chunk.
+    const lookahead = this.#journal ? concurrency : 0;
+    const ahead: PreparedChunk[] = [];
+    const prepareNext = async (): Promise<PreparedChunk | null> => {
+      await fill();
+      const orders = this.#nextChunk();
+      return orders.length === 0 ? null : this.#prepare(orders);
+    };
     for (;;) {
       while (running.size < concurrency && failure === null && !this.#settings.signal?.aborted) {
-        await fill();
-        const chunk = this.#nextChunk();
-        if (chunk.length === 0) break;
-        const task: Promise<void> = this.#send(chunk)
+        const prepared = ahead.shift() ?? (await prepareNext());
+        if (prepared === null) break;
+        const task: Promise<void> = this.#send(prepared)
           .then(({ committed }) => {
             // The window slot is free once the answer is in; the chunk's outcomes reach the journal (and then the
             // ledger) in the background, sharing a sync with the next chunks' intents.
@@ -234,6 +250,13 @@ export class BatchRun {
           })
           .finally(() => running.delete(task));
         running.add(task);
+        while (ahead.length < lookahead) {
+          const next = await prepareNext();
+          if (next === null) break;
+          // Its failure is seen when it is sent (or when the batch stops with it unsent); not here, unhandled.
+          next.written.catch(() => {});
+          ahead.push(next);
+        }
       }
       await this.#flushRejections();
       if (running.size === 0 && committing.size > 0) {
@@ -242,6 +265,7 @@ export class BatchRun {
         continue;
       }
       if (running.size === 0) {
+        if (failure !== null || this.#settings.signal?.aborted) await this.#recordUnsent(ahead.splice(0));
         if (failure !== null) throw failure;
         if (this.#settings.signal?.aborted) throw new BatchInterruptedError(this.ledger.size, this.#journal?.path ?? null);
         await fill();
@@ -270,11 +294,11 @@ export class BatchRun {
    * Sends one chunk and settles its orders; resolves, once the answer is in, with the commit of their outcomes (in
    * an object: an async function would wait for a promise it returns).
    */
-  async #send(chunk: PendingOrder[]): Promise<{ readonly committed: Promise<void> }> {
-    const id = this.#chunk++;
+  async #send(prepared: PreparedChunk): Promise<{ readonly committed: Promise<void> }> {
+    const { id, orders: chunk } = prepared;
     this.#inFlight += 1;
     try {
-      await this.#journal?.append({ type: 'intent', chunk: id, orders: chunk.map(({ index, order }) => ({ index, order })), at: new Date().toISOString() });
+      await prepared.written;
       await this.#settings.onStage?.('intent-written', id);
       let response: Record<string, unknown> | undefined;
       let error: unknown;
@@ -290,6 +314,30 @@ export class BatchRun {
       return { committed: this.commit(id, [...settled.flatMap((s) => (s.outcome ? [s.outcome] : [])), ...reconciled.outcomes], reconciled.resend) };
     } finally {
       this.#inFlight -= 1;
+    }
+  }
+
+  /** Numbers a chunk and starts writing its intent to the journal (the chunk is sent only once that is on disk). */
+  #prepare(orders: PendingOrder[]): PreparedChunk {
+    const id = this.#chunk++;
+    const written = this.#journal
+      ? this.#journal.append({ type: 'intent', chunk: id, orders: orders.map(({ index, order }) => ({ index, order })), at: new Date().toISOString() })
+      : Promise.resolve();
+    return { id, orders, written };
+  }
+
+  /**
+   * Journals chunks whose intent was written ahead but which were never sent (the batch stopped first), so a resume
+   * sends them without querying. Best effort: if the journal fails, resume finds plain unanswered intents and queries.
+   */
+  async #recordUnsent(chunks: PreparedChunk[]): Promise<void> {
+    if (!this.#journal || chunks.length === 0) return;
+    const at = new Date().toISOString();
+    try {
+      await Promise.all(chunks.map((c) => c.written));
+      await this.#journal.append(...chunks.map((c) => ({ type: 'outcomes' as const, chunk: c.id, outcomes: [], unsent: c.orders.map((p) => p.index), at })));
+    } catch {
+      // Unwritten here means unanswered there: still safe.
     }
   }
 

@@ -29,6 +29,7 @@ async function readJournal(path: string): Promise<JournalState> {
   const lastIntent = new Map<number, number>();
   const settled = new Set<number>();
   const resendAt = new Map<number, number>();
+  const unsentAt = new Map<number, number>();
   let lastChunk = 0;
   for await (const entry of BatchJournal.read(path)) {
     switch (entry.type) {
@@ -51,6 +52,7 @@ async function readJournal(path: string): Promise<JournalState> {
           journaled.set(outcome.index, outcome.order as Record<string, unknown>);
         }
         for (const index of entry.resend ?? []) resendAt.set(index, entry.chunk ?? 0);
+        for (const index of entry.unsent ?? []) unsentAt.set(index, entry.chunk ?? 0);
         break;
       case 'end':
         break;
@@ -68,6 +70,9 @@ async function readJournal(path: string): Promise<JournalState> {
     } else if ((resendAt.get(index) ?? -1) >= chunk) {
       // A query already showed it not applied, and the crash came before it was sent again.
       resend.push({ index, order, resends: 1 });
+    } else if ((unsentAt.get(index) ?? -1) >= chunk) {
+      // Its intent was written ahead and the batch stopped before sending it: it goes out as if for the first time.
+      resend.push({ index, order, resends: 0 });
     }
   }
   return { operation, decided, journaled, inDoubt, resend, lastChunk };
