@@ -1,6 +1,7 @@
 import { operations, secretFields, type OperationName } from '@gw/types';
 import type { SignableField } from './signable-field.ts';
 import { SignableMessageError } from './signable-message-error.ts';
+import { RecordShapes } from './record-shape.ts';
 import { visitRecordLeaves, type PathOrder } from './walk-record.ts';
 
 /** The operation a message belongs to: its client-level name and its path. */
@@ -132,6 +133,9 @@ export function signingLeaves(message: SignableMessage): Pick<MessageLeaves, 'pa
   return message instanceof BuiltSignableMessage ? BuiltSignableMessage.leavesOf(message) : null;
 }
 
+// Shapes seen per operation: a record of a known shape skips the path building and ordering (see RecordShapes).
+const SHAPES = new RecordShapes();
+
 /** Builds the message a `Signer` signs and a `Verifier` checks: operation, field pairs and body, without `encryption_data`. */
 export function createSignableMessage(options: CreateSignableMessageOptions): SignableMessage {
   const { operation, record, body } = options;
@@ -143,6 +147,8 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
     );
   }
   if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
+  const known = SHAPES.match(operation, record);
+  if (known) return new BuiltSignableMessage(op, known, body);
   const paths: string[] = [];
   const values: string[] = [];
   const secret: number[] = [];
@@ -157,5 +163,6 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
     },
     { pathOrder: true },
   );
+  SHAPES.remember(operation, record, { paths, secret, pathOrder });
   return new BuiltSignableMessage(op, { paths, values, secret, pathOrder }, body);
 }
