@@ -47,4 +47,22 @@ describe('the journal commits appends in groups', () => {
     await expect(journal.append(intent(2))).resolves.toBeUndefined();
     await journal.close();
   });
+
+  it('finishes a short write: the rest of the text follows, nothing lost or repeated', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
+    const journal = await BatchJournal.open(path);
+    const probe = await open(path, 'r');
+    const fileHandle = Object.getPrototypeOf(probe) as { write(data: unknown, ...rest: unknown[]): Promise<{ bytesWritten: number }> };
+    await probe.close();
+    const realWrite = fileHandle.write;
+    // The first write puts only 7 bytes on disk, as a write(2) may.
+    vi.spyOn(fileHandle, 'write').mockImplementationOnce(function (this: unknown, data: unknown) {
+      return realWrite.call(this, Buffer.from(String(data), 'utf8').subarray(0, 7));
+    });
+    await journal.append(intent(1), intent(2));
+    await journal.append(intent(3));
+    await journal.close();
+    const chunks = readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { chunk: number }).chunk);
+    expect(chunks).toEqual([1, 2, 3]);
+  });
 });
