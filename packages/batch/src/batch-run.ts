@@ -3,7 +3,7 @@ import type { BatchClient, BatchOperation } from './batch-operation.ts';
 import type { BatchJournal } from './batch-journal.ts';
 import { BatchInterruptedError } from './batch-interrupted-error.ts';
 import { BatchLedger } from './batch-ledger.ts';
-import { duplicateKey, orderIdentity } from './order-key.ts';
+import { DuplicateIndex } from './order-key.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { progressOf, type BatchProgress } from './progress.ts';
 import { cannotTellReconciler, type Reconciler } from './reconciler.ts';
@@ -93,7 +93,7 @@ export class BatchRun {
   readonly #spec: BatchSpec;
   readonly #journal: BatchJournal | null;
   readonly #validator = new RecordValidator();
-  readonly #seen = new Map<string, number>();
+  readonly #seen: DuplicateIndex;
   readonly #committing = new Set<Promise<void>>();
   readonly #retry: PendingOrder[] = [];
   readonly #deferred: PendingOrder[] = [];
@@ -109,6 +109,7 @@ export class BatchRun {
     const spec = operations[settings.operation].batch;
     if (!spec) throw new Error(`${settings.operation} is not a batch operation`);
     this.#spec = spec;
+    this.#seen = new DuplicateIndex(settings.operation);
     this.#journal = journal;
     this.#chunk = firstChunk;
     this.#reconcile = settings.reconcile ?? cannotTellReconciler;
@@ -127,10 +128,7 @@ export class BatchRun {
 
   /** Registers an input order for duplicate detection; returns the index of the earlier identical one, if any. */
   remember(pending: PendingOrder): number | undefined {
-    const key = duplicateKey(this.#settings.operation, pending.order);
-    const earlier = this.#seen.get(key);
-    if (earlier === undefined) this.#seen.set(key, pending.index);
-    return earlier;
+    return this.#seen.remember(pending.order, pending.index);
   }
 
   /** Takes one input order in: refused at once when invalid or a duplicate, otherwise queued. Returns true if queued. */
@@ -179,19 +177,23 @@ export class BatchRun {
   /** The next chunk: resends first, then queued input, at most `limit`, never two elements of one order (UNKNOWNS U37). */
   #nextChunk(): PendingOrder[] {
     const chunk: PendingOrder[] = [];
-    const identities = new Set<string>();
+    // The orders already in the chunk, by transaction_id, and by order_no for those named by order_no alone.
+    const ids = new Set<string>();
+    const nos = new Set<string>();
     for (const queue of [this.#retry, this.#deferred]) {
       // One pass, then one splice: orders passed over (another element of an order already in the chunk) keep their place.
       const passedOver: PendingOrder[] = [];
       let i = 0;
       for (; i < queue.length && chunk.length < this.#spec.limit; i++) {
         const pending = queue[i]!;
-        const identity = orderIdentity(pending.order);
-        if (identities.has(identity)) {
+        const id = text(pending.order.transaction_id);
+        const named = id ? ids : nos;
+        const name = id || text(pending.order.order_no);
+        if (named.has(name)) {
           passedOver.push(pending);
           continue;
         }
-        identities.add(identity);
+        named.add(name);
         chunk.push(pending);
       }
       if (i > 0) queue.splice(0, i, ...passedOver);
@@ -387,15 +389,27 @@ export class BatchRun {
   /** Matches result elements to inputs by the echoed transaction_id / order_no, never by position (UNKNOWNS U37). */
   #match(chunk: PendingOrder[], response: Record<string, unknown>): { pending: PendingOrder; outcome: OrderOutcome | null }[] {
     const elements = Array.isArray(response[this.#spec.responseArray]) ? (response[this.#spec.responseArray] as Order[]) : [];
-    const byId = new Map<string, Order>();
-    const byNo = new Map<string, Order>();
-    for (const element of elements) {
-      if (text(element.transaction_id)) byId.set(text(element.transaction_id), element);
-      if (text(element.order_no)) byNo.set(text(element.order_no), element);
-    }
-    return chunk.map((pending) => {
+    // Most answers list their elements in the request's order: the element at the same position is taken when it
+    // echoes the order's own id, and the maps by id are built only for the first one that does not.
+    let byId: Map<string, Order> | null = null;
+    let byNo: Map<string, Order> | null = null;
+    const lookUp = (id: string, no: string): Order | undefined => {
+      if (byId === null || byNo === null) {
+        byId = new Map();
+        byNo = new Map();
+        for (const element of elements) {
+          if (text(element.transaction_id)) byId.set(text(element.transaction_id), element);
+          if (text(element.order_no)) byNo.set(text(element.order_no), element);
+        }
+      }
+      return (id ? byId.get(id) : undefined) ?? (id && this.#settings.operation !== 'query' ? undefined : byNo.get(no));
+    };
+    return chunk.map((pending, position) => {
       const id = text(pending.order.transaction_id);
-      const element = (id ? byId.get(id) : undefined) ?? (id && this.#settings.operation !== 'query' ? undefined : byNo.get(text(pending.order.order_no)));
+      const no = text(pending.order.order_no);
+      const same = elements[position];
+      const echoed = same !== undefined && (id ? text(same.transaction_id) === id : no !== '' && text(same.order_no) === no);
+      const element = echoed ? same : lookUp(id, no);
       if (!element) {
         if (this.#settings.operation === 'query') return { pending, outcome: { index: pending.index, kind: 'failed', order: pending.order, reason: 'not in the query answer' } };
         return { pending, outcome: null };

@@ -1,13 +1,6 @@
 import { hash } from 'node:crypto';
 import type { BatchOperation } from './batch-operation.ts';
 
-/** The order an input names, for keeping two elements of one order out of the same request (UNKNOWNS U37). */
-export function orderIdentity(order: Readonly<Record<string, unknown>>): string {
-  const id = typeof order.transaction_id === 'string' ? order.transaction_id : '';
-  const no = typeof order.order_no === 'string' ? order.order_no : '';
-  return id ? `t:${id}` : `o:${no}`;
-}
-
 const FIELDS: Record<BatchOperation, readonly string[]> = {
   capture: ['transaction_id', 'order_no'],
   cancel: ['transaction_id', 'order_no'],
@@ -19,13 +12,54 @@ const FIELDS: Record<BatchOperation, readonly string[]> = {
 
 const SHORT = 40;
 
+/** A short field value as it is, a long one as a SHA-256 fingerprint (16 bytes, base64) so 100,000 keys stay small. */
+function compact(text: string): string {
+  return text.length <= SHORT ? text : `#${(hash('sha256', text, 'base64') as string).slice(0, 22)}`;
+}
+
+function fieldText(order: Readonly<Record<string, unknown>>, field: string): string {
+  const value = order[field];
+  return typeof value === 'string' ? value : String(value ?? '');
+}
+
 /**
- * What makes two inputs the same request, compact so 100,000 keys stay small: the fields themselves when short (the
- * usual ids), else a SHA-256 fingerprint (16 bytes, base64). The first character tells the two kinds apart.
+ * The input orders seen so far, by what makes two of them the same request (`FIELDS`): the first field's value (the
+ * transaction_id, usually unique) keys a map whose entry holds the other fields' values, so the common case hashes a
+ * string the order already has instead of a new joined one. Long values are kept as fingerprints.
  */
-export function duplicateKey(operation: BatchOperation, order: Readonly<Record<string, unknown>>): string {
-  const fields = FIELDS[operation];
-  let text = String(order[fields[0]!] ?? '');
-  for (let i = 1; i < fields.length; i++) text += `\u0000${String(order[fields[i]!] ?? '')}`;
-  return text.length <= SHORT ? `=${text}` : `#${(hash('sha256', text, 'base64') as string).slice(0, 22)}`;
+export class DuplicateIndex {
+  readonly #fields: readonly string[];
+  // first field -> [rest, index] for the first order with it, or rest -> index once two orders share it.
+  readonly #seen = new Map<string, readonly [string, number] | Map<string, number>>();
+
+  constructor(operation: BatchOperation) {
+    this.#fields = FIELDS[operation];
+  }
+
+  #rest(order: Readonly<Record<string, unknown>>): string {
+    const fields = this.#fields;
+    if (fields.length === 2) return compact(fieldText(order, fields[1]!));
+    let text = fieldText(order, fields[1]!);
+    for (let i = 2; i < fields.length; i++) text += `\u0000${fieldText(order, fields[i]!)}`;
+    return compact(text);
+  }
+
+  /** Registers the order at `index`; returns the index of an earlier identical order instead, if there was one. */
+  remember(order: Readonly<Record<string, unknown>>, index: number): number | undefined {
+    const first = compact(fieldText(order, this.#fields[0]!));
+    const rest = this.#rest(order);
+    const entry = this.#seen.get(first);
+    if (entry === undefined) {
+      this.#seen.set(first, [rest, index]);
+      return undefined;
+    }
+    if (!(entry instanceof Map)) {
+      if (entry[0] === rest) return entry[1];
+      this.#seen.set(first, new Map([entry, [rest, index]]));
+      return undefined;
+    }
+    const earlier = entry.get(rest);
+    if (earlier === undefined) entry.set(rest, index);
+    return earlier;
+  }
 }

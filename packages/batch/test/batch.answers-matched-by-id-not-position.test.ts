@@ -1,0 +1,37 @@
+import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBatch, type BatchClient } from '../src/index.ts';
+import { authorisedOrders, clientFor } from './harness.ts';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.stop());
+
+describe('result elements are matched to orders by the ids they echo', () => {
+  it('takes each element for its own order when the answer lists them in another order, and settles a missing one by query', async () => {
+    const orders = await authorisedOrders(sandbox, 60);
+    const real = clientFor(sandbox);
+    // A gateway that answers in reverse order and leaves one element out (the request itself is real and applied).
+    const reordering: BatchClient = {
+      ...real,
+      capture: async (request) => {
+        const response = (await real.capture(request)) as { capture_orders: Record<string, unknown>[] };
+        const elements = [...response.capture_orders].reverse().filter((e) => e.transaction_id !== orders[7]!.transaction_id);
+        return { ...response, capture_orders: elements };
+      },
+    };
+    const result = await runBatch({ client: reordering, operation: 'capture', orders, reconcile: sandboxReconciler });
+    expect(result.counts).toEqual({ succeeded: 60, failed: 0, rejected: 0, unknown: 0 });
+    for (const outcome of result.outcomes) {
+      if (outcome.index === 7) {
+        expect(outcome).toMatchObject({ kind: 'succeeded', reconciled: true });
+        continue;
+      }
+      expect(outcome.result?.transaction_id).toBe(orders[outcome.index]!.transaction_id);
+      expect(outcome.result?.order_no).toBe(orders[outcome.index]!.order_no);
+    }
+    for (const o of orders) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id)).toBe(1);
+  });
+});
