@@ -29,8 +29,10 @@ function fieldText(order: Readonly<Record<string, unknown>>, field: string): str
  */
 export class DuplicateIndex {
   readonly #fields: readonly string[];
-  // first field -> [rest, index] for the first order with it, or rest -> index once two orders share it.
-  readonly #seen = new Map<string, readonly [string, number] | Map<string, number>>();
+  // first field -> index of the first order with it, or (once two orders share it) other fields -> index.
+  readonly #seen = new Map<string, number | Map<string, number>>();
+  // The other fields of each order kept in #seen by index alone, to compare a later order with the same first field.
+  readonly #rests: string[] = [];
 
   constructor(operation: BatchOperation) {
     this.#fields = FIELDS[operation];
@@ -50,12 +52,14 @@ export class DuplicateIndex {
     const rest = this.#rest(order);
     const entry = this.#seen.get(first);
     if (entry === undefined) {
-      this.#seen.set(first, [rest, index]);
+      this.#seen.set(first, index);
+      this.#rests[index] = rest;
       return undefined;
     }
-    if (!(entry instanceof Map)) {
-      if (entry[0] === rest) return entry[1];
-      this.#seen.set(first, new Map([entry, [rest, index]]));
+    if (typeof entry === 'number') {
+      const earlierRest = this.#rests[entry]!;
+      if (earlierRest === rest) return entry;
+      this.#seen.set(first, new Map([[earlierRest, entry], [rest, index]]));
       return undefined;
     }
     const earlier = entry.get(rest);
