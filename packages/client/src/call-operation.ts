@@ -63,17 +63,28 @@ export class OperationCaller {
   readonly #validation = new RequestValidation();
   readonly #headers = new Map<OperationName, Readonly<Record<string, string>>>();
   readonly #templates = new Map<OperationName, RequestTemplate | Promise<RequestTemplate>>();
-  readonly #encodeOptions: EncodeRequestBodyOptions;
+  readonly #encodeOptions = new Map<OperationName, EncodeRequestBodyOptions>();
 
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
     this.#transport = new Transport(options.transport);
     this.#runtime = createPreEncodedRuntime(options.baseUrl);
-    this.#encodeOptions = options.xmlRequestRoot === undefined ? {} : { xmlRoot: options.xmlRequestRoot };
     for (const op of Object.values(operations) as OperationSpec[]) {
-      // The generated function sets the spec's Content-Type; only UNKNOWNS U32 (jsonContentType) and static headers change it.
-      const contentType: Record<string, string> = op.requestEncoding === 'json' && options.jsonContentType ? { 'Content-Type': options.jsonContentType } : {};
-      this.#headers.set(op.name as OperationName, { ...options.headers, ...contentType });
+      const name = op.name as OperationName;
+      const encoding = options.encodingOverrides.get(name) ?? op.requestEncoding;
+      this.#encodeOptions.set(name, {
+        ...(options.xmlRequestRoot === undefined ? {} : { xmlRoot: options.xmlRequestRoot }),
+        ...(encoding === op.requestEncoding ? {} : { encoding: encoding as 'json' | 'form' }),
+      });
+      // The generated function sets the spec's Content-Type; only UNKNOWNS U31 (encodingOverrides), U32
+      // (jsonContentType) and static headers change it.
+      const contentType: Record<string, string> =
+        encoding === 'form' && op.requestEncoding !== 'form'
+          ? { 'Content-Type': 'application/x-www-form-urlencoded' }
+          : encoding === 'json' && options.jsonContentType
+            ? { 'Content-Type': options.jsonContentType }
+            : {};
+      this.#headers.set(name, { ...options.headers, ...contentType });
     }
   }
 
@@ -132,14 +143,15 @@ export class OperationCaller {
     this.#validation.check(operation, record, known);
 
     const wire = options.fieldNames.toWire(record);
-    const message = createSignableMessage({ operation, record: wire, body: () => encodeRequestBody(operation, wire, this.#encodeOptions) });
+    const encodeOptions = this.#encodeOptions.get(operation)!;
+    const message = createSignableMessage({ operation, record: wire, body: () => encodeRequestBody(operation, wire, encodeOptions) });
     const signing = options.signer.sign(message);
     const signature = typeof signing === 'string' ? signing : await signing; // no extra tick for a synchronous signer
     if (typeof signature !== 'string' || signature === '') throw new ConfigError('signer', `returned ${typeof signature === 'string' ? 'an empty string' : typeof signature} for ${operation}; a signer returns the encryption_data text`);
     return {
       op,
       record,
-      body: encodeRequestBody(operation, { ...wire, encryption_data: signature }, this.#encodeOptions),
+      body: encodeRequestBody(operation, { ...wire, encryption_data: signature }, encodeOptions),
       moneyMoving: op.retryClass === 'money-moving',
     };
   }

@@ -1,4 +1,5 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
+import { operations, type OperationName, type OperationSpec } from '@gw/types';
 import { DEFAULT_MAX_INPUT_BYTES } from '@gw/xml-codec';
 import { ConfigError } from './errors/config-error.ts';
 import { FieldNames } from './field-names.ts';
@@ -37,12 +38,41 @@ export interface ClientOptions {
   readonly querySelection?: QuerySelectionBuilder;
   /** Root element of the cancelSubscription XML body (UNKNOWNS U35). Default `request`. */
   readonly xmlRequestRoot?: string;
+  /**
+   * Body encoding of the operations whose body type the seed leaves open (UNKNOWNS U31: `authoriseCard`,
+   * `authoriseAlternative`, `checkout`): `json` (the default) or `form`, nested members then as JSON text.
+   */
+  readonly encodingOverrides?: Readonly<Partial<Record<OperationName, RequestBodyEncoding>>>;
   /** Field names changed on the wire and back, e.g. `{ 'the service': 'website' }` (UNKNOWNS U09). */
   readonly fieldNameOverrides?: Readonly<Record<string, string>>;
   /** Keep the wire text of JSON numbers, read with `exactNumber(holder, key)` (UNKNOWNS U15). Default true. */
   readonly exactNumbers?: boolean;
   /** Largest response body read, in bytes (UNKNOWNS U51). Default 1 MiB. */
   readonly maxInputBytes?: number;
+}
+
+/** An encoding a client may choose for a body whose type the seed does not declare (UNKNOWNS U31). */
+export type RequestBodyEncoding = 'json' | 'form';
+
+/** The operations whose body encoding is the toolkit's policy, not the seed's (`x-gw-request-encoding-declared: false`). */
+const OPEN_ENCODINGS: readonly string[] = (Object.values(operations) as OperationSpec[]).filter((op) => !op.requestEncodingDeclared).map((op) => op.name);
+
+function resolveEncodingOverrides(value: unknown): ReadonlyMap<OperationName, RequestBodyEncoding> {
+  if (value === undefined) return new Map();
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError('encodingOverrides', 'must be an object of operation name -> "json" | "form"');
+  const problems: string[] = [];
+  const overrides = new Map<OperationName, RequestBodyEncoding>();
+  for (const [name, encoding] of Object.entries(value)) {
+    if (!OPEN_ENCODINGS.includes(name)) {
+      problems.push(`${name}: ${Object.hasOwn(operations, name) ? 'the seed declares its body type' : 'is not an operation'}; only ${OPEN_ENCODINGS.join(', ')} may be changed`);
+    } else if (encoding !== 'json' && encoding !== 'form') {
+      problems.push(`${name}: ${JSON.stringify(encoding)} is not "json" or "form"`);
+    } else {
+      overrides.set(name as OperationName, encoding);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError('encodingOverrides', `has ${problems.length} problem(s): ${problems.join('; ')} (UNKNOWNS U31)`);
+  return overrides;
 }
 
 /** The options with every default filled in and every value checked. */
@@ -61,6 +91,7 @@ export interface ResolvedClientOptions {
   readonly jsonContentType: string | null;
   readonly querySelection: QuerySelectionBuilder;
   readonly xmlRequestRoot: string | undefined;
+  readonly encodingOverrides: ReadonlyMap<OperationName, RequestBodyEncoding>;
   readonly fieldNames: FieldNames;
   readonly exactNumbers: boolean;
   readonly maxInputBytes: number;
@@ -156,6 +187,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     jsonContentType: options.jsonContentType === undefined ? null : nonEmptyString(options.jsonContentType, 'jsonContentType'),
     querySelection: options.querySelection ?? defaultQuerySelection,
     xmlRequestRoot: options.xmlRequestRoot === undefined ? undefined : nonEmptyString(options.xmlRequestRoot, 'xmlRequestRoot'),
+    encodingOverrides: resolveEncodingOverrides(options.encodingOverrides),
     fieldNames: resolveFieldNames(options.fieldNameOverrides),
     exactNumbers: options.exactNumbers ?? true,
     maxInputBytes: positive(options.maxInputBytes, 'maxInputBytes', DEFAULT_MAX_INPUT_BYTES, true),

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
+import type { SignableMessage } from '@gw/signer-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactNumber } from '../src/index.ts';
-import { orderNo, reply, sandboxClient, startRecordingServer } from './support.ts';
+import { cardPayment, orderNo, reply, sandboxClient, startRecordingServer } from './support.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -25,6 +27,38 @@ describe('the options for what the interface leaves open', () => {
     // The sandbox decodes by declared encoding, so it accepts JSON under the form type.
     await using real = sandboxClient(sandbox, { jsonContentType: 'application/x-www-form-urlencoded' });
     await expect(real.capture(capture)).resolves.toMatchObject({ return_status: '1' });
+  });
+
+  it('encodingOverrides (U31) sends authorise and checkout as a form, signed over that form, and the sandbox reads it', async () => {
+    await using server = await startRecordingServer((_request, res) => reply(res, 200, '<respon></respon>', 'application/xml'));
+    await using client = sandboxClient(server, { verifyResponses: false, encodingOverrides: { authoriseCard: 'form', checkout: 'json' } });
+    const payment = cardPayment({ billing: { billing_city: 'Köln & Bonn' } });
+    await client.authoriseCard(payment).catch(() => undefined);
+    const [request] = server.received;
+    expect(request!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    const form = Object.fromEntries(new URLSearchParams(request!.body));
+    expect(form).toMatchObject({ merchant_id: 'M100200', order_no: payment.order_no, billing: '{"billing_city":"Köln & Bonn"}' });
+    expect(form.encryption_data).toMatch(/^[0-9a-f]{64}$/);
+
+    // End to end with a signer over the body bytes: client and sandbox must agree on the form body to the byte.
+    const bodySigner = {
+      sign: (message: SignableMessage) => createHash('sha256').update('body-secret').update(message.body).digest('hex'),
+      verify: (message: SignableMessage, signature: string) => bodySigner.sign(message) === signature,
+    };
+    await using bodySigned = await startSandbox({ signer: bodySigner, verifier: bodySigner });
+    await using real = sandboxClient(bodySigned, { signer: bodySigner, verifier: bodySigner, encodingOverrides: { authoriseCard: 'form' } });
+    await expect(real.authoriseCard(cardPayment())).resolves.toMatchObject({ order_status: '1' });
+    await using asJson = sandboxClient(bodySigned, { signer: bodySigner, verifier: bodySigner });
+    await expect(asJson.authoriseCard(cardPayment())).resolves.toMatchObject({ order_status: '1' });
+  });
+
+  it('encodingOverrides names every problem at once: declared body types and unknown encodings are refused', () => {
+    expect(() => sandboxClient(sandbox, { encodingOverrides: { capture: 'form', authoriseCard: 'xml', nope: 'json' } as never })).toThrow(
+      expect.objectContaining({
+        code: 'GW_CONFIG',
+        message: expect.stringMatching(/3 problem\(s\): capture: the seed declares its body type.*authoriseCard: "xml" is not "json" or "form".*nope: is not an operation/),
+      }),
+    );
   });
 
   it('xmlRequestRoot (U35) names the root of the cancelSubscription body', async () => {

@@ -148,7 +148,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function process(req: IncomingMessage, path: string, variants: OperationSpec[], body: Buffer, duplicateNotification: boolean): Promise<EncodedResponse> {
-    const record = decodeRequestBody(variants[0]!, String(req.headers['content-type'] ?? ''), body);
+    const { record, encoding } = decodeRequestBody(variants[0]!, String(req.headers['content-type'] ?? ''), body);
     const op = selectVariant(variants, record);
     const merchantId = typeof record.merchant_id === 'string' ? record.merchant_id : '';
     const accountId = typeof record.account_id === 'string' ? record.account_id : '';
@@ -175,7 +175,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
       if (merchants.get(merchantId) !== accountId) throw new SandboxRefusal('E001', 'unknown merchant_id or account_id');
       const { encryption_data: signature, ...unsigned } = record;
-      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op.name as OperationName, unsigned) });
+      // A body-based verifier sees the body re-encoded as it came: JSON, or a form where the seed declares no type (U31).
+      const bodyEncoding = encoding === 'form' && op.requestEncoding !== 'form' ? { encoding: 'form' as const } : {};
+      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op.name as OperationName, unsigned, bodyEncoding) });
       if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
     } catch (error) {
       if (!(error instanceof SandboxRefusal)) throw error;

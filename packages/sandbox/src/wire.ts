@@ -33,23 +33,30 @@ function parseJsonObject(text: string): WireRecord | undefined {
   return value as WireRecord;
 }
 
-/** Decodes a request body by the operation's declared encoding. */
-export function decodeRequestBody(op: OperationSpec, contentType: string, body: Buffer): WireRecord {
+/** A decoded request body and the encoding it was read as (a body-based signature covers the body in that encoding). */
+export interface DecodedRequest {
+  readonly record: WireRecord;
+  readonly encoding: OperationSpec['requestEncoding'];
+}
+
+/** Decodes a request body by the operation's declared encoding (or a form body where the seed declares none, U31). */
+export function decodeRequestBody(op: OperationSpec, contentType: string, body: Buffer): DecodedRequest {
   const text = body.toString('utf8');
   switch (op.requestEncoding) {
     case 'json': {
       // The seed's sample commands send JSON bodies with the form Content-Type (UNKNOWNS U32): JSON is tried first.
       const record = parseJsonObject(text);
-      if (record) return record;
-      if (contentType.includes('application/x-www-form-urlencoded') && op.responseEncoding !== 'json') return parseForm(text, true);
+      if (record) return { record, encoding: 'json' };
+      // UNKNOWNS U31: where the seed declares no body type (authorise, checkout), a form body is read too.
+      if (contentType.includes('application/x-www-form-urlencoded') && !op.requestEncodingDeclared) return { record: parseForm(text, true), encoding: 'form' };
       throw new SandboxHttpError(400, 'the body is not valid JSON', [{ path: '', message: 'is not valid JSON' }]);
     }
     case 'form':
-      return parseForm(text, false);
+      return { record: parseForm(text, false), encoding: 'form' };
     case 'xml':
       try {
         // UNKNOWNS U35: any root element name is accepted.
-        return decodeCancelSubscription(text, { root: null }) as WireRecord;
+        return { record: decodeCancelSubscription(text, { root: null }) as WireRecord, encoding: 'xml' };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         throw new SandboxHttpError(400, `the XML body cannot be read: ${message}`, [{ path: '', message }]);

@@ -30,6 +30,8 @@ export interface OperationSpec {
   readonly method: 'POST';
   readonly path: string;
   readonly requestEncoding: RequestEncoding;
+  /** False where the seed declares no body type and the encoding is the toolkit's policy (UNKNOWNS U31). */
+  readonly requestEncodingDeclared: boolean;
   readonly requestMediaType: string;
   readonly responseEncoding: ResponseEncoding;
   readonly responseMediaType: string;

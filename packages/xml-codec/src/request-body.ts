@@ -1,10 +1,15 @@
-import { operations, type CancelSubscriptionRequest, type OperationName } from '@gw/types';
+import { GW_ERROR_CODES, GwError, operations, type CancelSubscriptionRequest, type OperationName } from '@gw/types';
 import { encodeCancelSubscription } from './cancel-subscription.ts';
 
 /** Options of `encodeRequestBody`. */
 export interface EncodeRequestBodyOptions {
   /** Root element of an XML body (cancelSubscription); default `xmlRequestRoot` (UNKNOWNS U35). */
   readonly xmlRoot?: string;
+  /**
+   * `json` or `form` instead of the spec's encoding, for an operation whose body type the seed does not declare
+   * (authorise, checkout: UNKNOWNS U31). Refused for the others, whose encoding the seed states.
+   */
+  readonly encoding?: 'json' | 'form';
 }
 
 /**
@@ -13,7 +18,16 @@ export interface EncodeRequestBodyOptions {
  * sandbox re-creates it, so a signature over the body (without `encryption_data`) means the same on both sides.
  */
 export function encodeRequestBody(operation: OperationName, record: object, options: EncodeRequestBodyOptions = {}): string {
-  switch (operations[operation].requestEncoding) {
+  const op = operations[operation];
+  const encoding = options.encoding ?? op.requestEncoding;
+  if (encoding !== op.requestEncoding) {
+    const details = { operation, encoding: String(encoding), declared: op.requestEncoding };
+    if (op.requestEncodingDeclared) {
+      throw new GwError(GW_ERROR_CODES.config, `${operation}: the seed declares its body as ${op.requestEncoding}; only bodies whose type it leaves open (authorise, checkout) may be encoded otherwise (UNKNOWNS U31)`, details);
+    }
+    if (encoding !== 'json' && encoding !== 'form') throw new GwError(GW_ERROR_CODES.config, `${operation}: a body is encoded as json or form, not ${String(encoding)}`, details);
+  }
+  switch (encoding) {
     case 'json':
       return JSON.stringify(record);
     case 'form':

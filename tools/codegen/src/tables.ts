@@ -12,6 +12,7 @@ export interface OperationRow {
   method: 'POST';
   path: string;
   requestEncoding: string;
+  requestEncodingDeclared: boolean;
   requestMediaType: string;
   responseEncoding: string;
   responseMediaType: string;
@@ -122,6 +123,7 @@ export function buildOperationRows(doc: SpecDocument): OperationRow[] {
         method: 'POST',
         path,
         requestEncoding,
+        requestEncodingDeclared: bool(`${where}.x-gw-request-encoding-declared`, op['x-gw-request-encoding-declared']),
         requestMediaType: requestMediaTypes[0]!,
         responseEncoding,
         responseMediaType: responseMediaTypes[0]!,

@@ -11,6 +11,7 @@ function miniSpec(overrides: Record<string, unknown> = {}, maxItems = 50) {
           requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Req' } } } },
           responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Res' } } } } },
           'x-gw-request-encoding': 'json',
+          'x-gw-request-encoding-declared': true,
           'x-gw-response-encoding': 'json',
           'x-gw-signed': true,
           'x-gw-response-signature': 'required',
@@ -38,6 +39,7 @@ describe('the x-gw table generator', () => {
       name: 'capture',
       path: '/v1/capture',
       requestEncoding: 'json',
+      requestEncodingDeclared: true,
       requestMediaType: 'application/json',
       retryClass: 'money-moving',
       batch: { array: 'capture_orders', responseArray: 'capture_orders', limit: 50, statusField: 'capture_status', errorField: 'error_message', separator: null },
@@ -47,6 +49,7 @@ describe('the x-gw table generator', () => {
 
   it.each([
     ['an unknown request encoding', { 'x-gw-request-encoding': 'protobuf' }, 50, /x-gw-request-encoding: expected one of json \| form \| xml/],
+    ['a request encoding not said to be declared or not', { 'x-gw-request-encoding-declared': 'yes' }, 50, /x-gw-request-encoding-declared: expected a boolean/],
     ['an unknown retry class', { 'x-gw-retry-class': 'sometimes' }, 50, /x-gw-retry-class/],
     ['a batch limit that differs from maxItems', {}, 60, /maxItems \(60\) differs from limit 50/],
     ['a variant naming a missing schema', { 'x-gw-variants': [{ name: 'capture', request: 'Nope', response: 'Res' }] }, 50, /request schema "Nope"/],

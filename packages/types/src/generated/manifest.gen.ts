@@ -4,7 +4,7 @@
 /** What the generated files came from: the spec text's hash and the generators' versions. */
 export const specManifest = {
   "spec": "spec/v1/openapi.yaml",
-  "specSha256": "a8fc1e1c1fa4957b4c27cf5b57d36e45b7d62462e3850737e6892e587ad35736",
+  "specSha256": "347e30778e84e9ee87ba83eb0a1a2047baf06dfc7182f40132e81c8fb2d75d49",
   "openapi": "3.1.0",
   "title": "Merchant Payment Gateway",
   "version": "1.0.0",
