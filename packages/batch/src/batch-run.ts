@@ -398,6 +398,7 @@ export class BatchRun {
         byId = new Map();
         byNo = new Map();
         for (const element of elements) {
+          if (element === null || typeof element !== 'object') continue;
           if (text(element.transaction_id)) byId.set(text(element.transaction_id), element);
           if (text(element.order_no)) byNo.set(text(element.order_no), element);
         }
@@ -408,7 +409,7 @@ export class BatchRun {
       const id = text(pending.order.transaction_id);
       const no = text(pending.order.order_no);
       const same = elements[position];
-      const echoed = same !== undefined && (id ? text(same.transaction_id) === id : no !== '' && text(same.order_no) === no);
+      const echoed = typeof same === 'object' && same !== null && (id ? text(same.transaction_id) === id : no !== '' && text(same.order_no) === no);
       const element = echoed ? same : lookUp(id, no);
       if (!element) {
         if (this.#settings.operation === 'query') return { pending, outcome: { index: pending.index, kind: 'failed', order: pending.order, reason: 'not in the query answer' } };

@@ -34,4 +34,22 @@ describe('result elements are matched to orders by the ids they echo', () => {
     }
     for (const o of orders) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id)).toBe(1);
   });
+
+  it('reads past elements that are not objects, settling the orders they stand in for by query', async () => {
+    const orders = await authorisedOrders(sandbox, 3);
+    const real = clientFor(sandbox);
+    const garbled: BatchClient = {
+      ...real,
+      capture: async (request) => {
+        const response = (await real.capture(request)) as { capture_orders: unknown[] };
+        return { ...response, capture_orders: [null, 'x', ...response.capture_orders.slice(2)] };
+      },
+    };
+    const result = await runBatch({ client: garbled, operation: 'capture', orders, reconcile: sandboxReconciler });
+    expect(result.outcomes.map((o) => [o.kind, o.reconciled ?? false])).toEqual([
+      ['succeeded', true],
+      ['succeeded', true],
+      ['succeeded', false],
+    ]);
+  });
 });
