@@ -229,60 +229,100 @@ export class BatchRun {
         this.intake(next.value);
       }
     };
-    // With a journal, the intents of the next chunks (INTENTS_AHEAD_PER_SLOT per window slot) are written ahead while
-    // the window's requests are out: a freed slot sends a chunk whose intent is already on disk instead of waiting for
-    // a sync. An intent written ahead and never sent is harmless: `resumeBatch` settles it by query like any
-    // unanswered chunk (or, after a clean stop, sends it without asking: see #recordUnsent).
+    const stopped = (): boolean => failure !== null || this.#settings.signal?.aborted === true;
+    // Chunks are cut (reading the source) and their intents written by one producer at a time, into `ahead`: enough
+    // for the free window slots and, with a journal, INTENTS_AHEAD_PER_SLOT more per slot, whose intents go to disk
+    // while the window's requests are out, so a freed slot sends a chunk whose intent is already synced. The loop
+    // below only sends from `ahead`: a source that pauses never holds back chunks already cut. An intent written
+    // ahead and never sent is harmless: `resumeBatch` settles it by query like any unanswered chunk (after a clean
+    // stop it is journaled as unsent and sent without asking: see #recordUnsent).
     const lookahead = this.#journal ? concurrency * INTENTS_AHEAD_PER_SLOT : 0;
     const ahead: PreparedChunk[] = [];
-    const prepareNext = async (): Promise<PreparedChunk | null> => {
-      await fill();
-      const orders = this.#nextChunk();
-      return orders.length === 0 ? null : this.#prepare(orders);
+    let producing: Promise<void> | null = null;
+    // The loop sleeps until something it waits for happens: a request answered, outcomes committed, a chunk cut
+    // that a free slot can take, the producer done. An event while it is awake is kept for its next sleep.
+    let wake: (() => void) | null = null;
+    let missed = false;
+    const notify = (): void => {
+      if (wake === null) {
+        missed = true;
+        return;
+      }
+      const woken = wake;
+      wake = null;
+      woken();
+    };
+    const nextEvent = (): Promise<void> | null => {
+      if (missed) {
+        missed = false;
+        return null;
+      }
+      return new Promise<void>((resolve) => (wake = resolve));
+    };
+    const wanted = (): boolean => ahead.length < concurrency - running.size + lookahead;
+    const produce = async (): Promise<void> => {
+      try {
+        while (!stopped() && wanted()) {
+          await fill();
+          const orders = this.#nextChunk();
+          if (orders.length === 0) break;
+          const prepared = this.#prepare(orders);
+          // A failed intent write is seen when the chunk is sent (or when the batch stops with it unsent).
+          prepared.written.catch(() => {});
+          ahead.push(prepared);
+          if (running.size < concurrency) notify();
+        }
+      } catch (error) {
+        // The source failed (a malformed CSV line, a broken stream): the batch stops once the window is empty.
+        failure ??= error;
+      } finally {
+        producing = null;
+        notify();
+      }
+    };
+    const send = (prepared: PreparedChunk): void => {
+      const task: Promise<void> = this.#send(prepared)
+        .then(({ committed }) => {
+          // The window slot is free once the answer is in; the chunk's outcomes reach the journal (and then the
+          // ledger) in the background, sharing a sync with the next chunks' intents.
+          const tracked: Promise<void> = committed
+            .catch((error: unknown) => {
+              failure ??= error;
+            })
+            .finally(() => {
+              committing.delete(tracked);
+              notify();
+            });
+          committing.add(tracked);
+        })
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => {
+          running.delete(task);
+          notify();
+        });
+      running.add(task);
     };
     for (;;) {
-      while (running.size < concurrency && failure === null && !this.#settings.signal?.aborted) {
-        const prepared = ahead.shift() ?? (await prepareNext());
-        if (prepared === null) break;
-        const task: Promise<void> = this.#send(prepared)
-          .then(({ committed }) => {
-            // The window slot is free once the answer is in; the chunk's outcomes reach the journal (and then the
-            // ledger) in the background, sharing a sync with the next chunks' intents.
-            const tracked: Promise<void> = committed
-              .catch((error: unknown) => {
-                failure ??= error;
-              })
-              .finally(() => committing.delete(tracked));
-            committing.add(tracked);
-          })
-          .catch((error: unknown) => {
-            failure ??= error;
-          })
-          .finally(() => running.delete(task));
-        running.add(task);
-        while (ahead.length < lookahead) {
-          const next = await prepareNext();
-          if (next === null) break;
-          // Its failure is seen when it is sent (or when the batch stops with it unsent); not here, unhandled.
-          next.written.catch(() => {});
-          ahead.push(next);
-        }
+      if (!stopped()) {
+        while (running.size < concurrency && ahead.length > 0) send(ahead.shift()!);
+        if (producing === null && wanted() && (this.queued > 0 || !exhausted)) producing = produce();
+        while (running.size < concurrency && ahead.length > 0) send(ahead.shift()!);
       }
       await this.#flushRejections();
-      if (running.size === 0 && committing.size > 0) {
-        // Outcomes still on their way to the journal may send orders again (resends): wait for them first.
-        await Promise.race(committing);
+      if (running.size === 0 && producing === null && committing.size === 0) {
+        if (stopped()) {
+          await this.#recordUnsent(ahead.splice(0));
+          if (failure !== null) throw failure;
+          throw new BatchInterruptedError(this.ledger.size, this.#journal?.path ?? null);
+        }
+        // Nothing in flight, nothing being cut, nothing on its way to the journal (which may send orders again).
+        if (ahead.length === 0 && this.queued === 0 && exhausted) break;
         continue;
       }
-      if (running.size === 0) {
-        if (failure !== null || this.#settings.signal?.aborted) await this.#recordUnsent(ahead.splice(0));
-        if (failure !== null) throw failure;
-        if (this.#settings.signal?.aborted) throw new BatchInterruptedError(this.ledger.size, this.#journal?.path ?? null);
-        await fill();
-        if (this.queued === 0 && exhausted) break;
-        continue;
-      }
-      await Promise.race(running);
+      const event = nextEvent();
+      if (event) await event;
     }
     await this.#flushRejections();
     this.#emitProgress();
