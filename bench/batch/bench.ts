@@ -98,7 +98,7 @@ async function measure(run: () => Promise<void>): Promise<Measurement> {
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'));
 const rows: string[] = [];
-const ROUNDS = Number(process.env.GW_BENCH_BATCH_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.GW_BENCH_BATCH_ROUNDS ?? 15);
 const CHUNKS = Math.ceil(ORDERS / 50);
 type Side = 'hand' | 'batch' | 'batchJournal';
 const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round: number) => Promise<Measurement>> = {
