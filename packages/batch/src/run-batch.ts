@@ -7,7 +7,7 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
   readonly operation: Op;
   /** Any iterable or async iterable (a CSV or JSONL file through `ordersFromCsv` / `ordersFromJsonl` is streamed). */
   readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
-  /** Path of the journal file (append-only JSONL, fsync per chunk); without one the batch cannot be resumed. */
+  /** Path of the journal file (append-only JSONL; each chunk's intent is on disk before it is sent and its outcomes after); without one the batch cannot be resumed. */
   readonly journal?: string;
 }
 
