@@ -16,7 +16,13 @@ export function withJournaledOrder(outcome: JournaledOutcome, intentOrders: Read
 /** One line of the journal. */
 export type JournalEntry =
   | { readonly type: 'start'; readonly version: 1; readonly operation: BatchOperation; readonly limit: number; readonly at: string }
-  | { readonly type: 'intent'; readonly chunk: number; readonly orders: readonly { index: number; order: Record<string, unknown> }[]; readonly at: string }
+  | {
+      readonly type: 'intent';
+      readonly chunk: number;
+      /** `resends`: how many times the order was sent again after a query showed it not applied (left out when 0). */
+      readonly orders: readonly { index: number; order: Record<string, unknown>; resends?: number }[];
+      readonly at: string;
+    }
   | {
       readonly type: 'outcomes';
       readonly chunk: number | null;

@@ -371,7 +371,12 @@ export class BatchRun {
   #prepare(orders: PendingOrder[]): PreparedChunk {
     const id = this.#chunk++;
     const written = this.#journal
-      ? this.#journal.append({ type: 'intent', chunk: id, orders: orders.map(({ index, order }) => ({ index, order })), at: new Date().toISOString() })
+      ? this.#journal.append({
+          type: 'intent',
+          chunk: id,
+          orders: orders.map(({ index, order, resends }) => (resends > 0 ? { index, order, resends } : { index, order })),
+          at: new Date().toISOString(),
+        })
       : Promise.resolve();
     return { id, orders, written };
   }

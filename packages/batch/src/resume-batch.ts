@@ -27,6 +27,8 @@ async function readJournal(path: string): Promise<JournalState> {
   const decided = new Map<number, OrderOutcome>();
   const journaled = new Map<number, Record<string, unknown>>();
   const lastIntent = new Map<number, number>();
+  // How many times each order had been sent again when its last intent was written (resends count against maxResends).
+  const resendsAtIntent = new Map<number, number>();
   const settled = new Set<number>();
   const resendAt = new Map<number, number>();
   const unsentAt = new Map<number, number>();
@@ -38,8 +40,9 @@ async function readJournal(path: string): Promise<JournalState> {
         break;
       case 'intent':
         lastChunk = Math.max(lastChunk, entry.chunk);
-        for (const { index, order } of entry.orders) {
+        for (const { index, order, resends } of entry.orders) {
           lastIntent.set(index, entry.chunk);
+          if (resends) resendsAtIntent.set(index, resends);
           journaled.set(index, order);
         }
         break;
@@ -64,15 +67,16 @@ async function readJournal(path: string): Promise<JournalState> {
   for (const [index, chunk] of lastIntent) {
     if (decided.has(index)) continue;
     const order = journaled.get(index)!;
+    const resends = resendsAtIntent.get(index) ?? 0;
     if (!settled.has(chunk)) {
       // The request may or may not have gone out before the crash: a query decides, not a resend.
-      inDoubt.set(chunk, [...(inDoubt.get(chunk) ?? []), { index, order, resends: 0 }]);
+      inDoubt.set(chunk, [...(inDoubt.get(chunk) ?? []), { index, order, resends }]);
     } else if ((resendAt.get(index) ?? -1) >= chunk) {
       // A query already showed it not applied, and the crash came before it was sent again.
-      resend.push({ index, order, resends: 1 });
+      resend.push({ index, order, resends: resends + 1 });
     } else if ((unsentAt.get(index) ?? -1) >= chunk) {
-      // Its intent was written ahead and the batch stopped before sending it: it goes out as if for the first time.
-      resend.push({ index, order, resends: 0 });
+      // Its intent was written ahead and the batch stopped before sending it: it goes out as it would have.
+      resend.push({ index, order, resends });
     }
   }
   return { operation, decided, journaled, inDoubt, resend, lastChunk };
