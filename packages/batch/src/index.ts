@@ -11,3 +11,4 @@ export { JournalMismatchError } from './journal-mismatch-error.ts';
 export { ordersFromCsv, ordersFromJsonl } from './order-sources.ts';
 export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';
 export { BatchInterruptedError } from './batch-interrupted-error.ts';
+export { BatchSettingsError } from './batch-settings-error.ts';

@@ -1,6 +1,7 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
 import { BatchJournal, withJournaledOrder } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
+import { checkBatchSettings } from './check-batch-settings.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { numbered } from './run-batch.ts';
@@ -84,6 +85,7 @@ async function readJournal(path: string): Promise<JournalState> {
 
 /** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
 export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult> {
+  checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: true });
   const state = await readJournal(options.journal);
   if (options.operation && options.operation !== state.operation) {
     throw new JournalMismatchError(options.journal, null, `the journal is of a ${state.operation} batch, not ${options.operation}`);

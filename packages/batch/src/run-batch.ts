@@ -1,6 +1,7 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
 import { BatchJournal } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
+import { checkBatchSettings } from './check-batch-settings.ts';
 
 /** Options of `runBatch`. */
 export interface RunBatchOptions<Op extends BatchOperation> extends BatchSettings {
@@ -36,6 +37,7 @@ export function numberOrders(orders: Iterable<unknown> | AsyncIterable<unknown>)
 
 /** Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome. */
 export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
+  checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
   const journal = options.journal ? await BatchJournal.open(options.journal) : null;
   try {
     const run = new BatchRun(options, journal);

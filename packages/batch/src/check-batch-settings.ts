@@ -1,0 +1,48 @@
+import type { BatchOperation } from './batch-operation.ts';
+import { BatchSettingsError } from './batch-settings-error.ts';
+
+const OPERATIONS: readonly BatchOperation[] = ['capture', 'cancel', 'review', 'refund', 'query'];
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return typeof value;
+}
+
+function isIterable(value: unknown): boolean {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'string')) return false;
+  const candidate = value as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown };
+  return typeof candidate[Symbol.iterator] === 'function' || typeof candidate[Symbol.asyncIterator] === 'function';
+}
+
+/**
+ * Checks what `runBatch` / `resumeBatch` were given and throws one BatchSettingsError naming every problem (a
+ * concurrency of 0 or NaN would otherwise never send, or never stop).
+ */
+export function checkBatchSettings(settings: Record<string, unknown>, options: { resuming: boolean }): void {
+  const problems: string[] = [];
+  const { operation, client, orders, concurrency, maxResends, total, keepOutcomes, journal, signal } = settings;
+  // resumeBatch reads the operation from the journal (when given, it must match); runBatch needs it.
+  if (operation !== undefined || !options.resuming) {
+    if (!OPERATIONS.includes(operation as BatchOperation)) problems.push(`operation must be one of ${OPERATIONS.join(', ')}, not ${describe(operation)}`);
+  }
+  if (client === null || typeof client !== 'object') problems.push(`client must be a client (createClient from @gw/client), not ${describe(client)}`);
+  else if (typeof (client as Record<string, unknown>).query !== 'function') problems.push('client has no query method (a batch reconciles with it)');
+  else if (OPERATIONS.includes(operation as BatchOperation) && typeof (client as Record<string, unknown>)[operation as string] !== 'function') {
+    problems.push(`client has no ${String(operation)} method`);
+  }
+  if (typeof orders === 'string' || !isIterable(orders)) problems.push(`orders must be an iterable or async iterable of orders, not ${describe(orders)}`);
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1)) problems.push(`concurrency must be a whole number of at least 1, not ${describe(concurrency)}`);
+  if (maxResends !== undefined && !(Number.isInteger(maxResends) && (maxResends as number) >= 0)) problems.push(`maxResends must be a whole number of at least 0, not ${describe(maxResends)}`);
+  if (total !== undefined && !(Number.isInteger(total) && (total as number) >= 0)) problems.push(`total must be a whole number of at least 0, not ${describe(total)}`);
+  if (keepOutcomes !== undefined && typeof keepOutcomes !== 'boolean') problems.push(`keepOutcomes must be true or false, not ${describe(keepOutcomes)}`);
+  if ((journal !== undefined || options.resuming) && (typeof journal !== 'string' || journal === '')) {
+    problems.push(`journal must be ${options.resuming ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
+  }
+  for (const name of ['onProgress', 'onOutcome', 'reconcile', 'onStage'] as const) {
+    if (settings[name] !== undefined && typeof settings[name] !== 'function') problems.push(`${name} must be a function, not ${describe(settings[name])}`);
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) problems.push(`signal must be an AbortSignal, not ${describe(signal)}`);
+  if (problems.length > 0) throw new BatchSettingsError(problems);
+}
