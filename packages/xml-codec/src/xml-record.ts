@@ -81,6 +81,13 @@ function decodeNumber(text: string, integer: boolean, path: string): number | un
   return value;
 }
 
+/** True for the parser's text member of an element with children when it is only whitespace; other text is refused. */
+function isBlankTextMember(key: string, child: unknown, path: string): boolean {
+  if (key !== TEXT) return false;
+  if (typeof child === 'string' && isBlank(child)) return true;
+  throw typeError(path, 'text is mixed with child elements');
+}
+
 function decodeUnknown(value: unknown, path: string): XmlValue {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((item, index) => decodeUnknown(item, `${path}[${index}]`));
@@ -88,10 +95,7 @@ function decodeUnknown(value: unknown, path: string): XmlValue {
   const children = value as Record<string, unknown>;
   for (const key in children) {
     const child = children[key];
-    if (key === TEXT) {
-      if (typeof child === 'string' && isBlank(child)) continue;
-      throw typeError(path, 'text is mixed with child elements');
-    }
+    if (isBlankTextMember(key, child, path)) continue;
     out[key] = decodeUnknown(child, `${path}.${key}`);
   }
   return out;
@@ -122,10 +126,7 @@ export function decodeRecord(value: unknown, plan: RecordPlan, path: string): Re
   const children = value as Record<string, unknown>;
   for (const key in children) {
     const child = children[key];
-    if (key === TEXT) {
-      if (typeof child === 'string' && isBlank(child)) continue;
-      throw typeError(path, 'text is mixed with child elements');
-    }
+    if (isBlankTextMember(key, child, path)) continue;
     const childPlan = plan.children.get(key);
     const decoded = childPlan ? decodeElement(child, childPlan, `${path}.${key}`) : decodeUnknown(child, `${path}.${key}`);
     if (decoded !== undefined) out[key] = decoded;
