@@ -211,7 +211,8 @@ export class BatchRun {
    * new request starts as soon as one finishes, and input is read only as fast as requests go out.
    */
   async drain(source: Iterator<PendingOrder> | AsyncIterator<PendingOrder> | null): Promise<void> {
-    const concurrency = Math.max(1, this.#settings.concurrency ?? 4);
+    // checkBatchSettings has made sure it is a whole number of at least 1.
+    const concurrency = this.#settings.concurrency ?? 4;
     const running = new Set<Promise<void>>();
     const committing = this.#committing;
     let exhausted = source === null;
@@ -307,8 +308,8 @@ export class BatchRun {
     for (;;) {
       if (!stopped()) {
         while (running.size < concurrency && ahead.length > 0) send(ahead.shift()!);
+        // The producer adds chunks only after its first await: they are sent when it wakes the loop.
         if (producing === null && wanted() && (this.queued > 0 || !exhausted)) producing = produce();
-        while (running.size < concurrency && ahead.length > 0) send(ahead.shift()!);
       }
       await this.#flushRejections();
       if (running.size === 0 && producing === null && committing.size === 0) {
