@@ -1,6 +1,6 @@
 import { createSignableMessage } from '@gw/signer-interface';
 import { operations, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
-import { DecodeError, encodeRequestBody, type CheckoutPage, type EncodeRequestBodyOptions } from '@gw/xml-codec';
+import { DecodeError, encodeRequestBody, type CheckoutPage, type EncodeRequestBodyOptions, type RequestBodyEncoding } from '@gw/xml-codec';
 import type { ResolvedClientOptions } from './client-options.ts';
 import { decodeResponseBody, tooLargeBody, withOperation, type DecodedBody } from './decode-response.ts';
 import { ConfigError } from './errors/config-error.ts';
@@ -74,7 +74,7 @@ export class OperationCaller {
       const encoding = options.encodingOverrides.get(name) ?? op.requestEncoding;
       this.#encodeOptions.set(name, {
         ...(options.xmlRequestRoot === undefined ? {} : { xmlRoot: options.xmlRequestRoot }),
-        ...(encoding === op.requestEncoding ? {} : { encoding: encoding as 'json' | 'form' }),
+        ...(encoding === op.requestEncoding ? {} : { encoding: encoding as RequestBodyEncoding }),
       });
       // The generated function sets the spec's Content-Type; only UNKNOWNS U31 (encodingOverrides), U32
       // (jsonContentType) and static headers change it.

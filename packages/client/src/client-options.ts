@@ -1,6 +1,6 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
 import { operations, type OperationName, type OperationSpec } from '@gw/types';
-import { DEFAULT_MAX_INPUT_BYTES } from '@gw/xml-codec';
+import { DEFAULT_MAX_INPUT_BYTES, type RequestBodyEncoding } from '@gw/xml-codec';
 import { ConfigError } from './errors/config-error.ts';
 import { FieldNames } from './field-names.ts';
 import type { ClientHooks } from './hooks.ts';
@@ -50,9 +50,6 @@ export interface ClientOptions {
   /** Largest response body read, in bytes (UNKNOWNS U51). Default 1 MiB. */
   readonly maxInputBytes?: number;
 }
-
-/** An encoding a client may choose for a body whose type the seed does not declare (UNKNOWNS U31). */
-export type RequestBodyEncoding = 'json' | 'form';
 
 /** The operations whose body encoding is the toolkit's policy, not the seed's (`x-gw-request-encoding-declared: false`). */
 const OPEN_ENCODINGS: readonly string[] = (Object.values(operations) as OperationSpec[]).filter((op) => !op.requestEncodingDeclared).map((op) => op.name);

@@ -6,4 +6,4 @@ export { DecodeError, type DecodeErrorDetails, type DecodeFailure, type DecodeFo
 export { ItemsFormatError, type ItemsFormatErrorDetails, type ItemsFormatFailure } from './items-format-error.ts';
 export { DEFAULT_MAX_INPUT_BYTES, type DecodeInput, type DecodeOptions } from './decode-options.ts';
 export type { XmlRecord, XmlValue } from './xml-record.ts';
-export { encodeRequestBody, type EncodeRequestBodyOptions } from './request-body.ts';
+export { encodeRequestBody, type EncodeRequestBodyOptions, type RequestBodyEncoding } from './request-body.ts';

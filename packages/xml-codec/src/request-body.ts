@@ -1,6 +1,9 @@
 import { GW_ERROR_CODES, GwError, operations, type CancelSubscriptionRequest, type OperationName } from '@gw/types';
 import { encodeCancelSubscription } from './cancel-subscription.ts';
 
+/** An encoding a body whose type the seed does not declare may be given instead of the spec's (UNKNOWNS U31). */
+export type RequestBodyEncoding = 'json' | 'form';
+
 /** Options of `encodeRequestBody`. */
 export interface EncodeRequestBodyOptions {
   /** Root element of an XML body (cancelSubscription); default `xmlRequestRoot` (UNKNOWNS U35). */
@@ -9,7 +12,7 @@ export interface EncodeRequestBodyOptions {
    * `json` or `form` instead of the spec's encoding, for an operation whose body type the seed does not declare
    * (authorise, checkout: UNKNOWNS U31). Refused for the others, whose encoding the seed states.
    */
-  readonly encoding?: 'json' | 'form';
+  readonly encoding?: RequestBodyEncoding;
 }
 
 /**
