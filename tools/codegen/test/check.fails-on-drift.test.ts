@@ -15,7 +15,7 @@ describe('pnpm generate --check', () => {
   it('passes on the committed output, then fails naming the file once a generated file is edited by hand', () => {
     const out = mkdtempSync(join(tmpdir(), 'gw-check-'));
     try {
-      for (const dir of ['packages/types/src/generated', 'packages/client/src/generated']) cpSync(join(repoRoot, dir), join(out, dir), { recursive: true });
+      for (const dir of ['packages/types/src/generated', 'packages/client/src/generated', 'packages/types/UNKNOWNS.md']) cpSync(join(repoRoot, dir), join(out, dir), { recursive: true });
       const clean = runCheck(out);
       expect(clean.stderr).toBe('');
       expect(clean.status).toBe(0);
@@ -23,10 +23,14 @@ describe('pnpm generate --check', () => {
       const file = join(out, 'packages/types/src/generated/operations.gen.ts');
       writeFileSync(file, readFileSync(file, 'utf8').replace('"limit": 50', '"limit": 55'));
       writeFileSync(join(out, 'packages/types/src/generated/extra.gen.ts'), 'export {};\n');
+      // The copy of UNKNOWNS.md that @gw/types ships is generated too: a hand edit of it is drift.
+      const unknowns = join(out, 'packages/types/UNKNOWNS.md');
+      writeFileSync(unknowns, readFileSync(unknowns, 'utf8').replace('### U40', '### U40 (edited)'));
       const drifted = runCheck(out);
       expect(drifted.status).toBe(1);
       expect(drifted.stderr).toContain('changed: packages/types/src/generated/operations.gen.ts');
       expect(drifted.stderr).toContain('stale:   packages/types/src/generated/extra.gen.ts');
+      expect(drifted.stderr).toContain('changed: packages/types/UNKNOWNS.md');
 
       execFileSync(process.execPath, [main, '--out', out]);
       expect(runCheck(out).status).toBe(0);
