@@ -6,6 +6,7 @@ import { BatchLedger } from './batch-ledger.ts';
 import { DuplicateIndex } from './order-key.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { progressOf, type BatchProgress } from './progress.ts';
+import { provenNotSent } from './proven-not-sent.ts';
 import { cannotTellReconciler, type Reconciler } from './reconciler.ts';
 
 type Order = Record<string, unknown>;
@@ -468,29 +469,24 @@ export class BatchRun {
     });
   }
 
+  /**
+   * The outcomes of a chunk whose call threw. Only an error that proves the request never left makes its orders
+   * `failed` ("not sent") or `rejected`; a whole-request refusal the gateway answered makes them `failed`; everything
+   * else, whatever threw, leaves them in doubt (null), to be settled by query.
+   */
   #classifyFailure(chunk: PendingOrder[], error: unknown): { pending: PendingOrder; outcome: OrderOutcome | null }[] {
     const code = codeOf(error);
-    const details = (error as { details?: { outcome?: unknown; status?: unknown; problems?: ValidationProblem[] } })?.details;
+    const details = (error as { details?: { outcome?: unknown; problems?: ValidationProblem[] } })?.details;
     const all = (make: (p: PendingOrder) => OrderOutcome | null) => chunk.map((pending) => ({ pending, outcome: make(pending) }));
     const failed = (reason: string) => all((p) => ({ index: p.index, kind: 'failed', order: p.order, reason }));
+    // A query moves no money: a failed one is failed, and safe to run again.
     if (this.#settings.operation === 'query') return failed(`query failed: ${messageOf(error)}`);
-    switch (code) {
-      case 'GW_OUTCOME_UNKNOWN':
-      case 'GW_TIMEOUT':
-      case 'GW_SIGNATURE':
-      case 'GW_DECODE':
-        // Sent and not (trustworthily) answered: whether it took effect is settled by a query, never by resending.
-        return all(() => null);
-      case 'GW_HTTP':
-        return details?.outcome === 'unknown' ? all(() => null) : failed(`HTTP ${String(details?.status ?? '')}: ${messageOf(error)}`);
-      case 'GW_GATEWAY':
-        return failed(`refused as a whole: ${messageOf(error)}`);
-      case 'GW_VALIDATION':
-        return all((p) => ({ index: p.index, kind: 'rejected', order: p.order, reason: messageOf(error), problems: details?.problems ?? [] }));
-      default:
-        // The client reports anything sent-but-unanswered as GW_OUTCOME_UNKNOWN; other failures happened before sending.
-        return failed(`not sent: ${messageOf(error)}`);
+    if (code === 'GW_GATEWAY' && details?.outcome !== 'unknown') return failed(`refused as a whole: ${messageOf(error)}`);
+    if (!provenNotSent(error)) return all(() => null);
+    if (code === 'GW_VALIDATION') {
+      return all((p) => ({ index: p.index, kind: 'rejected', order: p.order, reason: messageOf(error), problems: details?.problems ?? [] }));
     }
+    return failed(`not sent, safe to send again: ${messageOf(error)}`);
   }
 
   /** Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). */
