@@ -495,6 +495,14 @@ export class BatchRun {
     const how = (o: Order) =>
       `query order_no ${text(o.order_no) || '?'} / transaction_id ${text(o.transaction_id) || '?'} (/v1/retrievalTrans or the merchant portal) to see whether the ${operation} took effect before sending it again`;
     const unknown = (p: PendingOrder, reason: string): OrderOutcome => ({ index: p.index, kind: 'unknown', order: p.order, reason, reconcile: how(p.order) });
+    // The query has answered: the order is not applied, and its resends are spent. Sending it again is safe.
+    const notApplied = (p: PendingOrder): OrderOutcome => ({
+      index: p.index,
+      kind: 'failed',
+      order: p.order,
+      reconciled: true,
+      reason: `no answer to the ${operation} after ${p.resends + 1} sends; a query shows it has not taken effect, so it is safe to send again`,
+    });
     const outcomes: OrderOutcome[] = [];
     const resend: PendingOrder[] = [];
     for (let start = 0; start < orders.length; start += RECONCILE_QUERY_LIMIT) {
@@ -523,7 +531,8 @@ export class BatchRun {
         const verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
         if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `no answer to the ${operation}; a query shows it took effect` });
         else if (verdict === 'not-applied' && pending.resends < (this.#settings.maxResends ?? 2)) resend.push({ ...pending, resends: pending.resends + 1 });
-        else outcomes.push(unknown(pending, verdict === 'not-applied' ? `no answer to the ${operation} after ${pending.resends + 1} sends; a query shows it has not taken effect` : `no answer to the ${operation}, and a query cannot tell whether it took effect`));
+        else if (verdict === 'not-applied') outcomes.push(notApplied(pending));
+        else outcomes.push(unknown(pending, `no answer to the ${operation}, and a query cannot tell whether it took effect`));
       }
     }
     return { outcomes, resend };
