@@ -19,8 +19,11 @@ export type JournalEntry =
   | {
       readonly type: 'intent';
       readonly chunk: number;
-      /** `resends`: how many times the order was sent again after a query showed it not applied (left out when 0). */
-      readonly orders: readonly { index: number; order: Record<string, unknown>; resends?: number }[];
+      /**
+       * `resends`: how many times the order was sent again after a query showed it not applied; `interrupted`: how many
+       * of its sends a crash cut off with nothing to prove they left (neither counts this one; each left out when 0).
+       */
+      readonly orders: readonly { index: number; order: Record<string, unknown>; resends?: number; interrupted?: number }[];
       readonly at: string;
     }
   | {
@@ -30,10 +33,14 @@ export type JournalEntry =
       readonly outcomes: readonly JournaledOutcome[];
       /** Orders a query showed not applied after an unanswered request: they go out again in a later chunk. */
       readonly resend?: readonly number[];
+      /** Of `resend`, the orders whose send a crash cut off unproven: their next send does not count against maxResends. */
+      readonly notCounted?: readonly number[];
       /** Orders of a chunk whose intent was written ahead and which was never sent (the batch stopped first). */
       readonly unsent?: readonly number[];
       readonly at: string;
     }
+  /** A chunk's call is over (answered, or failed in a way that may have followed sending) and its orders are in doubt. */
+  | { readonly type: 'sent'; readonly chunk: number; readonly at: string }
   | { readonly type: 'end'; readonly at: string };
 
 /** Entries waiting for the next write, and who waits for them to be on disk. */

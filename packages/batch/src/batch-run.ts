@@ -16,6 +16,11 @@ export interface PendingOrder {
   readonly index: number;
   readonly order: Order;
   readonly resends: number;
+  /**
+   * How many of its sends a stop or crash cut off with nothing to prove they left (an intent with no `sent` line and
+   * no outcomes, which a query then showed not applied): they do not count against `maxResends`. Absent when 0.
+   */
+  readonly interrupted?: number;
 }
 
 /** A chunk numbered and on its way to the journal: its intent is durable once `written` resolves. */
@@ -81,6 +86,13 @@ function messageOf(error: unknown): string {
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** "2 sends", with the sends a crash cut off before they could be shown to have left, if any. */
+function sendsOf(pending: PendingOrder): string {
+  const sends = pending.resends + 1;
+  const cut = pending.interrupted ?? 0;
+  return `${sends} send${sends === 1 ? '' : 's'}${cut > 0 ? ` (and ${cut} more cut off by a crash or kill before ${cut === 1 ? 'it' : 'they'} could go out, not counted)` : ''}`;
 }
 
 function text(value: unknown): string {
@@ -359,9 +371,13 @@ export class BatchRun {
       } catch (e) {
         error = e;
       }
-      await this.#settings.onStage?.('answered', id);
       const settled = response ? this.#match(chunk, response) : this.#classifyFailure(chunk, error);
       const inDoubt = settled.filter((s): s is { pending: PendingOrder; outcome: null } => s.outcome === null).map((s) => s.pending);
+      // The call is over and may have reached the gateway: if a crash comes before the outcomes line (while the query
+      // below runs), this line tells resume the send happened and counts against maxResends. Not waited for: without
+      // it a send is simply not counted.
+      if (inDoubt.length > 0) this.#journal?.append({ type: 'sent', chunk: id, at: new Date().toISOString() }).catch(() => {});
+      await this.#settings.onStage?.('answered', id);
       const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt) : { outcomes: [], resend: [] };
       return { committed: this.commit(id, [...settled.flatMap((s) => (s.outcome ? [s.outcome] : [])), ...reconciled.outcomes], reconciled.resend) };
     } finally {
@@ -376,7 +392,12 @@ export class BatchRun {
       ? this.#journal.append({
           type: 'intent',
           chunk: id,
-          orders: orders.map(({ index, order, resends }) => (resends > 0 ? { index, order, resends } : { index, order })),
+          orders: orders.map(({ index, order, resends, interrupted }) => ({
+            index,
+            order,
+            ...(resends > 0 ? { resends } : {}),
+            ...(interrupted ? { interrupted } : {}),
+          })),
           at: new Date().toISOString(),
         })
       : Promise.resolve();
@@ -398,12 +419,16 @@ export class BatchRun {
     }
   }
 
-  /** Writes a chunk's outcomes (and the orders it will send again) to the journal, then records them. */
-  async commit(chunk: number, outcomes: OrderOutcome[], resend: PendingOrder[]): Promise<void> {
+  /**
+   * Writes a chunk's outcomes (and the orders it will send again) to the journal, then records them. `sent` false:
+   * the chunk's send was not proven (see reconcile), so its resends are journaled as not counted.
+   */
+  async commit(chunk: number, outcomes: OrderOutcome[], resend: PendingOrder[], sent = true): Promise<void> {
     if (this.#journal) {
       // The chunk's intent holds each order: the outcomes leave it out, a good part of what the journal writes.
       const journaled = outcomes.map(({ order: _order, ...rest }) => rest);
-      await this.#journal.append({ type: 'outcomes', chunk, outcomes: journaled, resend: resend.map((p) => p.index), at: new Date().toISOString() });
+      const indexes = resend.map((p) => p.index);
+      await this.#journal.append({ type: 'outcomes', chunk, outcomes: journaled, resend: indexes, ...(sent || indexes.length === 0 ? {} : { notCounted: indexes }), at: new Date().toISOString() });
     }
     for (const outcome of outcomes) this.ledger.decide(outcome);
     this.requeue(resend);
@@ -489,8 +514,12 @@ export class BatchRun {
     return failed(`not sent, safe to send again: ${messageOf(error)}`);
   }
 
-  /** Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). */
-  async reconcile(orders: PendingOrder[]): Promise<{ outcomes: OrderOutcome[]; resend: PendingOrder[] }> {
+  /**
+   * Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). `sent`
+   * false: nothing proves the request left (a crash right after its intent): one found not applied is sent again
+   * without counting against `maxResends`.
+   */
+  async reconcile(orders: PendingOrder[], sent = true): Promise<{ outcomes: OrderOutcome[]; resend: PendingOrder[] }> {
     const operation = this.#settings.operation as Exclude<BatchOperation, 'query'>;
     const how = (o: Order) =>
       `query order_no ${text(o.order_no) || '?'} / transaction_id ${text(o.transaction_id) || '?'} (/v1/retrievalTrans or the merchant portal) to see whether the ${operation} took effect before sending it again`;
@@ -501,8 +530,9 @@ export class BatchRun {
       kind: 'failed',
       order: p.order,
       reconciled: true,
-      reason: `no answer to the ${operation} after ${p.resends + 1} sends; a query shows it has not taken effect, so it is safe to send again`,
+      reason: `no answer to the ${operation} after ${sendsOf(p)}; a query shows it has not taken effect, so it is safe to send again`,
     });
+    const noAnswer = sent ? `no answer to the ${operation}` : `the batch stopped (a crash or kill) as the ${operation} was about to go out`;
     const outcomes: OrderOutcome[] = [];
     const resend: PendingOrder[] = [];
     for (let start = 0; start < orders.length; start += RECONCILE_QUERY_LIMIT) {
@@ -520,7 +550,7 @@ export class BatchRun {
         }
       }
       if (listed === null) {
-        outcomes.push(...group.map((p) => unknown(p, `no answer to the ${operation}, and ${RECONCILE_QUERY_TRIES} queries to check it failed too: ${messageOf(lastError)}`)));
+        outcomes.push(...group.map((p) => unknown(p, `${noAnswer}, and ${RECONCILE_QUERY_TRIES} queries to check it failed too: ${messageOf(lastError)}`)));
         continue;
       }
       const found = listed;
@@ -529,10 +559,11 @@ export class BatchRun {
         const no = text(pending.order.order_no);
         const queried = found.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));
         const verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
-        if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `no answer to the ${operation}; a query shows it took effect` });
+        if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `${noAnswer}; a query shows it took effect` });
+        else if (verdict === 'not-applied' && !sent) resend.push({ ...pending, interrupted: (pending.interrupted ?? 0) + 1 });
         else if (verdict === 'not-applied' && pending.resends < (this.#settings.maxResends ?? 2)) resend.push({ ...pending, resends: pending.resends + 1 });
         else if (verdict === 'not-applied') outcomes.push(notApplied(pending));
-        else outcomes.push(unknown(pending, `no answer to the ${operation}, and a query cannot tell whether it took effect`));
+        else outcomes.push(unknown(pending, `${noAnswer}, and a query cannot tell whether it took effect`));
       }
     }
     return { outcomes, resend };

@@ -19,6 +19,8 @@ interface JournalState {
   decided: Map<number, OrderOutcome>;
   journaled: Map<number, Record<string, unknown>>;
   inDoubt: Map<number, PendingOrder[]>;
+  /** Chunks whose `sent` line proves their call was made (their in-doubt orders count it against maxResends). */
+  sent: Set<number>;
   resend: PendingOrder[];
   lastChunk: number;
 }
@@ -30,9 +32,12 @@ async function readJournal(path: string): Promise<JournalState> {
   const lastIntent = new Map<number, number>();
   // How many times each order had been sent again when its last intent was written (resends count against maxResends).
   const resendsAtIntent = new Map<number, number>();
+  const interruptedAtIntent = new Map<number, number>();
+  const sent = new Set<number>();
   const settled = new Set<number>();
   const resendAt = new Map<number, number>();
   const unsentAt = new Map<number, number>();
+  const notCountedAt = new Map<number, number>();
   let lastChunk = 0;
   for await (const entry of BatchJournal.read(path)) {
     switch (entry.type) {
@@ -41,9 +46,10 @@ async function readJournal(path: string): Promise<JournalState> {
         break;
       case 'intent':
         lastChunk = Math.max(lastChunk, entry.chunk);
-        for (const { index, order, resends } of entry.orders) {
+        for (const { index, order, resends, interrupted } of entry.orders) {
           lastIntent.set(index, entry.chunk);
           if (resends) resendsAtIntent.set(index, resends);
+          if (interrupted) interruptedAtIntent.set(index, interrupted);
           journaled.set(index, order);
         }
         break;
@@ -56,7 +62,11 @@ async function readJournal(path: string): Promise<JournalState> {
           journaled.set(outcome.index, outcome.order as Record<string, unknown>);
         }
         for (const index of entry.resend ?? []) resendAt.set(index, entry.chunk ?? 0);
+        for (const index of entry.notCounted ?? []) notCountedAt.set(index, entry.chunk ?? 0);
         for (const index of entry.unsent ?? []) unsentAt.set(index, entry.chunk ?? 0);
+        break;
+      case 'sent':
+        sent.add(entry.chunk);
         break;
       case 'end':
         break;
@@ -69,18 +79,22 @@ async function readJournal(path: string): Promise<JournalState> {
     if (decided.has(index)) continue;
     const order = journaled.get(index)!;
     const resends = resendsAtIntent.get(index) ?? 0;
+    const interrupted = interruptedAtIntent.get(index);
+    const counts = interrupted ? { resends, interrupted } : { resends };
     if (!settled.has(chunk)) {
       // The request may or may not have gone out before the crash: a query decides, not a resend.
-      inDoubt.set(chunk, [...(inDoubt.get(chunk) ?? []), { index, order, resends }]);
+      inDoubt.set(chunk, [...(inDoubt.get(chunk) ?? []), { index, order, ...counts }]);
     } else if ((resendAt.get(index) ?? -1) >= chunk) {
-      // A query already showed it not applied, and the crash came before it was sent again.
-      resend.push({ index, order, resends: resends + 1 });
+      // A query already showed it not applied, and the crash came before it was sent again: the send the query
+      // settled counts, unless nothing proved it had left.
+      const counted = notCountedAt.get(index) !== resendAt.get(index);
+      resend.push(counted ? { index, order, ...counts, resends: resends + 1 } : { index, order, resends, interrupted: (interrupted ?? 0) + 1 });
     } else if ((unsentAt.get(index) ?? -1) >= chunk) {
       // Its intent was written ahead and the batch stopped before sending it: it goes out as it would have.
-      resend.push({ index, order, resends });
+      resend.push({ index, order, ...counts });
     }
   }
-  return { operation, decided, journaled, inDoubt, resend, lastChunk };
+  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk };
 }
 
 /** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
@@ -96,8 +110,9 @@ export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatc
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
     for (const outcome of state.decided.values()) run.ledger.restore(outcome);
     for (const [chunk, pending] of [...state.inDoubt].sort((a, b) => a[0] - b[0])) {
-      const settled = await run.reconcile(pending);
-      await run.commit(chunk, settled.outcomes, settled.resend);
+      // Only a `sent` line proves the call was made; without one, a send found not applied is not counted.
+      const settled = await run.reconcile(pending, state.sent.has(chunk));
+      await run.commit(chunk, settled.outcomes, settled.resend, state.sent.has(chunk));
     }
     run.requeue(state.resend);
     async function* remaining(): AsyncGenerator<PendingOrder> {
