@@ -324,7 +324,10 @@ export class BatchRun {
         // The producer adds chunks only after its first await: they are sent when it wakes the loop.
         if (producing === null && wanted() && (this.queued > 0 || !exhausted)) producing = produce();
       }
-      await this.#flushRejections();
+      // A journal that cannot be written stops the batch like any failure: once the requests in flight are answered.
+      await this.#flushRejections().catch((error: unknown) => {
+        failure ??= error;
+      });
       if (running.size === 0 && producing === null && committing.size === 0) {
         if (stopped()) {
           await this.#recordUnsent(ahead.splice(0));

@@ -1,5 +1,7 @@
+import { stat, truncate } from 'node:fs/promises';
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import { BatchJournal, withJournaledOrder } from './batch-journal.ts';
+import { BatchJournal, withJournaledOrder, type OpenJournalFile } from './batch-journal.ts';
+import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
@@ -12,6 +14,8 @@ export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<Batc
   readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
   /** When given, must be the journal's operation. */
   readonly operation?: Op;
+  /** How the journal file is opened for appending (for tests and storage layers); default `open(path, 'a')`. */
+  readonly journalFile?: OpenJournalFile;
 }
 
 interface JournalState {
@@ -23,6 +27,8 @@ interface JournalState {
   sent: Set<number>;
   resend: PendingOrder[];
   lastChunk: number;
+  /** Bytes up to the last complete line: a torn tail after them is cut before anything is appended. */
+  completeBytes: number;
 }
 
 async function readJournal(path: string): Promise<JournalState> {
@@ -39,7 +45,8 @@ async function readJournal(path: string): Promise<JournalState> {
   const unsentAt = new Map<number, number>();
   const notCountedAt = new Map<number, number>();
   let lastChunk = 0;
-  for await (const entry of BatchJournal.read(path)) {
+  const extent: JournalExtent = { completeBytes: 0 };
+  for await (const entry of readJournalEntries(path, extent)) {
     switch (entry.type) {
       case 'start':
         operation = entry.operation;
@@ -94,7 +101,7 @@ async function readJournal(path: string): Promise<JournalState> {
       resend.push({ index, order, ...counts });
     }
   }
-  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk };
+  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk, completeBytes: extent.completeBytes };
 }
 
 /** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
@@ -104,7 +111,11 @@ export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatc
   if (options.operation && options.operation !== state.operation) {
     throw new JournalMismatchError(options.journal, null, `the journal is of a ${state.operation} batch, not ${options.operation}`);
   }
-  const journal = await BatchJournal.open(options.journal);
+  // A torn last line (a crash or a full disk mid-write) was never synced, so it never counted: what it described is
+  // settled like the rest (a torn intent was never sent; a torn outcomes line leaves its chunk to a query). It is cut
+  // so that the lines appended now start on a line of their own.
+  if ((await stat(options.journal)).size > state.completeBytes) await truncate(options.journal, state.completeBytes);
+  const journal = await BatchJournal.open(options.journal, options.journalFile);
   try {
     const run = new BatchRun({ ...options, operation: state.operation }, journal, state.lastChunk + 1);
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));

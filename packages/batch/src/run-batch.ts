@@ -1,5 +1,5 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import { BatchJournal } from './batch-journal.ts';
+import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 
@@ -10,6 +10,8 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
   readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
   /** Path of the journal file (append-only JSONL; each chunk's intent is on disk before it is sent and its outcomes after); without one the batch cannot be resumed. */
   readonly journal?: string;
+  /** How the journal file is opened for appending (for tests and storage layers); default `open(path, 'a')`. */
+  readonly journalFile?: OpenJournalFile;
 }
 
 /** Input order number `index`, copied so later changes by the caller do not reach the batch. */
@@ -38,7 +40,7 @@ export function numberOrders(orders: Iterable<unknown> | AsyncIterable<unknown>)
 /** Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome. */
 export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
-  const journal = options.journal ? await BatchJournal.open(options.journal) : null;
+  const journal = options.journal ? await BatchJournal.open(options.journal, options.journalFile) : null;
   try {
     const run = new BatchRun(options, journal);
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
