@@ -561,8 +561,15 @@ export class BatchRun {
         const id = text(pending.order.transaction_id);
         const no = text(pending.order.order_no);
         const queried = found.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));
-        const verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
-        if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `${noAnswer}; a query shows it took effect` });
+        let verdict: ReturnType<Reconciler> | Error;
+        try {
+          verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
+        } catch (error) {
+          // A reconciler that throws has told nothing: the order may have been applied.
+          verdict = error instanceof Error ? error : new Error(String(error));
+        }
+        if (verdict instanceof Error) outcomes.push(unknown(pending, `${noAnswer}, and reading the query answer failed: ${verdict.message}`));
+        else if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `${noAnswer}; a query shows it took effect` });
         else if (verdict === 'not-applied' && !sent) resend.push({ ...pending, interrupted: (pending.interrupted ?? 0) + 1 });
         else if (verdict === 'not-applied' && pending.resends < (this.#settings.maxResends ?? 2)) resend.push({ ...pending, resends: pending.resends + 1 });
         else if (verdict === 'not-applied') outcomes.push(notApplied(pending));
