@@ -21,6 +21,8 @@ export interface PendingOrder {
    * no outcomes, which a query then showed not applied): they do not count against `maxResends`. Absent when 0.
    */
   readonly interrupted?: number;
+  /** Card fields the input order carried, taken out before anything saw them: the order is refused at intake. */
+  readonly cardFields?: readonly string[];
 }
 
 /** A chunk numbered and on its way to the journal: its intent is durable once `written` resolves. */
@@ -146,6 +148,16 @@ export class BatchRun {
 
   /** Takes one input order in: refused at once when invalid or a duplicate, otherwise queued. Returns true if queued. */
   intake(pending: PendingOrder): boolean {
+    if (pending.cardFields) {
+      const problems = pending.cardFields.map((field) => ({
+        pointer: `/${field.split(' ')[0]!.replaceAll('.', '/')}`,
+        field,
+        keyword: 'cardData',
+        message: `is card data, which a ${this.#settings.operation} element never carries; it was not sent or journaled`,
+      }));
+      this.#reject(pending, `carries card data (${pending.cardFields.join(', ')}): refused, and its card fields were dropped unread`, problems);
+      return false;
+    }
     const earlier = this.remember(pending);
     if (earlier !== undefined) {
       this.#reject(pending, `duplicate of input order #${earlier}: not sent twice`, []);

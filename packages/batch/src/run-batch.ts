@@ -1,6 +1,7 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
 import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
+import { withoutCardData } from './card-data.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 
 /** Options of `runBatch`. */
@@ -14,9 +15,13 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
   readonly journalFile?: OpenJournalFile;
 }
 
-/** Input order number `index`, copied so later changes by the caller do not reach the batch. */
-function pendingOrder(index: number, order: unknown): PendingOrder {
-  return { index, order: { ...(order as Record<string, unknown>) }, resends: 0 };
+/**
+ * Input order number `index`, copied so later changes by the caller do not reach the batch, and without card data
+ * (named in `cardFields`, the order is then refused at intake): nothing after this sees a card value.
+ */
+function pendingOrder(index: number, input: unknown): PendingOrder {
+  const { order, cardFields } = withoutCardData(input !== null && typeof input === 'object' ? input : {});
+  return cardFields.length > 0 ? { index, order, resends: 0, cardFields } : { index, order, resends: 0 };
 }
 
 /** Numbers the input orders as they are read. */
