@@ -16,6 +16,7 @@ export interface WithoutCardData {
  * order is refused at intake. The walk is iterative, with an explicit stack: the input is the caller's, not ours.
  */
 export function withoutCardData(input: object): WithoutCardData {
+  if (isPlainAndClean(input)) return { order: { ...(input as Record<string, unknown>) }, cardFields: NONE };
   const order: Record<string, unknown> = {};
   const cardFields: string[] = [];
   for (const key of Object.keys(input)) {
@@ -27,6 +28,18 @@ export function withoutCardData(input: object): WithoutCardData {
     else order[key] = value;
   }
   return { order, cardFields };
+}
+
+const NONE: readonly string[] = [];
+
+/** The usual order: flat (no member is an object) and no member named like card data. */
+function isPlainAndClean(input: object): boolean {
+  for (const key in input) {
+    if (SECRET.has(key)) return false;
+    const value = (input as Record<string, unknown>)[key];
+    if (value !== null && typeof value === 'object') return false;
+  }
+  return true;
 }
 
 /** Adds the paths of secret fields inside `value` to `found`; true if there were any. */
