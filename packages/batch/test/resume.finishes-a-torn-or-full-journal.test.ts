@@ -165,3 +165,12 @@ describe('a full disk mid-batch', () => {
     }
   }, 60_000);
 });
+
+describe('a journal whose only line is torn', () => {
+  it('is refused with a JournalMismatchError saying the batch sent nothing and can be run again', async () => {
+    const journal = journalWith(line({ type: 'start', version: 1, operation: 'capture', limit: 50, at }).slice(0, 30));
+    const resumed = resumeBatch({ client: clientFor(sandbox), journal, orders: [] });
+    await expect(resumed).rejects.toMatchObject({ name: 'JournalMismatchError', code: 'GW_CONFIG' });
+    await expect(resumed).rejects.toThrow(/only line is torn: the batch stopped before it sent anything/);
+  });
+});
