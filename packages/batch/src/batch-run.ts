@@ -547,7 +547,7 @@ export class BatchRun {
       reconciled: true,
       reason: `no answer to the ${operation} after ${sendsOf(p)}; a query shows it has not taken effect, so it is safe to send again`,
     });
-    const noAnswer = sent ? `no answer to the ${operation}` : `the batch stopped (a crash or kill) as the ${operation} was about to go out`;
+    const noAnswer = sent ? `no answer to the ${operation}` : `the batch stopped (a crash or kill) around the ${operation}'s send, with nothing journaled to show it went out`;
     const outcomes: OrderOutcome[] = [];
     const resend: PendingOrder[] = [];
     for (let start = 0; start < orders.length; start += RECONCILE_QUERY_LIMIT) {
