@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { BatchOperation } from './batch-operation.ts';
+import { readJournalEntries } from './journal-reader.ts';
+import { JournalWriteError } from './journal-write-error.ts';
 import type { OrderOutcome } from './outcome.ts';
 
 /** An outcome as journaled: `order` is left out when the chunk's intent already holds it. */
@@ -19,8 +19,11 @@ export type JournalEntry =
   | {
       readonly type: 'intent';
       readonly chunk: number;
-      /** `resends`: how many times the order was sent again after a query showed it not applied (left out when 0). */
-      readonly orders: readonly { index: number; order: Record<string, unknown>; resends?: number }[];
+      /**
+       * `resends`: how many times the order was sent again after a query showed it not applied; `interrupted`: how many
+       * of its sends a crash cut off with nothing to prove they left (neither counts this one; each left out when 0).
+       */
+      readonly orders: readonly { index: number; order: Record<string, unknown>; resends?: number; interrupted?: number }[];
       readonly at: string;
     }
   | {
@@ -30,11 +33,21 @@ export type JournalEntry =
       readonly outcomes: readonly JournaledOutcome[];
       /** Orders a query showed not applied after an unanswered request: they go out again in a later chunk. */
       readonly resend?: readonly number[];
+      /** Of `resend`, the orders whose send a crash cut off unproven: their next send does not count against maxResends. */
+      readonly notCounted?: readonly number[];
       /** Orders of a chunk whose intent was written ahead and which was never sent (the batch stopped first). */
       readonly unsent?: readonly number[];
       readonly at: string;
     }
+  /** A chunk's call is over (answered, or failed in a way that may have followed sending) and its orders are in doubt. */
+  | { readonly type: 'sent'; readonly chunk: number; readonly at: string }
   | { readonly type: 'end'; readonly at: string };
+
+/** The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. */
+export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
+
+/** Opens a journal file for appending (default: `open(path, 'a')` of `node:fs/promises`). */
+export type OpenJournalFile = (path: string) => Promise<JournalFile>;
 
 /** Entries waiting for the next write, and who waits for them to be on disk. */
 interface PendingAppend {
@@ -54,22 +67,28 @@ interface PendingAppend {
  */
 export class BatchJournal {
   readonly path: string;
-  readonly #file: FileHandle;
+  readonly #file: JournalFile;
   #pending: PendingAppend[] = [];
   #flushing: Promise<void> | null = null;
+  /** Set by the first failed write: the file may end in a torn line, so nothing more is appended after it. */
+  #broken: JournalWriteError | null = null;
 
-  private constructor(path: string, file: FileHandle) {
+  private constructor(path: string, file: JournalFile) {
     this.path = path;
     this.#file = file;
   }
 
   /** Opens (creating or appending to) a journal file. */
-  static async open(path: string): Promise<BatchJournal> {
-    return new BatchJournal(path, await open(path, 'a'));
+  static async open(path: string, openFile: OpenJournalFile = (p) => open(p, 'a')): Promise<BatchJournal> {
+    return new BatchJournal(path, await openFile(path));
   }
 
-  /** Appends entries and resolves once they are written and fdatasynced; lines never interleave, order is kept. */
+  /**
+   * Appends entries and resolves once they are written and fdatasynced; lines never interleave, order is kept. After
+   * a failed write every append rejects with the same JournalWriteError: a line after a torn one would damage the file.
+   */
   append(...entries: JournalEntry[]): Promise<void> {
+    if (this.#broken) return Promise.reject(this.#broken);
     const text = entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
     return new Promise<void>((resolve, reject) => {
       this.#pending.push({ text, resolve, reject });
@@ -83,11 +102,13 @@ export class BatchJournal {
       const group = this.#pending;
       this.#pending = [];
       try {
+        if (this.#broken) throw this.#broken;
         await this.#write(group.length === 1 ? group[0]!.text : group.map((p) => p.text).join(''));
         await this.#file.datasync();
         for (const p of group) p.resolve();
       } catch (error) {
-        for (const p of group) p.reject(error);
+        this.#broken ??= error instanceof JournalWriteError ? error : new JournalWriteError(this.path, error);
+        for (const p of group) p.reject(this.#broken);
       }
     }
     this.#flushing = null;
@@ -112,20 +133,11 @@ export class BatchJournal {
     await this.#file.close();
   }
 
-  /** Reads every complete entry of a journal; a torn last line (a crash mid-write) is ignored. */
-  static async *read(path: string): AsyncGenerator<JournalEntry> {
-    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-    let pending: string | null = null;
-    for await (const line of lines) {
-      if (pending !== null) yield JSON.parse(pending) as JournalEntry;
-      pending = line.trim() === '' ? null : line;
-    }
-    if (pending !== null) {
-      try {
-        yield JSON.parse(pending) as JournalEntry;
-      } catch {
-        // The process died while writing its last line: that line's fsync never completed, so it never counted.
-      }
-    }
+  /**
+   * Reads every complete entry of a journal: a torn last line (a crash or a full disk mid-write, no newline) is
+   * skipped; any other line that is not an entry raises a JournalDamagedError saying where.
+   */
+  static read(path: string): AsyncGenerator<JournalEntry> {
+    return readJournalEntries(path);
   }
 }

@@ -6,6 +6,7 @@ import { BatchLedger } from './batch-ledger.ts';
 import { DuplicateIndex } from './order-key.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { progressOf, type BatchProgress } from './progress.ts';
+import { provenNotSent } from './proven-not-sent.ts';
 import { cannotTellReconciler, type Reconciler } from './reconciler.ts';
 
 type Order = Record<string, unknown>;
@@ -15,6 +16,13 @@ export interface PendingOrder {
   readonly index: number;
   readonly order: Order;
   readonly resends: number;
+  /**
+   * How many of its sends a stop or crash cut off with nothing to prove they left (an intent with no `sent` line and
+   * no outcomes, which a query then showed not applied): they do not count against `maxResends`. Absent when 0.
+   */
+  readonly interrupted?: number;
+  /** Card fields the input order carried, taken out before anything saw them: the order is refused at intake. */
+  readonly cardFields?: readonly string[];
 }
 
 /** A chunk numbered and on its way to the journal: its intent is durable once `written` resolves. */
@@ -82,6 +90,13 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/** "2 sends", with the sends a crash cut off before they could be shown to have left, if any. */
+function sendsOf(pending: PendingOrder): string {
+  const sends = pending.resends + 1;
+  const cut = pending.interrupted ?? 0;
+  return `${sends} send${sends === 1 ? '' : 's'}${cut > 0 ? ` (and ${cut} more cut off by a crash or kill before ${cut === 1 ? 'it' : 'they'} could go out, not counted)` : ''}`;
+}
+
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
@@ -133,6 +148,16 @@ export class BatchRun {
 
   /** Takes one input order in: refused at once when invalid or a duplicate, otherwise queued. Returns true if queued. */
   intake(pending: PendingOrder): boolean {
+    if (pending.cardFields) {
+      const problems = pending.cardFields.map((field) => ({
+        pointer: `/${field.split(' ')[0]!.replaceAll('.', '/')}`,
+        field,
+        keyword: 'cardData',
+        message: `is card data, which a ${this.#settings.operation} element never carries; it was not sent or journaled`,
+      }));
+      this.#reject(pending, `carries card data (${pending.cardFields.join(', ')}): refused, and its card fields were dropped unread`, problems);
+      return false;
+    }
     const earlier = this.remember(pending);
     if (earlier !== undefined) {
       this.#reject(pending, `duplicate of input order #${earlier}: not sent twice`, []);
@@ -311,7 +336,10 @@ export class BatchRun {
         // The producer adds chunks only after its first await: they are sent when it wakes the loop.
         if (producing === null && wanted() && (this.queued > 0 || !exhausted)) producing = produce();
       }
-      await this.#flushRejections();
+      // A journal that cannot be written stops the batch like any failure: once the requests in flight are answered.
+      await this.#flushRejections().catch((error: unknown) => {
+        failure ??= error;
+      });
       if (running.size === 0 && producing === null && committing.size === 0) {
         if (stopped()) {
           await this.#recordUnsent(ahead.splice(0));
@@ -358,9 +386,13 @@ export class BatchRun {
       } catch (e) {
         error = e;
       }
-      await this.#settings.onStage?.('answered', id);
       const settled = response ? this.#match(chunk, response) : this.#classifyFailure(chunk, error);
       const inDoubt = settled.filter((s): s is { pending: PendingOrder; outcome: null } => s.outcome === null).map((s) => s.pending);
+      // The call is over and may have reached the gateway: if a crash comes before the outcomes line (while the query
+      // below runs), this line tells resume the send happened and counts against maxResends. Not waited for: without
+      // it a send is simply not counted.
+      if (inDoubt.length > 0) this.#journal?.append({ type: 'sent', chunk: id, at: new Date().toISOString() }).catch(() => {});
+      await this.#settings.onStage?.('answered', id);
       const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt) : { outcomes: [], resend: [] };
       return { committed: this.commit(id, [...settled.flatMap((s) => (s.outcome ? [s.outcome] : [])), ...reconciled.outcomes], reconciled.resend) };
     } finally {
@@ -375,7 +407,12 @@ export class BatchRun {
       ? this.#journal.append({
           type: 'intent',
           chunk: id,
-          orders: orders.map(({ index, order, resends }) => (resends > 0 ? { index, order, resends } : { index, order })),
+          orders: orders.map(({ index, order, resends, interrupted }) => ({
+            index,
+            order,
+            ...(resends > 0 ? { resends } : {}),
+            ...(interrupted ? { interrupted } : {}),
+          })),
           at: new Date().toISOString(),
         })
       : Promise.resolve();
@@ -397,12 +434,16 @@ export class BatchRun {
     }
   }
 
-  /** Writes a chunk's outcomes (and the orders it will send again) to the journal, then records them. */
-  async commit(chunk: number, outcomes: OrderOutcome[], resend: PendingOrder[]): Promise<void> {
+  /**
+   * Writes a chunk's outcomes (and the orders it will send again) to the journal, then records them. `sent` false:
+   * the chunk's send was not proven (see reconcile), so its resends are journaled as not counted.
+   */
+  async commit(chunk: number, outcomes: OrderOutcome[], resend: PendingOrder[], sent = true): Promise<void> {
     if (this.#journal) {
       // The chunk's intent holds each order: the outcomes leave it out, a good part of what the journal writes.
       const journaled = outcomes.map(({ order: _order, ...rest }) => rest);
-      await this.#journal.append({ type: 'outcomes', chunk, outcomes: journaled, resend: resend.map((p) => p.index), at: new Date().toISOString() });
+      const indexes = resend.map((p) => p.index);
+      await this.#journal.append({ type: 'outcomes', chunk, outcomes: journaled, resend: indexes, ...(sent || indexes.length === 0 ? {} : { notCounted: indexes }), at: new Date().toISOString() });
     }
     for (const outcome of outcomes) this.ledger.decide(outcome);
     this.requeue(resend);
@@ -468,37 +509,45 @@ export class BatchRun {
     });
   }
 
+  /**
+   * The outcomes of a chunk whose call threw. Only an error that proves the request never left makes its orders
+   * `failed` ("not sent") or `rejected`; a whole-request refusal the gateway answered makes them `failed`; everything
+   * else, whatever threw, leaves them in doubt (null), to be settled by query.
+   */
   #classifyFailure(chunk: PendingOrder[], error: unknown): { pending: PendingOrder; outcome: OrderOutcome | null }[] {
     const code = codeOf(error);
-    const details = (error as { details?: { outcome?: unknown; status?: unknown; problems?: ValidationProblem[] } })?.details;
+    const details = (error as { details?: { outcome?: unknown; problems?: ValidationProblem[] } })?.details;
     const all = (make: (p: PendingOrder) => OrderOutcome | null) => chunk.map((pending) => ({ pending, outcome: make(pending) }));
     const failed = (reason: string) => all((p) => ({ index: p.index, kind: 'failed', order: p.order, reason }));
+    // A query moves no money: a failed one is failed, and safe to run again.
     if (this.#settings.operation === 'query') return failed(`query failed: ${messageOf(error)}`);
-    switch (code) {
-      case 'GW_OUTCOME_UNKNOWN':
-      case 'GW_TIMEOUT':
-      case 'GW_SIGNATURE':
-      case 'GW_DECODE':
-        // Sent and not (trustworthily) answered: whether it took effect is settled by a query, never by resending.
-        return all(() => null);
-      case 'GW_HTTP':
-        return details?.outcome === 'unknown' ? all(() => null) : failed(`HTTP ${String(details?.status ?? '')}: ${messageOf(error)}`);
-      case 'GW_GATEWAY':
-        return failed(`refused as a whole: ${messageOf(error)}`);
-      case 'GW_VALIDATION':
-        return all((p) => ({ index: p.index, kind: 'rejected', order: p.order, reason: messageOf(error), problems: details?.problems ?? [] }));
-      default:
-        // The client reports anything sent-but-unanswered as GW_OUTCOME_UNKNOWN; other failures happened before sending.
-        return failed(`not sent: ${messageOf(error)}`);
+    if (code === 'GW_GATEWAY' && details?.outcome !== 'unknown') return failed(`refused as a whole: ${messageOf(error)}`);
+    if (!provenNotSent(error)) return all(() => null);
+    if (code === 'GW_VALIDATION') {
+      return all((p) => ({ index: p.index, kind: 'rejected', order: p.order, reason: messageOf(error), problems: details?.problems ?? [] }));
     }
+    return failed(`not sent, safe to send again: ${messageOf(error)}`);
   }
 
-  /** Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). */
-  async reconcile(orders: PendingOrder[]): Promise<{ outcomes: OrderOutcome[]; resend: PendingOrder[] }> {
+  /**
+   * Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). `sent`
+   * false: nothing proves the request left (a crash right after its intent): one found not applied is sent again
+   * without counting against `maxResends`.
+   */
+  async reconcile(orders: PendingOrder[], sent = true): Promise<{ outcomes: OrderOutcome[]; resend: PendingOrder[] }> {
     const operation = this.#settings.operation as Exclude<BatchOperation, 'query'>;
     const how = (o: Order) =>
       `query order_no ${text(o.order_no) || '?'} / transaction_id ${text(o.transaction_id) || '?'} (/v1/retrievalTrans or the merchant portal) to see whether the ${operation} took effect before sending it again`;
     const unknown = (p: PendingOrder, reason: string): OrderOutcome => ({ index: p.index, kind: 'unknown', order: p.order, reason, reconcile: how(p.order) });
+    // The query has answered: the order is not applied, and its resends are spent. Sending it again is safe.
+    const notApplied = (p: PendingOrder): OrderOutcome => ({
+      index: p.index,
+      kind: 'failed',
+      order: p.order,
+      reconciled: true,
+      reason: `no answer to the ${operation} after ${sendsOf(p)}; a query shows it has not taken effect, so it is safe to send again`,
+    });
+    const noAnswer = sent ? `no answer to the ${operation}` : `the batch stopped (a crash or kill) around the ${operation}'s send, with nothing journaled to show it went out`;
     const outcomes: OrderOutcome[] = [];
     const resend: PendingOrder[] = [];
     for (let start = 0; start < orders.length; start += RECONCILE_QUERY_LIMIT) {
@@ -516,7 +565,7 @@ export class BatchRun {
         }
       }
       if (listed === null) {
-        outcomes.push(...group.map((p) => unknown(p, `no answer to the ${operation}, and ${RECONCILE_QUERY_TRIES} queries to check it failed too: ${messageOf(lastError)}`)));
+        outcomes.push(...group.map((p) => unknown(p, `${noAnswer}, and ${RECONCILE_QUERY_TRIES} queries to check it failed too: ${messageOf(lastError)}`)));
         continue;
       }
       const found = listed;
@@ -524,10 +573,19 @@ export class BatchRun {
         const id = text(pending.order.transaction_id);
         const no = text(pending.order.order_no);
         const queried = found.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));
-        const verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
-        if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `no answer to the ${operation}; a query shows it took effect` });
+        let verdict: ReturnType<Reconciler> | Error;
+        try {
+          verdict = this.#reconcile({ operation, order: pending.order, queried: queried as never });
+        } catch (error) {
+          // A reconciler that throws has told nothing: the order may have been applied.
+          verdict = error instanceof Error ? error : new Error(String(error));
+        }
+        if (verdict instanceof Error) outcomes.push(unknown(pending, `${noAnswer}, and reading the query answer failed: ${verdict.message}`));
+        else if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `${noAnswer}; a query shows it took effect` });
+        else if (verdict === 'not-applied' && !sent) resend.push({ ...pending, interrupted: (pending.interrupted ?? 0) + 1 });
         else if (verdict === 'not-applied' && pending.resends < (this.#settings.maxResends ?? 2)) resend.push({ ...pending, resends: pending.resends + 1 });
-        else outcomes.push(unknown(pending, verdict === 'not-applied' ? `no answer to the ${operation} after ${pending.resends + 1} sends; a query shows it has not taken effect` : `no answer to the ${operation}, and a query cannot tell whether it took effect`));
+        else if (verdict === 'not-applied') outcomes.push(notApplied(pending));
+        else outcomes.push(unknown(pending, `${noAnswer}, and a query cannot tell whether it took effect`));
       }
     }
     return { outcomes, resend };

@@ -40,7 +40,7 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
   if ((journal !== undefined || options.resuming) && (typeof journal !== 'string' || journal === '')) {
     problems.push(`journal must be ${options.resuming ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
   }
-  for (const name of ['onProgress', 'onOutcome', 'reconcile', 'onStage'] as const) {
+  for (const name of ['onProgress', 'onOutcome', 'reconcile', 'onStage', 'journalFile'] as const) {
     if (settings[name] !== undefined && typeof settings[name] !== 'function') problems.push(`${name} must be a function, not ${describe(settings[name])}`);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) problems.push(`signal must be an AbortSignal, not ${describe(signal)}`);

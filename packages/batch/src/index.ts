@@ -5,7 +5,9 @@ export type { BatchClient, BatchOperation, BatchOrders, BatchResults, QuerySelec
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
 export type { BatchProgress } from './progress.ts';
 export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';
-export { BatchJournal, type JournalEntry } from './batch-journal.ts';
+export { BatchJournal, type JournalEntry, type JournalFile, type OpenJournalFile } from './batch-journal.ts';
+export { JournalDamagedError, type JournalDamagedDetails } from './journal-damaged-error.ts';
+export { JournalWriteError, type JournalWriteDetails } from './journal-write-error.ts';
 export { BatchLedger } from './batch-ledger.ts';
 export { JournalMismatchError } from './journal-mismatch-error.ts';
 export { ordersFromCsv, ordersFromJsonl } from './order-sources.ts';

@@ -3,7 +3,8 @@ import type { ValidationProblem } from '@gw/types';
 /**
  * The one final outcome of an input order:
  * - `succeeded`: the gateway answered success for it (or a query after an unanswered request showed it applied);
- * - `failed`: the gateway answered failure, or the request was refused whole, or it was never sent;
+ * - `failed`: the gateway answered failure, or the request was refused whole, or it provably never left, or a query
+ *   showed it not applied after its last allowed send (safe to send again in each case but the first two);
  * - `rejected`: refused before sending (invalid, or a duplicate of an earlier input order);
  * - `unknown`: sent, no answer, and reconciliation could not tell: check it by hand (`reconcile` says how).
  */

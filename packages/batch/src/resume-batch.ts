@@ -1,5 +1,7 @@
+import { stat, truncate } from 'node:fs/promises';
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import { BatchJournal, withJournaledOrder } from './batch-journal.ts';
+import { BatchJournal, withJournaledOrder, type OpenJournalFile } from './batch-journal.ts';
+import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
@@ -12,6 +14,8 @@ export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<Batc
   readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
   /** When given, must be the journal's operation. */
   readonly operation?: Op;
+  /** How the journal file is opened for appending (for tests and storage layers); default `open(path, 'a')`. */
+  readonly journalFile?: OpenJournalFile;
 }
 
 interface JournalState {
@@ -19,8 +23,12 @@ interface JournalState {
   decided: Map<number, OrderOutcome>;
   journaled: Map<number, Record<string, unknown>>;
   inDoubt: Map<number, PendingOrder[]>;
+  /** Chunks whose `sent` line proves their call was made (their in-doubt orders count it against maxResends). */
+  sent: Set<number>;
   resend: PendingOrder[];
   lastChunk: number;
+  /** Bytes up to the last complete line: a torn tail after them is cut before anything is appended. */
+  completeBytes: number;
 }
 
 async function readJournal(path: string): Promise<JournalState> {
@@ -30,20 +38,25 @@ async function readJournal(path: string): Promise<JournalState> {
   const lastIntent = new Map<number, number>();
   // How many times each order had been sent again when its last intent was written (resends count against maxResends).
   const resendsAtIntent = new Map<number, number>();
+  const interruptedAtIntent = new Map<number, number>();
+  const sent = new Set<number>();
   const settled = new Set<number>();
   const resendAt = new Map<number, number>();
   const unsentAt = new Map<number, number>();
+  const notCountedAt = new Map<number, number>();
   let lastChunk = 0;
-  for await (const entry of BatchJournal.read(path)) {
+  const extent: JournalExtent = { completeBytes: 0 };
+  for await (const entry of readJournalEntries(path, extent)) {
     switch (entry.type) {
       case 'start':
         operation = entry.operation;
         break;
       case 'intent':
         lastChunk = Math.max(lastChunk, entry.chunk);
-        for (const { index, order, resends } of entry.orders) {
+        for (const { index, order, resends, interrupted } of entry.orders) {
           lastIntent.set(index, entry.chunk);
           if (resends) resendsAtIntent.set(index, resends);
+          if (interrupted) interruptedAtIntent.set(index, interrupted);
           journaled.set(index, order);
         }
         break;
@@ -56,31 +69,43 @@ async function readJournal(path: string): Promise<JournalState> {
           journaled.set(outcome.index, outcome.order as Record<string, unknown>);
         }
         for (const index of entry.resend ?? []) resendAt.set(index, entry.chunk ?? 0);
+        for (const index of entry.notCounted ?? []) notCountedAt.set(index, entry.chunk ?? 0);
         for (const index of entry.unsent ?? []) unsentAt.set(index, entry.chunk ?? 0);
+        break;
+      case 'sent':
+        sent.add(entry.chunk);
         break;
       case 'end':
         break;
     }
   }
-  if (!operation) throw new JournalMismatchError(path, null, 'no start entry: this is not a batch journal');
+  if (!operation) {
+    // A start line is on disk before anything is sent: a journal whose only line is torn belongs to a batch that sent nothing.
+    const torn = extent.completeBytes === 0 && (await stat(path)).size > 0;
+    throw new JournalMismatchError(path, null, torn ? 'its only line is torn: the batch stopped before it sent anything, so delete this journal and run the batch again without resuming it' : 'no start entry: this is not a batch journal');
+  }
   const inDoubt = new Map<number, PendingOrder[]>();
   const resend: PendingOrder[] = [];
   for (const [index, chunk] of lastIntent) {
     if (decided.has(index)) continue;
     const order = journaled.get(index)!;
     const resends = resendsAtIntent.get(index) ?? 0;
+    const interrupted = interruptedAtIntent.get(index);
+    const counts = interrupted ? { resends, interrupted } : { resends };
     if (!settled.has(chunk)) {
       // The request may or may not have gone out before the crash: a query decides, not a resend.
-      inDoubt.set(chunk, [...(inDoubt.get(chunk) ?? []), { index, order, resends }]);
+      inDoubt.set(chunk, [...(inDoubt.get(chunk) ?? []), { index, order, ...counts }]);
     } else if ((resendAt.get(index) ?? -1) >= chunk) {
-      // A query already showed it not applied, and the crash came before it was sent again.
-      resend.push({ index, order, resends: resends + 1 });
+      // A query already showed it not applied, and the crash came before it was sent again: the send the query
+      // settled counts, unless nothing proved it had left.
+      const counted = notCountedAt.get(index) !== resendAt.get(index);
+      resend.push(counted ? { index, order, ...counts, resends: resends + 1 } : { index, order, resends, interrupted: (interrupted ?? 0) + 1 });
     } else if ((unsentAt.get(index) ?? -1) >= chunk) {
       // Its intent was written ahead and the batch stopped before sending it: it goes out as it would have.
-      resend.push({ index, order, resends });
+      resend.push({ index, order, ...counts });
     }
   }
-  return { operation, decided, journaled, inDoubt, resend, lastChunk };
+  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk, completeBytes: extent.completeBytes };
 }
 
 /** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
@@ -90,14 +115,19 @@ export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatc
   if (options.operation && options.operation !== state.operation) {
     throw new JournalMismatchError(options.journal, null, `the journal is of a ${state.operation} batch, not ${options.operation}`);
   }
-  const journal = await BatchJournal.open(options.journal);
+  // A torn last line (a crash or a full disk mid-write) was never synced, so it never counted: what it described is
+  // settled like the rest (a torn intent was never sent; a torn outcomes line leaves its chunk to a query). It is cut
+  // so that the lines appended now start on a line of their own.
+  if ((await stat(options.journal)).size > state.completeBytes) await truncate(options.journal, state.completeBytes);
+  const journal = await BatchJournal.open(options.journal, options.journalFile);
   try {
     const run = new BatchRun({ ...options, operation: state.operation }, journal, state.lastChunk + 1);
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
     for (const outcome of state.decided.values()) run.ledger.restore(outcome);
     for (const [chunk, pending] of [...state.inDoubt].sort((a, b) => a[0] - b[0])) {
-      const settled = await run.reconcile(pending);
-      await run.commit(chunk, settled.outcomes, settled.resend);
+      // Only a `sent` line proves the call was made; without one, a send found not applied is not counted.
+      const settled = await run.reconcile(pending, state.sent.has(chunk));
+      await run.commit(chunk, settled.outcomes, settled.resend, state.sent.has(chunk));
     }
     run.requeue(state.resend);
     async function* remaining(): AsyncGenerator<PendingOrder> {

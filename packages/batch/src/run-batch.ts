@@ -1,6 +1,7 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import { BatchJournal } from './batch-journal.ts';
+import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
+import { withoutCardData } from './card-data.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 
 /** Options of `runBatch`. */
@@ -10,11 +11,17 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
   readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
   /** Path of the journal file (append-only JSONL; each chunk's intent is on disk before it is sent and its outcomes after); without one the batch cannot be resumed. */
   readonly journal?: string;
+  /** How the journal file is opened for appending (for tests and storage layers); default `open(path, 'a')`. */
+  readonly journalFile?: OpenJournalFile;
 }
 
-/** Input order number `index`, copied so later changes by the caller do not reach the batch. */
-function pendingOrder(index: number, order: unknown): PendingOrder {
-  return { index, order: { ...(order as Record<string, unknown>) }, resends: 0 };
+/**
+ * Input order number `index`, copied so later changes by the caller do not reach the batch, and without card data
+ * (named in `cardFields`, the order is then refused at intake): nothing after this sees a card value.
+ */
+function pendingOrder(index: number, input: unknown): PendingOrder {
+  const { order, cardFields } = withoutCardData(input !== null && typeof input === 'object' ? input : {});
+  return cardFields.length > 0 ? { index, order, resends: 0, cardFields } : { index, order, resends: 0 };
 }
 
 /** Numbers the input orders as they are read. */
@@ -38,7 +45,7 @@ export function numberOrders(orders: Iterable<unknown> | AsyncIterable<unknown>)
 /** Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome. */
 export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
-  const journal = options.journal ? await BatchJournal.open(options.journal) : null;
+  const journal = options.journal ? await BatchJournal.open(options.journal, options.journalFile) : null;
   try {
     const run = new BatchRun(options, journal);
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));

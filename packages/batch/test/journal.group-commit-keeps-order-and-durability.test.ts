@@ -36,16 +36,18 @@ describe('the journal commits appends in groups', () => {
     expect(syncs.mock.calls.length).toBeLessThanOrEqual(3);
   });
 
-  it('rejects the appends of a group whose write fails, and goes on with later appends', async () => {
+  it('rejects the appends of a group whose write fails, and every later append, with one JournalWriteError (a line after a torn one would damage the file)', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
     const journal = await BatchJournal.open(path);
     const probe = await open(path, 'r');
     const fileHandle = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
     await probe.close();
     vi.spyOn(fileHandle, 'datasync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
-    await expect(journal.append(intent(1))).rejects.toThrow(/EIO/);
-    await expect(journal.append(intent(2))).resolves.toBeUndefined();
+    await expect(journal.append(intent(1))).rejects.toMatchObject({ name: 'JournalWriteError', code: 'GW_INTERRUPTED', details: { journal: path, reason: 'EIO' } });
+    await expect(journal.append(intent(2))).rejects.toMatchObject({ name: 'JournalWriteError', details: { reason: 'EIO' } });
     await journal.close();
+    // The failed group's line is there (its sync failed, not its write); nothing was appended after it.
+    expect(readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { chunk: number }).chunk)).toEqual([1]);
   });
 
   it('finishes a short write: the rest of the text follows, nothing lost or repeated', async () => {

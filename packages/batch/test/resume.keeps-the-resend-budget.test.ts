@@ -31,7 +31,7 @@ describe('resume counts the sends an order already had', () => {
     // Its send after resume goes unanswered and is not applied: with maxResends 1 its budget is spent.
     sandbox.faults.inject('/v1/capture', 'reset-before');
     const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 1 });
-    expect(result.outcomes).toEqual([expect.objectContaining({ index: 0, kind: 'unknown', reason: expect.stringContaining('after 2 sends') })]);
+    expect(result.outcomes).toEqual([expect.objectContaining({ index: 0, kind: 'failed', reason: expect.stringContaining('after 2 sends') })]);
     expect(sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.outcome === 'reset-before')).toHaveLength(1);
     expect(sandbox.state.appliedCounts('capture').get(order!.transaction_id) ?? 0).toBe(0);
   });
