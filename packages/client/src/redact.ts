@@ -17,14 +17,34 @@ export function redactRecord<T>(value: T): T {
 }
 
 function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (key === '__proto__') continue;
-    out[key] = SECRET_KEYS.has(key) && member !== undefined && member !== '' ? REDACTED : redactValue(member);
+  // An explicit stack, not recursion: a record from a caller or an answer may be nested any depth. A record seen
+  // before (a cycle, or shared) gets the same copy, so the walk always ends.
+  const copies = new Map<object, unknown[] | Record<string, unknown>>();
+  const stack: object[] = [];
+  const copyOf = (member: unknown): unknown => {
+    if (member === null || typeof member !== 'object') return member;
+    let copy = copies.get(member);
+    if (!copy) {
+      copies.set(member, (copy = Array.isArray(member) ? [] : {}));
+      stack.push(member);
+    }
+    return copy;
+  };
+  const root = copyOf(value);
+  while (stack.length > 0) {
+    const source = stack.pop()!;
+    const target = copies.get(source)!;
+    if (Array.isArray(source)) {
+      for (const item of source) (target as unknown[]).push(copyOf(item));
+      continue;
+    }
+    for (const [key, member] of Object.entries(source)) {
+      if (key === '__proto__') continue;
+      (target as Record<string, unknown>)[key] = SECRET_KEYS.has(key) && member !== undefined && member !== '' ? REDACTED : copyOf(member);
+    }
   }
-  return out;
+  return root;
 }
 
 const names = secretFields.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');

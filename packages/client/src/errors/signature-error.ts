@@ -2,11 +2,23 @@ import { GW_ERROR_CODES, GwError, type OperationName } from '@gw/types';
 import { redactRecord } from '../redact.ts';
 import { reconcileAdvice, type RequestIdentifiers } from '../request-identifiers.ts';
 
+/** Why a response signature was not accepted. */
+export type SignatureFailure = 'missing' | 'mismatch' | 'unverifiable';
+
+const WHAT: Readonly<Record<SignatureFailure, string>> = {
+  missing: 'carries no encryption_data, which this operation requires',
+  mismatch: 'has an encryption_data that does not verify',
+  unverifiable: 'could not be verified: the verifier failed',
+};
+
 /** Context of a SignatureError. */
 export interface SignatureErrorDetails {
   readonly operation: OperationName;
-  /** `missing`: a response that must be signed carries no `encryption_data`; `mismatch`: it does not verify. */
-  readonly reason: 'missing' | 'mismatch';
+  /**
+   * `missing`: a response that must be signed carries no `encryption_data`; `mismatch`: it does not verify;
+   * `unverifiable`: the verifier threw or rejected (a query's answer; money-moving answers are an OutcomeUnknownError).
+   */
+  readonly reason: SignatureFailure;
   /** `unknown` for money-moving operations: an answer came but cannot be trusted, so reconcile. */
   readonly outcome: 'unknown' | null;
   readonly identifiers: RequestIdentifiers | null;
@@ -18,8 +30,8 @@ export interface SignatureErrorDetails {
 export class SignatureError extends GwError<SignatureErrorDetails> {
   override readonly name = 'SignatureError';
 
-  constructor(options: { operation: OperationName; reason: 'missing' | 'mismatch'; response: object; identifiers: RequestIdentifiers | null }) {
-    const what = options.reason === 'missing' ? 'carries no encryption_data, which this operation requires' : 'has an encryption_data that does not verify';
+  constructor(options: { operation: OperationName; reason: SignatureFailure; response: object; identifiers: RequestIdentifiers | null }) {
+    const what = WHAT[options.reason];
     const advice = options.identifiers ? ` Treat the outcome as unknown: ${reconcileAdvice(options.operation, options.identifiers)}` : '';
     super(
       GW_ERROR_CODES.signature,
