@@ -21,6 +21,7 @@ import { Transport, TransportFailure, type Exchange } from './transport.ts';
 import { RequestValidation } from './validate-request.ts';
 import { checkResponseSignature, type ResponseSignatureCheck } from './verify-response.ts';
 import { answerFailureError } from './answer-failure.ts';
+import { wholeRequestRefusal } from './whole-refusal.ts';
 import { NotSentError, type NotSentStage } from './errors/not-sent-error.ts';
 import { describeThrown } from './thrown.ts';
 
@@ -268,7 +269,11 @@ export class OperationCaller {
         // A verifier (a signing service, an HSM) that is down: the answer came but cannot be trusted or refused.
         return { error: answerFailureError(operation, 'verify', error, identifiers()) };
       }
-      if (check === 'missing' || check === 'mismatch') return { error: new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers: identifiers() }) };
+      if (check === 'missing' || check === 'mismatch') {
+        // Issue 12: an unverifiable whole-request refusal (E003 for a wrong secret) is a refusal, not an unknown outcome.
+        const refusal = wholeRequestRefusal(operation, decoded.record);
+        return { error: new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers: identifiers(), refusal }) };
+      }
     }
     const response = names.fromWire(decoded.record);
     // UNKNOWNS U47: batch and query responses carry an overall return_status; anything but "1" refuses the whole request.
