@@ -13,7 +13,7 @@ import { TimeoutError } from './errors/timeout-error.ts';
 import { createPreEncodedRuntime, learnRequestTemplate, type RequestTemplate } from './generated-runtime.ts';
 import type { FieldNames } from './field-names.ts';
 import { emit } from './hooks.ts';
-import { readQuerySelection, type QueryInput } from './query-selection.ts';
+import { defaultQuerySelection, readQuerySelection, type QueryInput } from './query-selection.ts';
 import { redactRecord } from './redact.ts';
 import { requestIdentifiers, type RequestIdentifiers } from './request-identifiers.ts';
 import { backoffDelay, RETRIED_QUERY_STATUSES, sleep } from './retry.ts';
@@ -150,7 +150,9 @@ export class OperationCaller {
         Object.defineProperty(record, key, { value: (input as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
       }
     }
-    this.#validation.check(operation, record, known);
+    // A custom querySelection (U36) may name fields the spec does not list; the caller's own members were checked above.
+    const custom = Boolean(op.batch?.separator) && options.querySelection !== defaultQuerySelection;
+    this.#validation.check(operation, record, known, options.unknownFields === 'send' || custom ? 'allow' : 'refuse');
 
     const wire = options.fieldNames.toWire(record);
     const encodeOptions = this.#encodeOptions.get(operation)!;

@@ -49,7 +49,16 @@ export interface ClientOptions {
   readonly exactNumbers?: boolean;
   /** Largest response body read, in bytes (UNKNOWNS U51). Default 1 MiB. */
   readonly maxInputBytes?: number;
+  /**
+   * Request members the spec does not list: `refuse` (default: a ValidationError naming each, with the closest known
+   * name) or `send` (sent as given, for a gateway that accepts extra fields). Card data is refused either way on
+   * every operation that does not carry it.
+   */
+  readonly unknownFields?: UnknownFieldsOption;
 }
+
+/** What the client does with request members the spec does not list. */
+export type UnknownFieldsOption = 'refuse' | 'send';
 
 /** The operations whose body encoding is the toolkit's policy, not the seed's (`x-gw-request-encoding-declared: false`). */
 const OPEN_ENCODINGS: readonly string[] = (Object.values(operations) as OperationSpec[]).filter((op) => !op.requestEncodingDeclared).map((op) => op.name);
@@ -92,6 +101,7 @@ export interface ResolvedClientOptions {
   readonly fieldNames: FieldNames;
   readonly exactNumbers: boolean;
   readonly maxInputBytes: number;
+  readonly unknownFields: UnknownFieldsOption;
 }
 
 function nonEmptyString(value: unknown, option: string): string {
@@ -144,6 +154,12 @@ function resolveFieldNames(value: unknown): FieldNames {
   return new FieldNames(overrides);
 }
 
+function resolveUnknownFields(value: unknown): UnknownFieldsOption {
+  if (value === undefined) return 'refuse';
+  if (value !== 'refuse' && value !== 'send') throw new ConfigError('unknownFields', `must be "refuse" or "send", not ${JSON.stringify(value)}`);
+  return value;
+}
+
 /** Checks every option and fills in the defaults; a bad option is a ConfigError naming it. */
 export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
   if (options === null || typeof options !== 'object') throw new ConfigError('options', 'must be an object');
@@ -188,5 +204,6 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     fieldNames: resolveFieldNames(options.fieldNameOverrides),
     exactNumbers: options.exactNumbers ?? true,
     maxInputBytes: positive(options.maxInputBytes, 'maxInputBytes', DEFAULT_MAX_INPUT_BYTES, true),
+    unknownFields: resolveUnknownFields(options.unknownFields),
   };
 }
