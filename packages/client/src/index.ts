@@ -15,7 +15,7 @@ export { SignatureError, type SignatureErrorDetails, type SignatureFailure } fro
 export { TimeoutError, type TimeoutErrorDetails } from './errors/timeout-error.ts';
 export { ConnectionError, type ConnectionErrorDetails } from './errors/connection-error.ts';
 export { OutcomeUnknownError, type OutcomeUnknownErrorDetails, type OutcomeUnknownReason } from './errors/outcome-unknown-error.ts';
-export { ConfigError } from './errors/config-error.ts';
+export { ConfigError, type ConfigErrorDetails, type ConfigProblem } from './errors/config-error.ts';
 export { NotSentError, type NotSentErrorDetails, type NotSentStage } from './errors/not-sent-error.ts';
 export { DecodeError, type DecodeErrorDetails, type DecodeFailure } from '@gw/xml-codec';
 export { GW_ERROR_CODES, GwError, isGwError, ValidationError, type GwErrorCode, type ValidationProblem } from '@gw/types';
