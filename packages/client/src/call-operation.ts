@@ -1,5 +1,5 @@
 import { createSignableMessage } from '@gw/signer-interface';
-import { operations, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
+import { operations, ValidationError, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
 import { DecodeError, encodeRequestBody, type CheckoutPage, type EncodeRequestBodyOptions, type RequestBodyEncoding } from '@gw/xml-codec';
 import type { ResolvedClientOptions } from './client-options.ts';
 import { decodeResponseBody, tooLargeBody, withOperation, type DecodedBody } from './decode-response.ts';
@@ -13,13 +13,17 @@ import { TimeoutError } from './errors/timeout-error.ts';
 import { createPreEncodedRuntime, learnRequestTemplate, type RequestTemplate } from './generated-runtime.ts';
 import type { FieldNames } from './field-names.ts';
 import { emit } from './hooks.ts';
-import { readQuerySelection, type QueryInput } from './query-selection.ts';
+import { defaultQuerySelection, readQuerySelection, type QueryInput } from './query-selection.ts';
 import { redactRecord } from './redact.ts';
 import { requestIdentifiers, type RequestIdentifiers } from './request-identifiers.ts';
 import { backoffDelay, RETRIED_QUERY_STATUSES, sleep } from './retry.ts';
 import { Transport, TransportFailure, type Exchange } from './transport.ts';
 import { RequestValidation } from './validate-request.ts';
-import { checkResponseSignature } from './verify-response.ts';
+import { checkResponseSignature, type ResponseSignatureCheck } from './verify-response.ts';
+import { answerFailureError } from './answer-failure.ts';
+import { wholeRequestRefusal } from './whole-refusal.ts';
+import { NotSentError, type NotSentStage } from './errors/not-sent-error.ts';
+import { describeThrown } from './thrown.ts';
 
 /** Options of one call. */
 export interface CallOptions {
@@ -102,7 +106,13 @@ export class OperationCaller {
     try {
       const timeoutMs = callOptions.timeoutMs ?? this.#options.timeoutMs;
       if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ConfigError('timeoutMs', 'must be a positive number of milliseconds');
-      const prepared = await this.#prepare(operation, input);
+      let prepared: PreparedRequest;
+      try {
+        prepared = await this.#prepare(operation, input);
+      } catch (error) {
+        // Refusals of the input or options stay as they are; anything else that threw before sending says so.
+        throw error instanceof ValidationError || error instanceof ConfigError || error instanceof NotSentError ? error : notSent(operation, 'prepare', error);
+      }
       for (;;) {
         attempt += 1;
         const tryNumber = attempt;
@@ -140,13 +150,20 @@ export class OperationCaller {
         Object.defineProperty(record, key, { value: (input as Record<string, unknown>)[key], enumerable: true, writable: true, configurable: true });
       }
     }
-    this.#validation.check(operation, record, known);
+    // A custom querySelection (U36) may name fields the spec does not list; the caller's own members were checked above.
+    const custom = Boolean(op.batch?.separator) && options.querySelection !== defaultQuerySelection;
+    this.#validation.check(operation, record, known, options.unknownFields === 'send' || custom ? 'allow' : 'refuse');
 
     const wire = options.fieldNames.toWire(record);
     const encodeOptions = this.#encodeOptions.get(operation)!;
     const message = createSignableMessage({ operation, record: wire, body: () => encodeRequestBody(operation, wire, encodeOptions) });
-    const signing = options.signer.sign(message);
-    const signature = typeof signing === 'string' ? signing : await signing; // no extra tick for a synchronous signer
+    let signature: unknown;
+    try {
+      const signing = options.signer.sign(message);
+      signature = typeof signing === 'string' ? signing : await signing; // no extra tick for a synchronous signer
+    } catch (error) {
+      throw notSent(operation, 'sign', error);
+    }
     if (typeof signature !== 'string' || signature === '') throw new ConfigError('signer', `returned ${typeof signature === 'string' ? 'an empty string' : typeof signature} for ${operation}; a signer returns the encryption_data text`);
     return {
       op,
@@ -179,8 +196,13 @@ export class OperationCaller {
   async #send(prepared: PreparedRequest, timeoutMs: number): Promise<Attempt> {
     const { op, body } = prepared;
     const { origin, maxInputBytes } = this.#options;
-    const pending = this.#template(op);
-    const template = pending instanceof Promise ? await pending : pending;
+    let template: RequestTemplate;
+    try {
+      const pending = this.#template(op);
+      template = pending instanceof Promise ? await pending : pending;
+    } catch (error) {
+      throw notSent(op.name as OperationName, 'template', error);
+    }
     try {
       return { exchange: await this.#transport.exchange({ origin, path: template.path, headers: template.headers, body, timeoutMs, maxResponseBytes: maxInputBytes }) };
     } catch (error) {
@@ -206,32 +228,59 @@ export class OperationCaller {
       throw op.retryClass === 'safe' && RETRIED_QUERY_STATUSES.has(exchange.status) ? new Retryable(error) : error;
     }
 
+    let read: { readonly result: unknown } | { readonly error: Error };
+    try {
+      read = await this.#readAnswer(prepared, exchange, attempt, sentAt, identifiers);
+    } catch (error) {
+      // Anything else that throws with an answer in hand (a depth limit, a bug): the request did reach the gateway.
+      throw answerFailureError(operation, 'read', error, identifiers());
+    }
+    if ('error' in read) throw read.error;
+    return read.result;
+  }
+
+  /** Decodes, reports, verifies and checks a 2xx answer; the expected refusals are returned, never thrown. */
+  async #readAnswer(prepared: PreparedRequest, exchange: Exchange, attempt: number, sentAt: number, identifiers: () => RequestIdentifiers | null): Promise<{ readonly result: unknown } | { readonly error: Error }> {
+    const { op } = prepared;
+    const operation = op.name as OperationName;
+    const hooks = this.#options.hooks;
     const text = utf8Text(exchange.body);
     let decoded: DecodedBody;
     try {
       decoded = decodeResponseBody(operation, text, this.#options);
     } catch (error) {
+      if (!(error instanceof DecodeError)) throw error;
       emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: null }));
-      throw error instanceof DecodeError ? withOperation(error, operation, identifiers()) : error;
+      return { error: withOperation(error, operation, identifiers()) };
     }
     const names = this.#options.fieldNames;
     if (decoded.kind === 'page') {
       const page = renamePage(decoded.page, names);
       if (hooks.onResponse) emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord({ ...page.fields }) }));
-      return { ...page, html: text } satisfies CheckoutResult;
+      return { result: { ...page, html: text } satisfies CheckoutResult };
     }
     if (hooks.onResponse) emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord(names.fromWire(decoded.record)) }));
 
     const verifier = this.#options.verifier;
     if (verifier) {
-      const checking = checkResponseSignature(operation, decoded.record, verifier);
-      const check = typeof checking === 'string' ? checking : await checking;
-      if (check === 'missing' || check === 'mismatch') throw new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers: identifiers() });
+      let check: ResponseSignatureCheck;
+      try {
+        const checking = checkResponseSignature(operation, decoded.record, verifier);
+        check = typeof checking === 'string' ? checking : await checking;
+      } catch (error) {
+        // A verifier (a signing service, an HSM) that is down: the answer came but cannot be trusted or refused.
+        return { error: answerFailureError(operation, 'verify', error, identifiers()) };
+      }
+      if (check === 'missing' || check === 'mismatch') {
+        // Issue 12: an unverifiable whole-request refusal (E003 for a wrong secret) is a refusal, not an unknown outcome.
+        const refusal = wholeRequestRefusal(operation, decoded.record);
+        return { error: new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers: identifiers(), refusal }) };
+      }
     }
     const response = names.fromWire(decoded.record);
     // UNKNOWNS U47: batch and query responses carry an overall return_status; anything but "1" refuses the whole request.
-    if (op.batch && response.return_status !== '1') throw new GatewayError({ operation, response });
-    return response;
+    if (op.batch && response.return_status !== '1') return { error: new GatewayError({ operation, response }) };
+    return { result: response };
   }
 
   /** The typed error of a wire failure, wrapped in Retryable when the request may be sent again. */
@@ -251,6 +300,12 @@ export class OperationCaller {
     // Never sent (refused, DNS, TLS): nothing happened, so any operation may go again; a query may go again regardless.
     return new Retryable(new ConnectionError({ operation, path, sent: failure.sent, reason: failure.reason, attempts }, { cause: failure.cause }));
   }
+}
+
+/** A NotSentError for something thrown before the request left the process. */
+function notSent(operation: OperationName, stage: NotSentStage, thrown: unknown): NotSentError {
+  const { name, text } = describeThrown(thrown);
+  return new NotSentError({ operation, stage, causeName: name, causeText: text }, { cause: thrown });
 }
 
 /** The body as text, as a WHATWG `Response.text()` reads it: UTF-8, a leading byte-order mark dropped. */

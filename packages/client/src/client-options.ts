@@ -1,7 +1,7 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
 import { operations, type OperationName, type OperationSpec } from '@gw/types';
 import { DEFAULT_MAX_INPUT_BYTES, type RequestBodyEncoding } from '@gw/xml-codec';
-import { ConfigError } from './errors/config-error.ts';
+import { ConfigError, type ConfigProblem } from './errors/config-error.ts';
 import { FieldNames } from './field-names.ts';
 import type { ClientHooks } from './hooks.ts';
 import { defaultQuerySelection, type QuerySelectionBuilder } from './query-selection.ts';
@@ -49,7 +49,16 @@ export interface ClientOptions {
   readonly exactNumbers?: boolean;
   /** Largest response body read, in bytes (UNKNOWNS U51). Default 1 MiB. */
   readonly maxInputBytes?: number;
+  /**
+   * Request members the spec does not list: `refuse` (default: a ValidationError naming each, with the closest known
+   * name) or `send` (sent as given, for a gateway that accepts extra fields). Card data is refused either way on
+   * every operation that does not carry it.
+   */
+  readonly unknownFields?: UnknownFieldsOption;
 }
+
+/** What the client does with request members the spec does not list. */
+export type UnknownFieldsOption = 'refuse' | 'send';
 
 /** The operations whose body encoding is the toolkit's policy, not the seed's (`x-gw-request-encoding-declared: false`). */
 const OPEN_ENCODINGS: readonly string[] = (Object.values(operations) as OperationSpec[]).filter((op) => !op.requestEncodingDeclared).map((op) => op.name);
@@ -92,6 +101,7 @@ export interface ResolvedClientOptions {
   readonly fieldNames: FieldNames;
   readonly exactNumbers: boolean;
   readonly maxInputBytes: number;
+  readonly unknownFields: UnknownFieldsOption;
 }
 
 function nonEmptyString(value: unknown, option: string): string {
@@ -110,7 +120,9 @@ function positive(value: unknown, option: string, fallback: number, integer = fa
 function stringRecord(value: unknown, option: string): Readonly<Record<string, string>> {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(option, 'must be an object of strings');
-  for (const [key, member] of Object.entries(value)) if (typeof member !== 'string' || member === '') throw new ConfigError(`${option}[${JSON.stringify(key)}]`, 'must be a non-empty string');
+  const problems: ConfigProblem[] = [];
+  for (const [key, member] of Object.entries(value)) if (typeof member !== 'string' || member === '') problems.push({ option: `${option}[${JSON.stringify(key)}]`, message: 'must be a non-empty string' });
+  if (problems.length > 0) throw new ConfigError(problems);
   return { ...(value as Record<string, string>) };
 }
 
@@ -144,49 +156,91 @@ function resolveFieldNames(value: unknown): FieldNames {
   return new FieldNames(overrides);
 }
 
-/** Checks every option and fills in the defaults; a bad option is a ConfigError naming it. */
-export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
-  if (options === null || typeof options !== 'object') throw new ConfigError('options', 'must be an object');
+function resolveUnknownFields(value: unknown): UnknownFieldsOption {
+  if (value === undefined) return 'refuse';
+  if (value !== 'refuse' && value !== 'send') throw new ConfigError('unknownFields', `must be "refuse" or "send", not ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Runs each check, keeping going after a bad option, so one ConfigError can name them all. */
+class ProblemList {
+  readonly problems: ConfigProblem[] = [];
+
+  /** The value `check` returns, or `fallback` when it throws a ConfigError (whose problems are kept). */
+  take<T>(check: () => T, fallback: T): T {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.problems.push(...error.details.problems);
+      return fallback;
+    }
+  }
+}
+
+function resolveUrl(value: unknown): URL {
   let url: URL;
   try {
-    url = new URL(nonEmptyString(options.baseUrl, 'baseUrl'));
+    url = new URL(nonEmptyString(value, 'baseUrl'));
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError('baseUrl', 'is not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('baseUrl', 'must be an http: or https: URL');
   if (url.username || url.password) throw new ConfigError('baseUrl', 'must not carry credentials (the interface uses none, seed §5.3; a proxy goes in transport.dispatcher)');
-  if (!options.signer || typeof options.signer.sign !== 'function') throw new ConfigError('signer', 'must be a Signer (an object with sign(message))');
-  const hooks = options.hooks ?? {};
+  return url;
+}
+
+function checkFunctions(options: ClientOptions, list: ProblemList): void {
+  const hooks = (options.hooks ?? {}) as Record<string, unknown>;
   for (const name of ['onRequest', 'onResponse', 'onError'] as const) {
-    if (hooks[name] !== undefined && typeof hooks[name] !== 'function') throw new ConfigError(`hooks.${name}`, 'must be a function');
+    if (hooks[name] !== undefined && typeof hooks[name] !== 'function') list.problems.push({ option: `hooks.${name}`, message: 'must be a function' });
   }
-  if (options.querySelection !== undefined && typeof options.querySelection !== 'function') throw new ConfigError('querySelection', 'must be a function');
-  if (options.exactNumbers !== undefined && typeof options.exactNumbers !== 'boolean') throw new ConfigError('exactNumbers', 'must be true or false');
+  if (options.querySelection !== undefined && typeof options.querySelection !== 'function') list.problems.push({ option: 'querySelection', message: 'must be a function' });
+  if (options.exactNumbers !== undefined && typeof options.exactNumbers !== 'boolean') list.problems.push({ option: 'exactNumbers', message: 'must be true or false' });
+}
+
+function checkTransport(transport: TransportOptions, list: ProblemList): void {
+  if (transport.dispatcher !== undefined && typeof (transport.dispatcher as { dispatch?: unknown } | null)?.dispatch !== 'function') {
+    list.problems.push({ option: 'transport.dispatcher', message: 'must be an undici Dispatcher (Agent, Pool, ProxyAgent)' });
+  }
+  if (transport.connections !== undefined) list.take(() => positive(transport.connections, 'transport.connections', 0, true), 0);
+  if (transport.keepAliveTimeoutMs !== undefined) list.take(() => positive(transport.keepAliveTimeoutMs, 'transport.keepAliveTimeoutMs', 0), 0);
+}
+
+/** Checks every option and fills in the defaults; bad options are one ConfigError naming every one of them. */
+export function resolveClientOptions(options: ClientOptions): ResolvedClientOptions {
+  if (options === null || typeof options !== 'object') throw new ConfigError('options', 'must be an object');
+  const list = new ProblemList();
+  const url = list.take(() => resolveUrl(options.baseUrl), null);
+  const signerOk = Boolean(options.signer) && typeof options.signer.sign === 'function';
+  if (!signerOk) list.problems.push({ option: 'signer', message: 'must be a Signer (an object with sign(message))' });
+  checkFunctions(options, list);
   const transport = options.transport ?? {};
-  if (transport.dispatcher !== undefined && typeof (transport.dispatcher as { dispatch?: unknown }).dispatch !== 'function') {
-    throw new ConfigError('transport.dispatcher', 'must be an undici Dispatcher (Agent, Pool, ProxyAgent)');
-  }
-  if (transport.connections !== undefined) positive(transport.connections, 'transport.connections', 0, true);
-  if (transport.keepAliveTimeoutMs !== undefined) positive(transport.keepAliveTimeoutMs, 'transport.keepAliveTimeoutMs', 0);
+  checkTransport(transport, list);
+  const resolved = {
+    merchantId: list.take(() => nonEmptyString(options.merchantId, 'merchantId'), ''),
+    accountId: list.take(() => nonEmptyString(options.accountId, 'accountId'), ''),
+    verifier: signerOk ? list.take(() => resolveVerifier(options), null) : null,
+    timeoutMs: list.take(() => positive(options.timeoutMs, 'timeoutMs', 30_000), 0),
+    retry: list.take(() => resolveRetry(options.retry), DEFAULT_RETRY),
+    headers: list.take(() => stringRecord(options.headers, 'headers'), {}),
+    jsonContentType: list.take(() => (options.jsonContentType === undefined ? null : nonEmptyString(options.jsonContentType, 'jsonContentType')), null),
+    xmlRequestRoot: list.take(() => (options.xmlRequestRoot === undefined ? undefined : nonEmptyString(options.xmlRequestRoot, 'xmlRequestRoot')), undefined),
+    encodingOverrides: list.take(() => resolveEncodingOverrides(options.encodingOverrides), new Map()),
+    fieldNames: list.take(() => resolveFieldNames(options.fieldNameOverrides), new FieldNames()),
+    maxInputBytes: list.take(() => positive(options.maxInputBytes, 'maxInputBytes', DEFAULT_MAX_INPUT_BYTES, true), 0),
+    unknownFields: list.take(() => resolveUnknownFields(options.unknownFields), 'refuse' as UnknownFieldsOption),
+  };
+  if (list.problems.length > 0 || url === null) throw new ConfigError(list.problems);
   return {
+    ...resolved,
     baseUrl: url.href.replace(/\/+$/, ''),
     origin: url.origin,
-    merchantId: nonEmptyString(options.merchantId, 'merchantId'),
-    accountId: nonEmptyString(options.accountId, 'accountId'),
     signer: options.signer,
-    verifier: resolveVerifier(options),
-    timeoutMs: positive(options.timeoutMs, 'timeoutMs', 30_000),
-    retry: resolveRetry(options.retry),
     transport,
-    hooks,
-    headers: stringRecord(options.headers, 'headers'),
-    jsonContentType: options.jsonContentType === undefined ? null : nonEmptyString(options.jsonContentType, 'jsonContentType'),
+    hooks: options.hooks ?? {},
     querySelection: options.querySelection ?? defaultQuerySelection,
-    xmlRequestRoot: options.xmlRequestRoot === undefined ? undefined : nonEmptyString(options.xmlRequestRoot, 'xmlRequestRoot'),
-    encodingOverrides: resolveEncodingOverrides(options.encodingOverrides),
-    fieldNames: resolveFieldNames(options.fieldNameOverrides),
     exactNumbers: options.exactNumbers ?? true,
-    maxInputBytes: positive(options.maxInputBytes, 'maxInputBytes', DEFAULT_MAX_INPUT_BYTES, true),
   };
 }

@@ -2,6 +2,7 @@
 import { operations, type OperationName } from '@gw/types';
 import { decodeAlternativeRespon, decodeCardRespon, decodeCheckoutPage, DecodeError, type CheckoutPage, type DecodeErrorDetails, type DecodeFormat } from '@gw/xml-codec';
 import { parseJsonKeepingNumberText, responseHasNumbers } from './exact-numbers.ts';
+import { jsonNestsDeeperThan, MAX_ANSWER_DEPTH } from './json-depth.ts';
 import { reconcileAdvice, type RequestIdentifiers } from './request-identifiers.ts';
 
 /** How a response body is decoded. */
@@ -21,12 +22,14 @@ const RESPON_DECODERS: Readonly<Record<string, typeof decodeCardRespon | typeof 
 // DecodeFormat names the codec's formats; JSON is this package's own, so the details widen it (see the report to xml-codec).
 type ClientDecodeFormat = DecodeFormat | 'json';
 
-function jsonFailure(failure: 'malformed' | 'type', message: string): DecodeError {
-  const details: Omit<DecodeErrorDetails, 'format'> & { format: ClientDecodeFormat } = { format: 'json', failure, path: '' };
-  return new DecodeError(details as DecodeErrorDetails, message);
+function jsonFailure(failure: 'malformed' | 'type' | 'too-deep', message: string): DecodeError {
+  const details = { format: 'json' as ClientDecodeFormat, failure, path: '' };
+  return new DecodeError(details as unknown as DecodeErrorDetails, message);
 }
 
 function parseJsonRecord(text: string, exact: boolean): Record<string, unknown> {
+  // JSON.parse with a reviver (exactNumbers) recurses, and so would every walk of the record after it.
+  if (jsonNestsDeeperThan(text, MAX_ANSWER_DEPTH)) throw jsonFailure('too-deep', `the body nests objects or arrays more than ${MAX_ANSWER_DEPTH} levels deep`);
   let value: unknown;
   try {
     value = exact ? parseJsonKeepingNumberText(text) : JSON.parse(text);

@@ -37,21 +37,38 @@ export class FieldNames {
     return this.#fromWire.get(name) ?? name;
   }
 
+  // An explicit stack, not recursion: answers and callers' records may be nested any depth. A record seen before (a
+  // cycle, or shared) gets the same copy, so the walk always ends.
   #rename(value: unknown, names: ReadonlyMap<string, string>, reverse: ReadonlyMap<string, string>): unknown {
-    if (Array.isArray(value)) {
-      const out = value.map((item) => this.#rename(item, names, reverse));
-      moveNumberTexts(value, out, (key) => key);
-      return out;
-    }
     if (value === null || typeof value !== 'object') return value;
-    const source = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(source)) {
-      const renamed = names.get(key);
-      if (renamed !== undefined) setOwn(out, renamed, this.#rename(source[key], names, reverse));
-      else if (!(reverse.has(key) && Object.hasOwn(source, reverse.get(key)!))) setOwn(out, key, this.#rename(source[key], names, reverse));
+    const copies = new Map<object, unknown[] | Record<string, unknown>>();
+    const stack: object[] = [];
+    const copyOf = (member: unknown): unknown => {
+      if (member === null || typeof member !== 'object') return member;
+      let copy = copies.get(member);
+      if (!copy) {
+        copies.set(member, (copy = Array.isArray(member) ? [] : {}));
+        stack.push(member);
+      }
+      return copy;
+    };
+    const root = copyOf(value);
+    while (stack.length > 0) {
+      const source = stack.pop()!;
+      const out = copies.get(source)!;
+      if (Array.isArray(source)) {
+        for (const item of source) (out as unknown[]).push(copyOf(item));
+        moveNumberTexts(source, out, (key) => key);
+        continue;
+      }
+      const record = source as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const renamed = names.get(key);
+        if (renamed !== undefined) setOwn(out as Record<string, unknown>, renamed, copyOf(record[key]));
+        else if (!(reverse.has(key) && Object.hasOwn(record, reverse.get(key)!))) setOwn(out as Record<string, unknown>, key, copyOf(record[key]));
+      }
+      moveNumberTexts(source, out, (key) => names.get(key) ?? key);
     }
-    moveNumberTexts(source, out, (key) => names.get(key) ?? key);
-    return out;
+    return root;
   }
 }

@@ -30,7 +30,7 @@ export interface ErrorEvent {
   readonly attempt: number;
   /** From the start of the call, in ms. */
   readonly durationMs: number;
-  /** The error, a GwError unless a signer or hook threw something else. Never carries card data. */
+  /** The error: always a GwError (what a signer or verifier threw is its `cause`). Never carries card data. */
   readonly error: unknown;
   readonly willRetry: boolean;
 }

@@ -1,9 +1,11 @@
-import { secretFields } from '@gw/types';
+import { checkoutForm, secretFields } from '@gw/types';
 
 /** What a secret value is replaced with in hook payloads, error details and body excerpts. */
 export const REDACTED = '[redacted]';
 
 const SECRET_KEYS: ReadonlySet<string> = new Set(secretFields);
+// The checkout page's hidden field that repeats every parameter as one query string (UNKNOWNS U21).
+const ALL_PARAMS: string = checkoutForm.allParamsField;
 const EXCERPT_CHARS = 300;
 
 /** True for a field name marked `x-gw-secret` (card number, security code, expiry). */
@@ -17,14 +19,39 @@ export function redactRecord<T>(value: T): T {
 }
 
 function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (key === '__proto__') continue;
-    out[key] = SECRET_KEYS.has(key) && member !== undefined && member !== '' ? REDACTED : redactValue(member);
+  // An explicit stack, not recursion: a record from a caller or an answer may be nested any depth. A record seen
+  // before (a cycle, or shared) gets the same copy, so the walk always ends.
+  const copies = new Map<object, unknown[] | Record<string, unknown>>();
+  const stack: object[] = [];
+  const copyOf = (member: unknown): unknown => {
+    if (member === null || typeof member !== 'object') return member;
+    let copy = copies.get(member);
+    if (!copy) {
+      copies.set(member, (copy = Array.isArray(member) ? [] : {}));
+      stack.push(member);
+    }
+    return copy;
+  };
+  const root = copyOf(value);
+  while (stack.length > 0) {
+    const source = stack.pop()!;
+    const target = copies.get(source)!;
+    if (Array.isArray(source)) {
+      for (const item of source) (target as unknown[]).push(copyOf(item));
+      continue;
+    }
+    for (const [key, member] of Object.entries(source)) {
+      if (key === '__proto__') continue;
+      (target as Record<string, unknown>)[key] =
+        SECRET_KEYS.has(key) && member !== undefined && member !== ''
+          ? REDACTED
+          : key === ALL_PARAMS && typeof member === 'string'
+            ? redactQueryString(member)
+            : copyOf(member);
+    }
   }
-  return out;
+  return root;
 }
 
 const names = secretFields.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
@@ -35,6 +62,33 @@ const SECRET_FORM = new RegExp(`((?:^|[&?;\\s])(?:${names})=)([^&\\s]*)`, 'g');
 const SECRET_HTML = new RegExp(`(name\\s*=\\s*["']?(?:${names})["']?[^>]*?value\\s*=\\s*)("[^"]*"|'[^']*'|[^\\s>]*)`, 'gi');
 // 12 to 19 digits, possibly grouped by spaces or dashes: the shape of a card number.
 const DIGIT_RUN = /(?<![\dA-Za-z])\d(?:[ -]?\d){11,18}(?![\dA-Za-z])/g;
+
+function decodeFormPart(part: string): string {
+  try {
+    return decodeURIComponent(part.replaceAll('+', ' '));
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * A query string (the checkout page's `allParams`) with card data taken out: the value of every secret field, and
+ * any run of 12 to 19 digits in another value (a card number under an alias such as `cardNo`).
+ */
+function redactQueryString(text: string): string {
+  return text
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const rawName = pair.slice(0, eq);
+      if (SECRET_KEYS.has(decodeFormPart(rawName))) return `${rawName}=${REDACTED}`;
+      const value = decodeFormPart(pair.slice(eq + 1));
+      const cleaned = value.replace(DIGIT_RUN, REDACTED);
+      return cleaned === value ? pair : `${rawName}=${encodeURIComponent(cleaned)}`;
+    })
+    .join('&');
+}
 
 /**
  * Free text (a response body, a gateway message) with card data taken out: the values of secret fields in JSON, XML,

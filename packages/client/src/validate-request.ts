@@ -1,4 +1,4 @@
-import { operations, RecordValidator, ValidationError, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
+import { operations, RecordValidator, ValidationError, type OperationName, type OperationSpec, type UnknownFieldPolicy, type ValidationProblem } from '@gw/types';
 
 const SPECS = Object.values(operations) as readonly OperationSpec[];
 // The other operations on the same path, per operation (two share /v1/authorise).
@@ -34,9 +34,9 @@ export class RequestValidation {
   readonly #validator = new RecordValidator();
 
   /** Throws one ValidationError naming every problem; a batch over its limit points to @gw/batch. */
-  check(operation: OperationName, record: Record<string, unknown>, known: readonly ValidationProblem[] = []): void {
+  check(operation: OperationName, record: Record<string, unknown>, known: readonly ValidationProblem[] = [], unknownFields: UnknownFieldPolicy = 'refuse'): void {
     const op: OperationSpec = operations[operation];
-    const schemaProblems = this.#validator.requestProblems(operation, record);
+    const schemaProblems = this.#validator.requestProblems(operation, record, { unknownFields });
     const variant = variantProblems(operation, record);
     if (schemaProblems.length === 0 && variant.length === 0 && known.length === 0) return;
     const found = [...known, ...variant];

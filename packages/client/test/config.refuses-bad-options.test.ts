@@ -42,6 +42,22 @@ describe('createClient checks its options (ConfigError names the option)', () =>
     expect((error as ConfigError).message).toContain(option);
   });
 
+  it('names every bad option at once, as BatchSettingsError does', () => {
+    const error = (() => {
+      try {
+        createClient({ ...base, baseUrl: 'ftp://x', merchantId: '', timeoutMs: -5, retry: { attempts: 0 }, headers: { a: 1, b: '' }, hooks: { onRequest: 'log' }, unknownFields: 'drop' } as never);
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })() as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    const named = error.details.problems.map((p) => p.option);
+    expect(named.sort()).toEqual(['baseUrl', 'headers["a"]', 'headers["b"]', 'hooks.onRequest', 'merchantId', 'retry.attempts', 'timeoutMs', 'unknownFields']);
+    expect(error.message).toContain('8 problems');
+    for (const option of named) expect(error.message).toContain(option);
+  });
+
   it('a signer that can verify is the verifier by default; verifyResponses: false needs none', async () => {
     await using one = createClient(base);
     await using separate = createClient({ ...base, signer: { sign: () => 'x' }, verifier: createHmacSha256Signer({ secret: 's' }) });

@@ -12,6 +12,7 @@ describe('@gw/client public exports', () => {
       'GatewayError',
       'GwError',
       'HttpError',
+      'NotSentError',
       'OutcomeUnknownError',
       'REDACTED',
       'SignatureError',
@@ -29,7 +30,7 @@ describe('@gw/client public exports', () => {
 
   it('every error class is a GwError with a stable code', () => {
     const codes = Object.fromEntries(
-      ['ConfigError', 'ConnectionError', 'DecodeError', 'GatewayError', 'HttpError', 'OutcomeUnknownError', 'SignatureError', 'TimeoutError', 'ValidationError'].map((name) => [
+      ['ConfigError', 'ConnectionError', 'DecodeError', 'GatewayError', 'HttpError', 'NotSentError', 'OutcomeUnknownError', 'SignatureError', 'TimeoutError', 'ValidationError'].map((name) => [
         name,
         (client as unknown as Record<string, { prototype: unknown }>)[name]!.prototype instanceof client.GwError,
       ]),

@@ -31,7 +31,8 @@ describe('the options for what the interface leaves open', () => {
 
   it('encodingOverrides (U31) sends authorise and checkout as a form, signed over that form, and the sandbox reads it', async () => {
     await using server = await startRecordingServer((_request, res) => reply(res, 200, '<respon></respon>', 'application/xml'));
-    await using client = sandboxClient(server, { verifyResponses: false, encodingOverrides: { authoriseCard: 'form', checkout: 'json' } });
+    // `billing` is no field of the spec: sent as given (unknownFields: 'send') to show a nested member in a form.
+    await using client = sandboxClient(server, { verifyResponses: false, unknownFields: 'send', encodingOverrides: { authoriseCard: 'form', checkout: 'json' } });
     const payment = cardPayment({ billing: { billing_city: 'Köln & Bonn' } });
     await client.authoriseCard(payment).catch(() => undefined);
     const [request] = server.received;
@@ -80,10 +81,12 @@ describe('the options for what the interface leaves open', () => {
   });
 
   it('fieldNameOverrides (U09) renames on the wire and back', async () => {
-    await using client = sandboxClient(sandbox, { fieldNameOverrides: { 'the service': 'website' } });
+    // `website` is no field of the spec: the sandbox accepts it only when told to.
+    await using accepting = await startSandbox({ unknownFields: 'accept' });
+    await using client = sandboxClient(accepting, { fieldNameOverrides: { 'the service': 'website' } });
     const order = orderNo('WEB');
     const page = await client.checkout({ order_no: order, amount: '5.00', 'the service': 'shop.example.test' });
-    const stored = [...sandbox.state.orders.values()].find((o) => o.orderNo === order)!;
+    const stored = [...accepting.state.orders.values()].find((o) => o.orderNo === order)!;
     expect(stored.record).toMatchObject({ website: 'shop.example.test' });
     expect(stored.record).not.toHaveProperty('the service');
     expect(page.fields['the service']).toBe('shop.example.test'); // the wire name's value wins over the sandbox's own routing field

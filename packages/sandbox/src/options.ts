@@ -38,4 +38,10 @@ export interface SandboxOptions {
   readonly notify?: NotifyOptions;
   /** Largest request body in bytes. Default 1 MiB (UNKNOWNS U51). */
   readonly maxBodyBytes?: number;
+  /**
+   * Request members the spec does not list: `refuse` (the default: HTTP 400 naming each, as the client refuses them)
+   * or `accept` (for a client that sends extra fields or uses `fieldNameOverrides`, UNKNOWNS U09). Card data on an
+   * operation that does not carry it is refused either way.
+   */
+  readonly unknownFields?: 'refuse' | 'accept';
 }

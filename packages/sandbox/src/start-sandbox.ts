@@ -164,7 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const count = (record[op.batch.array] as unknown[]).length;
         throw new SandboxRefusal('E002', `${op.batch.array} carries ${count} orders; at most ${op.batch.limit} per request`);
       }
-      const problems = validator.requestProblems(op.name as OperationName, record);
+      const problems = validator.requestProblems(op.name as OperationName, record, { unknownFields: options.unknownFields === 'accept' ? 'allow' : 'refuse' });
       if (problems.length > 0) {
         logRequest(path, op.name, false, 'invalid');
         throw new SandboxHttpError(400, `${problems.length} problem(s) in ${op.requestSchema}`, problems.map((p) => ({ path: p.field, message: p.message })));

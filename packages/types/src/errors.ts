@@ -10,6 +10,7 @@ export const GW_ERROR_CODES = {
   items: 'GW_ITEMS',
   config: 'GW_CONFIG',
   interrupted: 'GW_INTERRUPTED',
+  notSent: 'GW_NOT_SENT',
 } as const;
 
 /** A stable error code such as `GW_VALIDATION`. */

@@ -7,4 +7,6 @@ export { typeSchemas } from './generated/type-schemas.gen.ts';
 export type { BatchSpec, OperationSpec, RequestEncoding, ResponseEncoding, ResponseSignature, RetryClass } from './operation-spec.ts';
 export { GW_ERROR_CODES, GwError, isGwError, type GwErrorCode } from './errors.ts';
 export { ValidationError, type ValidationProblem } from './validation-error.ts';
-export { RecordValidator, pointerToField } from './validate.ts';
+export { RecordValidator, pointerToField, type ValidateOptions } from './validate.ts';
+export { MAX_RECORD_DEPTH, type UnknownFieldPolicy } from './field-problems.ts';
+export { closestName } from './closest-name.ts';

@@ -1,19 +1,23 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { operations, type OperationName } from './generated/operations.gen.ts';
 import { specSchemas } from './generated/spec-schemas.gen.ts';
+import { fieldProblems, type UnknownFieldPolicy } from './field-problems.ts';
+import { pointerToField } from './pointer.ts';
 import { type ValidationProblem, ValidationError } from './validation-error.ts';
 
-const SCHEMA_ID = (specSchemas as { $id: string }).$id;
+export { pointerToField } from './pointer.ts';
 
-/** Turns a JSON Pointer (`/capture_orders/0/amount`) into a field path (`capture_orders[0].amount`). */
-export function pointerToField(pointer: string): string {
-  let out = '';
-  for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    out += /^\d+$/.test(part) ? `[${part}]` : out ? `.${part}` : part;
-  }
-  return out;
+/** Options of a validation. */
+export interface ValidateOptions {
+  /**
+   * Member names the spec does not list at their place: `refuse` (the default: each is a problem naming the closest
+   * known name) or `allow`. Card data (`card`, `security_code`, `expiration_month`, `expiration_year`) where the
+   * schema does not carry it is refused either way.
+   */
+  readonly unknownFields?: UnknownFieldPolicy;
 }
+
+const SCHEMA_ID = (specSchemas as { $id: string }).$id;
 
 function describe(error: ErrorObject): string {
   switch (error.keyword) {
@@ -75,10 +79,16 @@ export class RecordValidator {
     return fn;
   }
 
-  /** Every problem of `record` against the named component schema (empty when valid). */
-  problems(schema: string, record: unknown): ValidationProblem[] {
+  /**
+   * Every problem of `record` against the named component schema (empty when valid): the schema's rules, names it
+   * does not list (see ValidateOptions), card data where it does not belong, nesting deeper than 32 levels and cycles.
+   */
+  problems(schema: string, record: unknown, options: ValidateOptions = {}): ValidationProblem[] {
     const fn = this.#validator(schema);
-    if (fn(record)) return [];
+    const structure = fieldProblems(schema, record, options.unknownFields ?? 'refuse');
+    // A record too deep or cyclic is not handed to the schema check at all.
+    if (structure.some((p) => p.keyword === 'depth' || p.keyword === 'cycle')) return structure;
+    if (fn(record)) return structure;
     const seen = new Set<string>();
     const out: ValidationProblem[] = [];
     for (const error of fn.errors ?? []) {
@@ -88,17 +98,17 @@ export class RecordValidator {
       seen.add(key);
       out.push({ pointer: error.instancePath, field: pointerToField(error.instancePath), keyword: error.keyword, message: describe(error) });
     }
-    return out;
+    return [...out, ...structure];
   }
 
   /** Every problem of an operation's request record (empty when valid). */
-  requestProblems(operation: OperationName, record: unknown): ValidationProblem[] {
-    return this.problems(operations[operation].requestSchema, record);
+  requestProblems(operation: OperationName, record: unknown, options: ValidateOptions = {}): ValidationProblem[] {
+    return this.problems(operations[operation].requestSchema, record, options);
   }
 
   /** Throws a ValidationError naming every problem of an operation's request record. */
-  assertRequest(operation: OperationName, record: unknown, hint?: string): void {
-    const problems = this.requestProblems(operation, record);
+  assertRequest(operation: OperationName, record: unknown, hint?: string, options: ValidateOptions = {}): void {
+    const problems = this.requestProblems(operation, record, options);
     if (problems.length > 0) throw new ValidationError(operation, operations[operation].requestSchema, problems, hint);
   }
 }

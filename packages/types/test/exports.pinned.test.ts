@@ -6,9 +6,11 @@ describe('@gw/types public exports', () => {
     expect(Object.keys(types).sort()).toEqual([
       'GW_ERROR_CODES',
       'GwError',
+      'MAX_RECORD_DEPTH',
       'RecordValidator',
       'ValidationError',
       'checkoutForm',
+      'closestName',
       'isGwError',
       'operations',
       'pointerToField',

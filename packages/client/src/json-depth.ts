@@ -1,0 +1,19 @@
+/** Deepest nesting of objects and arrays a JSON answer may have; the spec's answers nest a few levels. */
+export const MAX_ANSWER_DEPTH = 64;
+
+/** True when the JSON text nests objects/arrays deeper than `max` (one linear pass, strings skipped, no recursion). */
+export function jsonNestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}

@@ -1,0 +1,87 @@
+import { secretFields } from './generated/operations.gen.ts';
+import { closestName } from './closest-name.ts';
+import { shapeOf, type FieldShape } from './known-fields.ts';
+import { pointerToField } from './pointer.ts';
+import type { ValidationProblem } from './validation-error.ts';
+
+/** Deepest nesting of objects and arrays a record may have; the spec's records nest a few levels. */
+export const MAX_RECORD_DEPTH = 32;
+/** Most problems of this walk listed one by one; the rest are counted in a last problem. */
+const MAX_LISTED = 1000;
+
+/** What to do with member names the spec does not list: `refuse` (the default) or `allow` (sent or accepted as they are). */
+export type UnknownFieldPolicy = 'refuse' | 'allow';
+
+const CARD_DATA: ReadonlySet<string> = new Set(secretFields);
+
+function escapePointer(name: string): string {
+  // A name is shown, never a value: a name shaped like a card number is redacted, a huge one cut short.
+  const shown = /\d{12,}/.test(name) ? '[redacted]' : name.length > 100 ? `${name.slice(0, 100)}…` : name;
+  return shown.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+interface Frame {
+  readonly value: object;
+  readonly shape: FieldShape | null;
+  readonly pointer: string;
+  readonly depth: number;
+  readonly exit: boolean;
+}
+
+/**
+ * The problems of a record's structure against a named schema, found by one iterative walk (no recursion): names the
+ * spec does not list there (with the closest known name), card data where the schema does not carry it (whatever the
+ * policy), nesting deeper than MAX_RECORD_DEPTH, and a record that contains itself. Never a value.
+ */
+export function fieldProblems(schemaName: string, record: unknown, policy: UnknownFieldPolicy = 'refuse'): ValidationProblem[] {
+  if (record === null || typeof record !== 'object') return [];
+  const out: ValidationProblem[] = [];
+  let unlisted = 0;
+  const report = (pointer: string, keyword: string, message: string): void => {
+    if (out.length < MAX_LISTED) out.push({ pointer, field: pointerToField(pointer), keyword, message });
+    else unlisted += 1;
+  };
+  const onPath = new Set<object>();
+  const done = new Set<object>();
+  const stack: Frame[] = [{ value: record, shape: shapeOf(schemaName), pointer: '', depth: 1, exit: false }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.exit) {
+      onPath.delete(frame.value);
+      done.add(frame.value);
+      continue;
+    }
+    if (frame.depth > MAX_RECORD_DEPTH) {
+      report(frame.pointer, 'depth', `nests objects or arrays more than ${MAX_RECORD_DEPTH} levels deep; no field of the spec is that deep`);
+      continue;
+    }
+    onPath.add(frame.value);
+    stack.push({ ...frame, exit: true });
+    const push = (child: unknown, shape: FieldShape | null, pointer: string): void => {
+      if (child === null || typeof child !== 'object' || done.has(child)) return;
+      if (onPath.has(child)) report(pointer, 'cycle', 'contains the record it is part of (a cycle), which cannot be sent');
+      else stack.push({ value: child, shape, pointer, depth: frame.depth + 1, exit: false });
+    };
+    if (Array.isArray(frame.value)) {
+      const items = frame.shape?.items ?? null;
+      for (let i = 0; i < frame.value.length; i++) push(frame.value[i], items, `${frame.pointer}/${i}`);
+      continue;
+    }
+    const shape = frame.shape;
+    for (const name of Object.keys(frame.value)) {
+      const pointer = `${frame.pointer}/${escapePointer(name)}`;
+      const member = shape?.members.get(name);
+      if (member === undefined && CARD_DATA.has(name)) {
+        report(pointer, 'card-data', `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`);
+        continue;
+      }
+      if (member === undefined && shape && !shape.open && shape.members.size > 0 && policy === 'refuse') {
+        const guess = closestName(name, shape.members.keys());
+        report(pointer, 'unknown', `is not a field the spec lists here${guess ? `; did you mean \`${guess}\`?` : ''}`);
+      }
+      push((frame.value as Record<string, unknown>)[name], member ?? null, pointer);
+    }
+  }
+  if (unlisted > 0) out.push({ pointer: '', field: '', keyword: 'more', message: `and ${unlisted} more problems of the same kinds` });
+  return out;
+}
