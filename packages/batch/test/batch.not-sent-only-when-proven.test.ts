@@ -1,6 +1,7 @@
 // Issue 17: "failed: not sent" only when the error proves the request never left; any other error is settled by query.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { NotSentError } from '@gw/client';
 import { GwError } from '@gw/types';
 import { describe, expect, it } from 'vitest';
 import { runBatch, type BatchClient, type Reconciler } from '../src/index.ts';
@@ -35,6 +36,7 @@ describe('a capture call that throws', () => {
 
   for (const [name, error, kind] of [
     ['a timeout with details.sent false', new GwError('GW_TIMEOUT', 'never left', { sent: false }), 'failed'],
+    ['a NotSentError (the signer threw before sending)', new NotSentError({ operation: 'capture', stage: 'sign', causeText: 'HSM down', causeName: 'Error' }), 'failed'],
     ['a timeout with details.sent true', new GwError('GW_TIMEOUT', 'no answer', { sent: true }), 'query'],
     ['a ConfigError-like GW_CONFIG that says outcome unknown', new GwError('GW_CONFIG', 'odd', { outcome: 'unknown' }), 'query'],
     ['a bare Error', new Error('verification service unavailable'), 'query'],
