@@ -16,7 +16,8 @@ import { query } from './operations/query.ts';
 import { cancelSubscription } from './operations/subscriptions.ts';
 import { SeededRandom } from './random.ts';
 import { SandboxState, type ReceivedRequest } from './state.ts';
-import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire.ts';
+import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
+import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
 
 /** A running sandbox: its address, its state, its faults, and how to stop it. */
 export interface Sandbox {
@@ -78,17 +79,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
-}
-
-// XML and HTML cannot carry control characters, U+FFFE/U+FFFF or lone surrogates; a respon or checkout page echoes
-// request fields, so such a request is refused before anything happens rather than half-processed.
-const NOT_XML_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function fieldsXmlCannotCarry(value: unknown, path = ''): { path: string; message: string }[] {
-  if (typeof value === 'string') return NOT_XML_TEXT.test(value) ? [{ path, message: 'contains a character XML and HTML cannot carry' }] : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => fieldsXmlCannotCarry(v, `${path}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => fieldsXmlCannotCarry(v, path ? `${path}.${k}` : k));
-  return [];
 }
 
 /** The response of a request refused as a whole, in the shape of the operation's response (UNKNOWNS U47). */
