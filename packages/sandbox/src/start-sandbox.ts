@@ -9,6 +9,7 @@ import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
+import { missingFields, PAYMENT_NEEDS } from './operations/needed-to-act.ts';
 import { runOrderBatch } from './operations/orders.ts';
 import { authoriseAlternative, authoriseCard, checkout } from './operations/payments.ts';
 import { payout } from './operations/payout.ts';
@@ -79,6 +80,13 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
+}
+
+// UNKNOWNS U05: a payment without order_no, amount or currency is refused as a whole; nothing is created.
+function refuseIncompletePayment(op: OperationSpec, record: WireRecord): void {
+  if (op.path !== '/v1/authorise' && op.path !== '/v1/checkout') return;
+  const missing = missingFields(record, PAYMENT_NEEDS);
+  if (missing.length > 0) throw new SandboxRefusal('E004', `${missing.join(', ')} missing: the sandbox takes no payment without order_no, amount and currency`);
 }
 
 /** The response of a request refused as a whole, in the shape of the operation's response (UNKNOWNS U47). */
@@ -169,6 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const bodyEncoding = encoding === 'form' && op.requestEncoding !== 'form' ? { encoding: 'form' as const } : {};
       const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op.name as OperationName, unsigned, bodyEncoding) });
       if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
+      refuseIncompletePayment(op, record);
     } catch (error) {
       if (!(error instanceof SandboxRefusal)) throw error;
       logRequest(path, op.name, false, 'refused');
