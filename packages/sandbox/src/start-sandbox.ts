@@ -200,7 +200,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         });
       },
     };
-    const result = HANDLERS[op.name as OperationName](record, ctx);
+    let result: WireRecord | null;
+    try {
+      result = HANDLERS[op.name as OperationName](record, ctx);
+    } catch (error) {
+      if (error instanceof SandboxHttpError) logRequest(path, op.name, false, 'refused');
+      throw error;
+    }
     logRequest(path, op.name, true, 'ok');
     if (result === null) throw new SandboxHttpError(409, `1001:order_no ${String(record.order_no)} already used on this account`);
     return encodeResponseBody(op, op.responseEncoding === 'html' ? result : await sign(op.name as OperationName, result));

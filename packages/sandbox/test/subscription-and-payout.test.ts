@@ -62,12 +62,29 @@ describe('payout', () => {
     expect(typeof reply.json.payer_id).toBe('string');
   });
 
-  it('returns the first payout for a repeated request_id, never a second one', async () => {
+  it('returns the first payout for a repeated request_id with the same parameters, never a second one', async () => {
     const requestId = randomUUID();
     const first = await send(sandbox, 'payout', payoutRecord(requestId));
-    const again = await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '999.00' });
+    const again = await send(sandbox, 'payout', payoutRecord(requestId));
     expect(again.json.transaction_id).toBe(first.json.transaction_id);
     expect(again.json.amount_beneficiary_receives).toBe(250);
     expect(sandbox.state.appliedCounts('payout').get(requestId)).toBe(1);
+  });
+
+  // UNKNOWNS U40: like an idempotency key reused with other parameters.
+  it('refuses a repeated request_id with other parameters and pays nothing more', async () => {
+    const requestId = randomUUID();
+    const first = await send(sandbox, 'payout', payoutRecord(requestId));
+    const other = await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '999.00' });
+    expect(other.status).toBe(409);
+    expect(other.json).toMatchObject({ return_status: '0', return_message: expect.stringMatching(new RegExp(`^E005:request_id ${requestId} was already used for a payout with other parameters`)) });
+    const nested = await send(sandbox, 'payout', { ...payoutRecord(requestId), beneficiary: { ...payoutRecord(requestId).beneficiary, last_name: 'Other' } });
+    expect(nested.status).toBe(409);
+    expect(sandbox.state.appliedCounts('payout').get(requestId)).toBe(1);
+    // The same parameters in another member order still read the first payout.
+    const { beneficiary, request_id, ...rest } = payoutRecord(requestId);
+    const reordered = await send(sandbox, 'payout', { beneficiary: { bank_details: beneficiary.bank_details, ...beneficiary }, ...rest, request_id });
+    expect(reordered.status).toBe(200);
+    expect(reordered.json.transaction_id).toBe(first.json.transaction_id);
   });
 });
