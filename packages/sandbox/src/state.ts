@@ -44,6 +44,10 @@ export interface SandboxSubscription {
   readonly accountId: string;
   status: '1' | 'Inactived';
   charges: number;
+  /** `<count> <interval>`, as the payment's answer gave it and queries give it. */
+  readonly deductionPeriod: string;
+  /** The next deduction (`YYYY-MM-DD HH:MM:SS`), as the payment's answer gave it and queries give it. */
+  readonly deductionTime: string;
 }
 
 /** One notification the sandbox tried to deliver, with every attempt. */

@@ -58,13 +58,15 @@ function subscriptionFields(record: WireRecord, order: SandboxOrder, ctx: Handle
   const s = sub as WireRecord;
   const recurringId = ctx.ids.recurringId();
   const contractName = text(s, 'contract_name');
-  order.recurringId = recurringId;
-  ctx.state.subscriptions.set(recurringId, { recurringId, contractName, transactionId: order.transactionId, merchantId: ctx.merchantId, accountId: ctx.accountId, status: '1', charges: 1 });
   const count = Number.parseInt(text(s, 'interval_count') || '1', 10) || 1;
   const interval = text(s, 'interval') || 'day';
   const days = interval === 'day' ? count : interval === 'week' ? 7 * count : interval === 'month' ? 30 * count : interval === 'year' ? 365 * count : count;
-  const next = new Date(ctx.clock().getTime() + days * 86_400_000);
-  return { contract_name: contractName, recurring_id: recurringId, recurring_deduction_period: `${count} ${interval}`, recurring_deduction_time: dateTimeText(next) };
+  // Kept on the subscription: the payment's answer and every query give these same two values.
+  const deductionPeriod = `${count} ${interval}`;
+  const deductionTime = dateTimeText(new Date(ctx.clock().getTime() + days * 86_400_000));
+  order.recurringId = recurringId;
+  ctx.state.subscriptions.set(recurringId, { recurringId, contractName, transactionId: order.transactionId, merchantId: ctx.merchantId, accountId: ctx.accountId, status: '1', charges: 1, deductionPeriod, deductionTime });
+  return { contract_name: contractName, recurring_id: recurringId, recurring_deduction_period: deductionPeriod, recurring_deduction_time: deductionTime };
 }
 
 /** Card variant of /v1/authorise: test cards and amounts decide the outcome (see test-cards.ts). */
