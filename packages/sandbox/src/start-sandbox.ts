@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmacSha256Signer, createSignableMessage, type Signer, type Verifier } from '@gw/signer-interface';
 import { RecordValidator, operations, type OperationName, type OperationSpec } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
+import { withoutCardData } from './card-data.ts';
 import type { HandlerContext, WireRecord } from './context.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
@@ -193,7 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
       notify: (kind, url, key, payload) => {
-        void sign(op.name as OperationName, payload).then((signed) => {
+        void sign(op.name as OperationName, withoutCardData(payload)).then((signed) => {
           const json = JSON.stringify(signed);
           notifier.send(kind, url, key, json);
           if (duplicateNotification) notifier.send(kind, url, key, json);

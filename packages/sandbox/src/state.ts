@@ -87,7 +87,7 @@ export class SandboxState {
   readonly ordersByNo = new Map<string, SandboxOrder>();
   readonly subscriptions = new Map<string, SandboxSubscription>();
   readonly payouts = new Map<string, Readonly<Record<string, unknown>>>();
-  /** The parameters each payout was made with (canonical JSON), by the same key as `payouts` (UNKNOWNS U40). */
+  /** A digest of the parameters each payout was made with, by the same key as `payouts` (UNKNOWNS U40). */
   readonly payoutParameters = new Map<string, string>();
   readonly notifications: NotificationDelivery[] = [];
   readonly requests: ReceivedRequest[] = [];

@@ -1,8 +1,10 @@
 // /v1/payout: one payout per request_id; a repeated request_id with the same parameters returns the first payout,
 // with other parameters it is refused (UNKNOWNS U40).
+import { createHash } from 'node:crypto';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { SandboxHttpError } from '../errors.ts';
 import { isoWithOffset } from '../ids.ts';
+import { withoutCardData } from '../card-data.ts';
 import { canonicalJson } from './canonical-json.ts';
 
 function asNumber(value: unknown): number {
@@ -11,10 +13,10 @@ function asNumber(value: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-/** The parameters of a payout request: every member but the signature, in a canonical text. */
+/** The parameters of a payout request: a digest of every member but the signature, in a canonical text (no card data kept). */
 function parameters(record: WireRecord): string {
   const { encryption_data: _signature, ...rest } = record;
-  return canonicalJson(rest);
+  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }
 
 // UNKNOWNS U40: like an idempotency key reused with other parameters, the request is refused and nothing is paid.
@@ -33,9 +35,9 @@ export function payout(record: WireRecord, ctx: HandlerContext): WireRecord {
     return { ...existing };
   }
   const now = isoWithOffset(ctx.clock());
-  const beneficiary = (record.beneficiary && typeof record.beneficiary === 'object' ? record.beneficiary : {}) as WireRecord;
+  const { encryption_data: _signature, ...echo } = withoutCardData(record);
+  const beneficiary = (echo.beneficiary && typeof echo.beneficiary === 'object' ? echo.beneficiary : {}) as WireRecord;
   const bankDetails = (beneficiary.bank_details && typeof beneficiary.bank_details === 'object' ? beneficiary.bank_details : {}) as WireRecord;
-  const { encryption_data: _signature, ...echo } = record;
   const response: WireRecord = {
     ...echo,
     merchant_id: ctx.merchantId,
