@@ -17,6 +17,8 @@ import { payout } from './operations/payout.ts';
 import { query } from './operations/query.ts';
 import { cancelSubscription } from './operations/subscriptions.ts';
 import { SeededRandom } from './random.ts';
+import { readBody } from './server/read-body.ts';
+import { serverLimits } from './server/limits.ts';
 import { SandboxState, type ReceivedRequest } from './state.ts';
 import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
 import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
@@ -64,25 +66,6 @@ function normaliseAddress(address: string | undefined): string {
   return (address ?? '').replace(/^::ffff:/, '');
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new SandboxHttpError(400, `the request body is larger than ${limit} bytes`, [{ path: '', message: `larger than ${limit} bytes` }]));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
-  });
-}
-
 // UNKNOWNS U05: a payment without order_no, amount or currency is refused as a whole; nothing is created.
 function refuseIncompletePayment(op: OperationSpec, record: WireRecord): void {
   if (op.path !== '/v1/authorise' && op.path !== '/v1/checkout') return;
@@ -126,12 +109,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const verifier: Verifier = options.verifier ?? reference!;
   const merchants = new Map((options.merchants ?? [SANDBOX_DEFAULT_MERCHANT]).map((m) => [m.merchantId, m.accountId]));
   const allowIps = new Set((options.allowIps ?? ['127.0.0.1', '::1']).map(normaliseAddress));
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const limits = serverLimits(options);
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
   const notifier = new Notifier(state, clock, options.notify);
   const validator = new RecordValidator();
+  const notificationsSigning = new Set<Promise<void>>();
   let baseUrl = '';
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
@@ -194,11 +178,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
       notify: (kind, url, key, payload) => {
-        void sign(op.name as OperationName, withoutCardData(payload)).then((signed) => {
-          const json = JSON.stringify(signed);
-          notifier.send(kind, url, key, json);
-          if (duplicateNotification) notifier.send(kind, url, key, json);
-        });
+        const signing = sign(op.name as OperationName, withoutCardData(payload))
+          .then((signed) => {
+            const json = JSON.stringify(signed);
+            notifier.send(kind, url, key, json);
+            if (duplicateNotification) notifier.send(kind, url, key, json);
+          })
+          .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
+          .finally(() => notificationsSigning.delete(signing));
+        notificationsSigning.add(signing);
       },
     };
     let result: WireRecord | null;
@@ -229,13 +217,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       try {
-        const body = await readBody(req, maxBodyBytes);
+        const body = await readBody(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyTimeoutMs });
         if (fault.kind === 'http-5xx') {
           logRequest(path, null, false, 'http-5xx');
           response = errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');
         } else response = await process(req, path, variants, body, fault.duplicateNotification);
       } catch (error) {
-        if (error instanceof SandboxHttpError) response = errorResponse(error.status, error.message, error.errors);
+        if (error instanceof SandboxHttpError) {
+          response = errorResponse(error.status, error.message, error.errors);
+          if (error.closeAfter) res.setHeader('connection', 'close');
+        }
         else {
           state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
           response = errorResponse(500, 'sandbox internal error');
@@ -257,14 +248,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     else res.writeHead(order ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(order ? `sandbox: ${order.transactionId} paid\n` : 'sandbox: no such payment\n');
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  server.keepAliveTimeout = 10_000;
-  server.headersTimeout = 15_000;
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -287,7 +277,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: address.port,
     state,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
-    notificationsIdle: (timeoutMs) => notifier.idle(timeoutMs),
+    // Notifications still being signed are waited for first: they are queued once signed.
+    notificationsIdle: async (timeoutMs) => {
+      await Promise.all(notificationsSigning);
+      await notifier.idle(timeoutMs);
+    },
     stop,
     [Symbol.asyncDispose]: stop,
   };
