@@ -17,6 +17,7 @@ import { payout } from './operations/payout.ts';
 import { query } from './operations/query.ts';
 import { cancelSubscription } from './operations/subscriptions.ts';
 import { SeededRandom } from './random.ts';
+import { payPage } from './server/pay-page.ts';
 import { readBody } from './server/read-body.ts';
 import { serverLimits } from './server/limits.ts';
 import { SandboxState, type ReceivedRequest } from './state.ts';
@@ -203,7 +204,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path.startsWith('/sandbox/pay/')) return payPage(req, res, path.slice('/sandbox/pay/'.length));
+    if (path.startsWith('/sandbox/pay/')) return payPage(state, res, path.slice('/sandbox/pay/'.length));
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
@@ -238,14 +239,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     }
     setImmediate(writeResponse, res, response);
-  }
-
-  // UNKNOWNS U22: the issuer page and the checkout action send the shopper on to return_url.
-  function payPage(_req: IncomingMessage, res: ServerResponse, transactionId: string): void {
-    const order = state.orders.get(decodeURIComponent(transactionId));
-    const returnUrl = order && typeof order.record.return_url === 'string' ? order.record.return_url : '';
-    if (returnUrl) res.writeHead(302, { location: returnUrl }).end();
-    else res.writeHead(order ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(order ? `sandbox: ${order.transactionId} paid\n` : 'sandbox: no such payment\n');
   }
 
   const server = createServer(limits.serverOptions, (req, res) => {
