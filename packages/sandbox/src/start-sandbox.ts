@@ -10,15 +10,12 @@ import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
-import { missingFields, PAYMENT_NEEDS } from './operations/needed-to-act.ts';
-import { runOrderBatch } from './operations/orders.ts';
-import { authoriseAlternative, authoriseCard, checkout } from './operations/payments.ts';
-import { payout } from './operations/payout.ts';
-import { query } from './operations/query.ts';
-import { cancelSubscription } from './operations/subscriptions.ts';
 import { SeededRandom } from './random.ts';
 import { payPage } from './server/pay-page.ts';
 import { readBody } from './server/read-body.ts';
+import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
+import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
+import { writeResponse } from './server/write-response.ts';
 import { serverLimits } from './server/limits.ts';
 import { SandboxState, type ReceivedRequest } from './state.ts';
 import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
@@ -40,65 +37,8 @@ export interface Sandbox {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-type Handler = (record: WireRecord, ctx: HandlerContext) => WireRecord | null;
-
-const HANDLERS: Record<OperationName, Handler> = {
-  authoriseCard,
-  authoriseAlternative,
-  checkout: (record, ctx) => checkout(record, ctx) as unknown as WireRecord | null,
-  query,
-  capture: (record, ctx) => runOrderBatch('capture', record, ctx),
-  cancel: (record, ctx) => runOrderBatch('cancel', record, ctx),
-  review: (record, ctx) => runOrderBatch('review', record, ctx),
-  refund: (record, ctx) => runOrderBatch('refund', record, ctx),
-  cancelSubscription,
-  payout,
-};
-
-const VARIANTS_BY_PATH = new Map<string, OperationSpec[]>();
-for (const op of Object.values(operations) as OperationSpec[]) VARIANTS_BY_PATH.set(op.path, [...(VARIANTS_BY_PATH.get(op.path) ?? []), op]);
-
-// UNKNOWNS U34: the variant whose `selectWhenPresent` member is present, otherwise the one without such a member.
-function selectVariant(variants: OperationSpec[], record: WireRecord): OperationSpec {
-  return variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent)) ?? variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
-}
-
 function normaliseAddress(address: string | undefined): string {
   return (address ?? '').replace(/^::ffff:/, '');
-}
-
-// UNKNOWNS U05: a payment without order_no, amount or currency is refused as a whole; nothing is created.
-function refuseIncompletePayment(op: OperationSpec, record: WireRecord): void {
-  if (op.path !== '/v1/authorise' && op.path !== '/v1/checkout') return;
-  const missing = missingFields(record, PAYMENT_NEEDS);
-  if (missing.length > 0) throw new SandboxRefusal('E004', `${missing.join(', ')} missing: the sandbox takes no payment without order_no, amount and currency`);
-}
-
-/** The response of a request refused as a whole, in the shape of the operation's response (UNKNOWNS U47). */
-function refusalRecord(op: OperationSpec, record: WireRecord, refusal: SandboxRefusal, merchant: { merchantId: string; accountId: string }): WireRecord {
-  const text = `${refusal.code}:${refusal.message}`;
-  const ids = { merchant_id: merchant.merchantId, account_id: merchant.accountId };
-  const str = (name: string) => (typeof record[name] === 'string' ? record[name] : '');
-  switch (op.responseSchema) {
-    case 'CardRespon':
-    case 'AlternativeRespon':
-      return { ...ids, order_no: str('order_no'), amount: str('amount'), currency: str('currency'), order_status: '0', result_info: text };
-    case 'CancelSubscriptionResponse':
-      return { ...ids, recurring_id: str('recurring_id'), contract_name: str('contract_name'), cancel_status: '0', error_message: text };
-    case 'PayoutResponse':
-      return { ...ids, request_id: str('request_id'), status: 'FAILED', failure_reason: text, failure_type: 'UNKNOWN' };
-    default:
-      return { ...ids, return_status: '0', return_message: text };
-  }
-}
-
-// Answers are written in the event loop's check phase, after the poll phase has read every request that arrived with
-// this one, rather than from the microtask that produced them: measured in bench/sandbox, a bare node:http server
-// answers about 1.3x the requests per second that way (bench/RESULTS.md).
-function writeResponse(res: ServerResponse, response: EncodedResponse): void {
-  if (res.destroyed) return;
-  res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
-  res.end(response.body);
 }
 
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
