@@ -56,3 +56,14 @@ describe('deeply nested bodies', () => {
     expect(reply.json.return_status).toBe('1');
   });
 });
+
+describe('many structural problems in one body', () => {
+  it('counts them all but lists at most 100, so the answer stays small', async () => {
+    await using sandbox = await startSandbox();
+    const body = Array.from({ length: 500 }, (_, i) => `f${i}=${encodeURIComponent(nested(40))}`).join('&');
+    const reply = await post(sandbox, '/v1/authorise', body, 'application/x-www-form-urlencoded');
+    expect(reply.status).toBe(400);
+    expect(reply.json.return_message).toBe("500 problem(s) in the body's structure, the first 100 listed");
+    expect(reply.json.errors).toHaveLength(100);
+  });
+});

@@ -5,8 +5,13 @@ import type { WireRecord } from '../context.ts';
 import { SandboxHttpError } from '../errors.ts';
 import { copyDecoded, type DecodedProblem } from './decoded-value.ts';
 
+/** At most this many problems are listed in one answer (the count names them all): never a body-sized answer. */
+const LISTED_PROBLEMS = 100;
+
 function refuseProblems(problems: readonly DecodedProblem[]): void {
-  if (problems.length > 0) throw new SandboxHttpError(400, `${problems.length} problem(s) in the body's structure`, problems);
+  if (problems.length === 0) return;
+  const listed = problems.length > LISTED_PROBLEMS ? `, the first ${LISTED_PROBLEMS} listed` : '';
+  throw new SandboxHttpError(400, `${problems.length} problem(s) in the body's structure${listed}`, problems.slice(0, LISTED_PROBLEMS));
 }
 
 function parseForm(text: string, nestedJson: boolean): WireRecord {
