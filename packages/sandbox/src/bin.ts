@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `gw-sandbox --port 8787`: the sandbox as a process, until the `gw sandbox` command of @gw/cli takes over.
+// `gw-sandbox --port 8787`: the sandbox as a process (the `gw sandbox` command of @gw/cli does the same).
 import { parseArgs } from 'node:util';
 import { startSandbox } from './start-sandbox.ts';
 

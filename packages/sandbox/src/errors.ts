@@ -3,11 +3,14 @@ export class SandboxHttpError extends Error {
   override readonly name = 'SandboxHttpError';
   readonly status: number;
   readonly errors: readonly { path: string; message: string }[];
+  /** True when the connection is closed once the answer is written (a body that stopped arriving). */
+  readonly closeAfter: boolean;
 
-  constructor(status: number, message: string, errors: readonly { path: string; message: string }[] = []) {
+  constructor(status: number, message: string, errors: readonly { path: string; message: string }[] = [], closeAfter = false) {
     super(message);
     this.status = status;
     this.errors = errors;
+    this.closeAfter = closeAfter;
   }
 }
 

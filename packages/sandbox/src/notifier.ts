@@ -8,6 +8,25 @@ export interface NotifyOptions {
   readonly baseDelayMs?: number;
   /** Time allowed for one attempt. Default 2000 ms. */
   readonly timeoutMs?: number;
+  /** How much of an endpoint's answer body is read; the rest is discarded unread (UNKNOWNS U51). Default 64 KiB. */
+  readonly maxAnswerBytes?: number;
+}
+
+/** Reads at most `limit` bytes of an answer body, then cancels it: a huge answer costs no memory. */
+async function readAtMost(body: ReadableStream<Uint8Array> | null, limit: number): Promise<void> {
+  if (!body) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    while (read <= limit) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /** Delivers notifications with bounded exponential backoff and keeps every attempt in the state's delivery log. */
@@ -22,7 +41,7 @@ export class Notifier {
   constructor(state: SandboxState, clock: () => Date, options: NotifyOptions = {}) {
     this.#state = state;
     this.#clock = clock;
-    this.#options = { attempts: options.attempts ?? 5, baseDelayMs: options.baseDelayMs ?? 200, timeoutMs: options.timeoutMs ?? 2000 };
+    this.#options = { attempts: options.attempts ?? 5, baseDelayMs: options.baseDelayMs ?? 200, timeoutMs: options.timeoutMs ?? 2000, maxAnswerBytes: options.maxAnswerBytes ?? 64 * 1024 };
   }
 
   /** Queues a delivery of `body` (JSON) to `url`; does nothing for an absent or non-http URL. */
@@ -52,7 +71,7 @@ export class Notifier {
     try {
       const response = await fetch(delivery.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: controller.signal });
       status = response.status;
-      await response.arrayBuffer();
+      await readAtMost(response.body, this.#options.maxAnswerBytes);
     } catch (e) {
       error = e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e);
     } finally {

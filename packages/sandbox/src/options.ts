@@ -44,4 +44,14 @@ export interface SandboxOptions {
    * operation that does not carry it is refused either way.
    */
   readonly unknownFields?: 'refuse' | 'accept';
+  /** Time allowed to receive a request's headers; the connection is then closed (HTTP 408). Default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** Time allowed to receive a whole request, headers and body; the connection is then closed (HTTP 408). Default 30 s. */
+  readonly requestTimeoutMs?: number;
+  /** Longest pause while a request body arrives: HTTP 408, connection closed. Default 10 s. */
+  readonly bodyTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open. Default 5 s. */
+  readonly keepAliveTimeoutMs?: number;
+  /** Open connections at most; connections over it are closed at once. Default 256. */
+  readonly maxConnections?: number;
 }

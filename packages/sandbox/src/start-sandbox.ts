@@ -3,20 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { createHmacSha256Signer, createSignableMessage, type Signer, type Verifier } from '@gw/signer-interface';
 import { RecordValidator, operations, type OperationName, type OperationSpec } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
+import { withoutCardData } from './card-data.ts';
 import type { HandlerContext, WireRecord } from './context.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
-import { runOrderBatch } from './operations/orders.ts';
-import { authoriseAlternative, authoriseCard, checkout } from './operations/payments.ts';
-import { payout } from './operations/payout.ts';
-import { query } from './operations/query.ts';
-import { cancelSubscription } from './operations/subscriptions.ts';
 import { SeededRandom } from './random.ts';
+import { payPage } from './server/pay-page.ts';
+import { readBody } from './server/read-body.ts';
+import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
+import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
+import { writeResponse } from './server/write-response.ts';
+import { serverLimits } from './server/limits.ts';
 import { SandboxState, type ReceivedRequest } from './state.ts';
-import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire.ts';
+import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
+import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
 
 /** A running sandbox: its address, its state, its faults, and how to stop it. */
 export interface Sandbox {
@@ -34,88 +37,8 @@ export interface Sandbox {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-type Handler = (record: WireRecord, ctx: HandlerContext) => WireRecord | null;
-
-const HANDLERS: Record<OperationName, Handler> = {
-  authoriseCard,
-  authoriseAlternative,
-  checkout: (record, ctx) => checkout(record, ctx) as unknown as WireRecord | null,
-  query,
-  capture: (record, ctx) => runOrderBatch('capture', record, ctx),
-  cancel: (record, ctx) => runOrderBatch('cancel', record, ctx),
-  review: (record, ctx) => runOrderBatch('review', record, ctx),
-  refund: (record, ctx) => runOrderBatch('refund', record, ctx),
-  cancelSubscription,
-  payout,
-};
-
-const VARIANTS_BY_PATH = new Map<string, OperationSpec[]>();
-for (const op of Object.values(operations) as OperationSpec[]) VARIANTS_BY_PATH.set(op.path, [...(VARIANTS_BY_PATH.get(op.path) ?? []), op]);
-
-// UNKNOWNS U34: the variant whose `selectWhenPresent` member is present, otherwise the one without such a member.
-function selectVariant(variants: OperationSpec[], record: WireRecord): OperationSpec {
-  return variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent)) ?? variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
-}
-
 function normaliseAddress(address: string | undefined): string {
   return (address ?? '').replace(/^::ffff:/, '');
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new SandboxHttpError(400, `the request body is larger than ${limit} bytes`, [{ path: '', message: `larger than ${limit} bytes` }]));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
-  });
-}
-
-// XML and HTML cannot carry control characters, U+FFFE/U+FFFF or lone surrogates; a respon or checkout page echoes
-// request fields, so such a request is refused before anything happens rather than half-processed.
-const NOT_XML_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function fieldsXmlCannotCarry(value: unknown, path = ''): { path: string; message: string }[] {
-  if (typeof value === 'string') return NOT_XML_TEXT.test(value) ? [{ path, message: 'contains a character XML and HTML cannot carry' }] : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => fieldsXmlCannotCarry(v, `${path}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => fieldsXmlCannotCarry(v, path ? `${path}.${k}` : k));
-  return [];
-}
-
-/** The response of a request refused as a whole, in the shape of the operation's response (UNKNOWNS U47). */
-function refusalRecord(op: OperationSpec, record: WireRecord, refusal: SandboxRefusal, merchant: { merchantId: string; accountId: string }): WireRecord {
-  const text = `${refusal.code}:${refusal.message}`;
-  const ids = { merchant_id: merchant.merchantId, account_id: merchant.accountId };
-  const str = (name: string) => (typeof record[name] === 'string' ? record[name] : '');
-  switch (op.responseSchema) {
-    case 'CardRespon':
-    case 'AlternativeRespon':
-      return { ...ids, order_no: str('order_no'), amount: str('amount'), currency: str('currency'), order_status: '0', result_info: text };
-    case 'CancelSubscriptionResponse':
-      return { ...ids, recurring_id: str('recurring_id'), contract_name: str('contract_name'), cancel_status: '0', error_message: text };
-    case 'PayoutResponse':
-      return { ...ids, request_id: str('request_id'), status: 'FAILED', failure_reason: text, failure_type: 'UNKNOWN' };
-    default:
-      return { ...ids, return_status: '0', return_message: text };
-  }
-}
-
-// Answers are written in the event loop's check phase, after the poll phase has read every request that arrived with
-// this one, rather than from the microtask that produced them: measured in bench/sandbox, a bare node:http server
-// answers about 1.3x the requests per second that way (bench/RESULTS.md).
-function writeResponse(res: ServerResponse, response: EncodedResponse): void {
-  if (res.destroyed) return;
-  res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
-  res.end(response.body);
 }
 
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
@@ -127,12 +50,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const verifier: Verifier = options.verifier ?? reference!;
   const merchants = new Map((options.merchants ?? [SANDBOX_DEFAULT_MERCHANT]).map((m) => [m.merchantId, m.accountId]));
   const allowIps = new Set((options.allowIps ?? ['127.0.0.1', '::1']).map(normaliseAddress));
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const limits = serverLimits(options);
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
   const notifier = new Notifier(state, clock, options.notify);
   const validator = new RecordValidator();
+  const notificationsSigning = new Set<Promise<void>>();
   let baseUrl = '';
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
@@ -179,6 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const bodyEncoding = encoding === 'form' && op.requestEncoding !== 'form' ? { encoding: 'form' as const } : {};
       const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op.name as OperationName, unsigned, bodyEncoding) });
       if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
+      refuseIncompletePayment(op, record);
     } catch (error) {
       if (!(error instanceof SandboxRefusal)) throw error;
       logRequest(path, op.name, false, 'refused');
@@ -194,14 +119,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
       notify: (kind, url, key, payload) => {
-        void sign(op.name as OperationName, payload).then((signed) => {
-          const json = JSON.stringify(signed);
-          notifier.send(kind, url, key, json);
-          if (duplicateNotification) notifier.send(kind, url, key, json);
-        });
+        const signing = sign(op.name as OperationName, withoutCardData(payload))
+          .then((signed) => {
+            const json = JSON.stringify(signed);
+            notifier.send(kind, url, key, json);
+            if (duplicateNotification) notifier.send(kind, url, key, json);
+          })
+          .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
+          .finally(() => notificationsSigning.delete(signing));
+        notificationsSigning.add(signing);
       },
     };
-    const result = HANDLERS[op.name as OperationName](record, ctx);
+    let result: WireRecord | null;
+    try {
+      result = HANDLERS[op.name as OperationName](record, ctx);
+    } catch (error) {
+      if (error instanceof SandboxHttpError) logRequest(path, op.name, false, 'refused');
+      throw error;
+    }
     logRequest(path, op.name, true, 'ok');
     if (result === null) throw new SandboxHttpError(409, `1001:order_no ${String(record.order_no)} already used on this account`);
     return encodeResponseBody(op, op.responseEncoding === 'html' ? result : await sign(op.name as OperationName, result));
@@ -209,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path.startsWith('/sandbox/pay/')) return payPage(req, res, path.slice('/sandbox/pay/'.length));
+    if (path.startsWith('/sandbox/pay/')) return payPage(state, res, path.slice('/sandbox/pay/'.length));
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
@@ -223,13 +158,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       try {
-        const body = await readBody(req, maxBodyBytes);
+        const body = await readBody(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyTimeoutMs });
         if (fault.kind === 'http-5xx') {
           logRequest(path, null, false, 'http-5xx');
           response = errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');
         } else response = await process(req, path, variants, body, fault.duplicateNotification);
       } catch (error) {
-        if (error instanceof SandboxHttpError) response = errorResponse(error.status, error.message, error.errors);
+        if (error instanceof SandboxHttpError) {
+          response = errorResponse(error.status, error.message, error.errors);
+          if (error.closeAfter) res.setHeader('connection', 'close');
+        }
         else {
           state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
           response = errorResponse(500, 'sandbox internal error');
@@ -243,22 +181,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setImmediate(writeResponse, res, response);
   }
 
-  // UNKNOWNS U22: the issuer page and the checkout action send the shopper on to return_url.
-  function payPage(_req: IncomingMessage, res: ServerResponse, transactionId: string): void {
-    const order = state.orders.get(decodeURIComponent(transactionId));
-    const returnUrl = order && typeof order.record.return_url === 'string' ? order.record.return_url : '';
-    if (returnUrl) res.writeHead(302, { location: returnUrl }).end();
-    else res.writeHead(order ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(order ? `sandbox: ${order.transactionId} paid\n` : 'sandbox: no such payment\n');
-  }
-
-  const server = createServer((req, res) => {
+  const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  server.keepAliveTimeout = 10_000;
-  server.headersTimeout = 15_000;
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -281,7 +210,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: address.port,
     state,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
-    notificationsIdle: (timeoutMs) => notifier.idle(timeoutMs),
+    // Notifications still being signed are waited for first: they are queued once signed.
+    notificationsIdle: async (timeoutMs) => {
+      await Promise.all(notificationsSigning);
+      await notifier.idle(timeoutMs);
+    },
     stop,
     [Symbol.asyncDispose]: stop,
   };

@@ -44,6 +44,10 @@ export interface SandboxSubscription {
   readonly accountId: string;
   status: '1' | 'Inactived';
   charges: number;
+  /** `<count> <interval>`, as the payment's answer gave it and queries give it. */
+  readonly deductionPeriod: string;
+  /** The next deduction (`YYYY-MM-DD HH:MM:SS`), as the payment's answer gave it and queries give it. */
+  readonly deductionTime: string;
 }
 
 /** One notification the sandbox tried to deliver, with every attempt. */
@@ -83,6 +87,8 @@ export class SandboxState {
   readonly ordersByNo = new Map<string, SandboxOrder>();
   readonly subscriptions = new Map<string, SandboxSubscription>();
   readonly payouts = new Map<string, Readonly<Record<string, unknown>>>();
+  /** A digest of the parameters each payout was made with, by the same key as `payouts` (UNKNOWNS U40). */
+  readonly payoutParameters = new Map<string, string>();
   readonly notifications: NotificationDelivery[] = [];
   readonly requests: ReceivedRequest[] = [];
   readonly ledger: LedgerEntry[] = [];

@@ -47,8 +47,8 @@ describe('hosted checkout', () => {
 
   it('refuses a checkout reusing an order number', async () => {
     const order = orderNo('CHK');
-    expect((await send(sandbox, 'checkout', { order_no: order, amount: '1.00' })).status).toBe(200);
-    const again = await send(sandbox, 'checkout', { order_no: order, amount: '1.00' });
+    expect((await send(sandbox, 'checkout', { order_no: order, amount: '1.00', currency: 'USD' })).status).toBe(200);
+    const again = await send(sandbox, 'checkout', { order_no: order, amount: '1.00', currency: 'USD' });
     expect(again.status).toBe(409);
     expect(again.json.return_message).toMatch(/^1001:/);
   });

@@ -24,6 +24,17 @@ describe('subscription cancellation (XML body)', () => {
     expect(query.json.orders_list[0].subscription_result).toMatchObject({ recurring_id: respon.recurring_id, recurring_status: 'Inactived' });
   });
 
+  it('gives the same recurring_deduction_time and period in the payment answer and in queries', async () => {
+    const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ subscription: { contract_name: 'Silver', interval: 'week', interval_count: '2' } }))).text);
+    expect(respon.recurring_deduction_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const query = await send(sandbox, 'query', { transaction_id: respon.transaction_id });
+    expect(query.json.orders_list[0].subscription_result).toMatchObject({
+      recurring_id: respon.recurring_id,
+      recurring_deduction_time: respon.recurring_deduction_time,
+      recurring_deduction_period: respon.recurring_deduction_period,
+    });
+  });
+
   it('fails for a contract_name that does not belong to the recurring_id', async () => {
     const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ subscription: { contract_name: 'Gold' } }))).text);
     const reply = await send(sandbox, 'cancelSubscription', { recurring_id: respon.recurring_id, contract_name: 'Silver' });
@@ -62,12 +73,30 @@ describe('payout', () => {
     expect(typeof reply.json.payer_id).toBe('string');
   });
 
-  it('returns the first payout for a repeated request_id, never a second one', async () => {
+  it('returns the first payout for a repeated request_id with the same parameters, never a second one', async () => {
     const requestId = randomUUID();
     const first = await send(sandbox, 'payout', payoutRecord(requestId));
-    const again = await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '999.00' });
+    const again = await send(sandbox, 'payout', payoutRecord(requestId));
     expect(again.json.transaction_id).toBe(first.json.transaction_id);
     expect(again.json.amount_beneficiary_receives).toBe(250);
     expect(sandbox.state.appliedCounts('payout').get(requestId)).toBe(1);
+  });
+
+  // UNKNOWNS U40: like an idempotency key reused with other parameters.
+  it('refuses a repeated request_id with other parameters and pays nothing more', async () => {
+    const requestId = randomUUID();
+    const first = await send(sandbox, 'payout', payoutRecord(requestId));
+    const other = await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '999.00' });
+    expect(other.status).toBe(409);
+    expect(other.json).toMatchObject({ return_status: '0', return_message: expect.stringMatching(new RegExp(`^E005:request_id ${requestId} was already used for a payout with other parameters`)) });
+    const nested = await send(sandbox, 'payout', { ...payoutRecord(requestId), beneficiary: { ...payoutRecord(requestId).beneficiary, last_name: 'Other' } });
+    expect(nested.status).toBe(409);
+    expect(sandbox.state.appliedCounts('payout').get(requestId)).toBe(1);
+    // The same parameters in another member order still read the first payout.
+    const { beneficiary, request_id, ...rest } = payoutRecord(requestId);
+    const { bank_details, ...person } = beneficiary;
+    const reordered = await send(sandbox, 'payout', { beneficiary: { bank_details: { swift_code: bank_details.swift_code, account_number: bank_details.account_number }, ...person }, ...rest, request_id });
+    expect(reordered.status).toBe(200);
+    expect(reordered.json.transaction_id).toBe(first.json.transaction_id);
   });
 });

@@ -2,6 +2,7 @@
 import { operations } from '@gw/types';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { toMinorUnits } from '../money.ts';
+import { ELEMENT_NEEDS, missingFields } from './needed-to-act.ts';
 import type { SandboxOrder } from '../state.ts';
 
 type BatchName = 'capture' | 'cancel' | 'review' | 'refund';
@@ -17,12 +18,16 @@ export const ORDER_ERRORS = {
   refundedFully: 'E207:order is fully refunded',
   reviewFlag: 'E208:review_flag must be 1 (approve) or 0 (reject)',
   reviewState: 'E209:only an authorised order can be reviewed',
+  incomplete: 'E210:amount and currency are needed to act on an order',
   refundAmount: 'E301:refund_amount is not a positive amount with at most two decimals',
   refundTooMuch: 'E302:refund_amount exceeds the captured amount not yet refunded',
   refundCount: 'E303:an order takes at most 99 refunds',
 } as const;
 
-function findChecked(element: WireRecord, ctx: HandlerContext): SandboxOrder | string {
+function findChecked(element: WireRecord, ctx: HandlerContext, needs: readonly string[] = ELEMENT_NEEDS): SandboxOrder | string {
+  // UNKNOWNS U05: an element without the fields needed to act on its order is refused on its own.
+  const missing = missingFields(element, needs);
+  if (missing.length > 0) return `${ORDER_ERRORS.incomplete} (missing: ${missing.join(', ')})`;
   const order = ctx.state.findOrder(ctx.merchantId, element.transaction_id, element.order_no);
   if (!order) return ORDER_ERRORS.notFound;
   // UNKNOWNS U25: `amount` is the order's amount and `currency` its currency.
@@ -71,7 +76,7 @@ function cancelOne(element: WireRecord, ctx: HandlerContext): string | null {
 
 // UNKNOWNS U39: `1` approves, `0` rejects (the order is cancelled); other values are refused per element.
 function reviewOne(element: WireRecord, ctx: HandlerContext): string | null {
-  const order = findChecked(element, ctx);
+  const order = findChecked(element, ctx, []);
   if (typeof order === 'string') return order;
   const flag = element.review_flag;
   if (flag !== '1' && flag !== '0') return ORDER_ERRORS.reviewFlag;

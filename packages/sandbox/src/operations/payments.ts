@@ -5,6 +5,7 @@ import { dateTimeText } from '../ids.ts';
 import { toMinorUnits } from '../money.ts';
 import type { SandboxOrder } from '../state.ts';
 import { decideCardOutcome, maskCard } from '../test-cards.ts';
+import { withoutCardData } from '../card-data.ts';
 
 const SUCCESS = '0000:Success';
 
@@ -35,19 +36,13 @@ function newOrder(record: WireRecord, ctx: HandlerContext, fields: Partial<Sandb
     riskScore: 12,
     resultInfo: SUCCESS,
     createdAt: ctx.clock(),
-    record: Object.freeze(stripCardData(record)),
+    record: Object.freeze(withoutCardData(record)),
     recurringId: null,
     ...fields,
   };
   ctx.state.addOrder(order);
   ctx.state.record('authorise', order.transactionId, order.amountMinor);
   return order;
-}
-
-// The sandbox never keeps card number, security code or expiry: what it stores can be shown in a test failure.
-function stripCardData(record: WireRecord): WireRecord {
-  const { card: _card, security_code: _cvv, expiration_month: _m, expiration_year: _y, ...rest } = record;
-  return rest;
 }
 
 function subscriptionFields(record: WireRecord, order: SandboxOrder, ctx: HandlerContext) {
@@ -58,13 +53,15 @@ function subscriptionFields(record: WireRecord, order: SandboxOrder, ctx: Handle
   const s = sub as WireRecord;
   const recurringId = ctx.ids.recurringId();
   const contractName = text(s, 'contract_name');
-  order.recurringId = recurringId;
-  ctx.state.subscriptions.set(recurringId, { recurringId, contractName, transactionId: order.transactionId, merchantId: ctx.merchantId, accountId: ctx.accountId, status: '1', charges: 1 });
   const count = Number.parseInt(text(s, 'interval_count') || '1', 10) || 1;
   const interval = text(s, 'interval') || 'day';
   const days = interval === 'day' ? count : interval === 'week' ? 7 * count : interval === 'month' ? 30 * count : interval === 'year' ? 365 * count : count;
-  const next = new Date(ctx.clock().getTime() + days * 86_400_000);
-  return { contract_name: contractName, recurring_id: recurringId, recurring_deduction_period: `${count} ${interval}`, recurring_deduction_time: dateTimeText(next) };
+  // Kept on the subscription: the payment's answer and every query give these same two values.
+  const deductionPeriod = `${count} ${interval}`;
+  const deductionTime = dateTimeText(new Date(ctx.clock().getTime() + days * 86_400_000));
+  order.recurringId = recurringId;
+  ctx.state.subscriptions.set(recurringId, { recurringId, contractName, transactionId: order.transactionId, merchantId: ctx.merchantId, accountId: ctx.accountId, status: '1', charges: 1, deductionPeriod, deductionTime });
+  return { contract_name: contractName, recurring_id: recurringId, recurring_deduction_period: deductionPeriod, recurring_deduction_time: deductionTime };
 }
 
 /** Card variant of /v1/authorise: test cards and amounts decide the outcome (see test-cards.ts). */
@@ -139,7 +136,8 @@ export function checkout(record: WireRecord, ctx: HandlerContext): { fields: [st
     to_pass_page: '1',
   };
   for (const name of checkoutForm.routingFields) fields.set(name, routing[name] ?? '');
-  if (checkoutForm.echoRequestFields) for (const [name, value] of Object.entries(record)) fields.set(name, fieldText(value));
+  // The page (and its allParams, built from these fields) never carries card data, whatever the request held.
+  if (checkoutForm.echoRequestFields) for (const [name, value] of Object.entries(withoutCardData(record))) fields.set(name, fieldText(value));
   const extra: Record<string, string> = {
     cancel_url: text(record, 'cancel_url'),
     return_url: text(record, 'return_url'),
@@ -150,9 +148,10 @@ export function checkout(record: WireRecord, ctx: HandlerContext): { fields: [st
     logo_name: '',
     merSendLogoNo: '',
   };
-  for (const name of checkoutForm.extraFields) if (name !== checkoutForm.allParamsField) fields.set(name, extra[name] ?? fieldText(record[name]));
+  const safe = withoutCardData(record);
+  for (const name of checkoutForm.extraFields) if (name !== checkoutForm.allParamsField) fields.set(name, extra[name] ?? fieldText(safe[name]));
   // Aliases carry the value of the field they stand for, a request field or one of the extra fields above.
-  for (const [alias, source] of Object.entries(checkoutForm.aliases)) fields.set(alias, fields.get(source) ?? fieldText(record[source]));
+  for (const [alias, source] of Object.entries(checkoutForm.aliases)) fields.set(alias, fields.get(source) ?? fieldText(safe[source]));
   ctx.notify('payment', record.notify_url, order.transactionId, { ...echo(record, ctx), transaction_id: order.transactionId, order_status: '1', result_info: SUCCESS });
   return { fields: [...fields], action: `${ctx.baseUrl}/sandbox/pay/${order.transactionId}` };
 }

@@ -1,6 +1,11 @@
-// /v1/payout: one payout per request_id; a repeated request_id returns the first payout (UNKNOWNS U40).
+// /v1/payout: one payout per request_id; a repeated request_id with the same parameters returns the first payout,
+// with other parameters it is refused (UNKNOWNS U40).
+import { createHash } from 'node:crypto';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
+import { SandboxHttpError } from '../errors.ts';
 import { isoWithOffset } from '../ids.ts';
+import { withoutCardData } from '../card-data.ts';
+import { canonicalJson } from './canonical-json.ts';
 
 function asNumber(value: unknown): number {
   // The seed types these response amounts as JSON numbers (UNKNOWNS U15); the sandbox echoes the decimal text's value.
@@ -8,16 +13,31 @@ function asNumber(value: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
+/** The parameters of a payout request: a digest of every member but the signature, in a canonical text (no card data kept). */
+function parameters(record: WireRecord): string {
+  const { encryption_data: _signature, ...rest } = record;
+  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
+}
+
+// UNKNOWNS U40: like an idempotency key reused with other parameters, the request is refused and nothing is paid.
+function refuseOtherParameters(requestId: string): never {
+  const message = `E005:request_id ${requestId} was already used for a payout with other parameters; the first payout stands. Resend its exact parameters to read it, or use a new request_id for a new payout`;
+  throw new SandboxHttpError(409, message, [{ path: 'request_id', message: 'already used with other parameters' }]);
+}
+
 /** Creates a payout (status `COMPLETED` at once, UNKNOWNS U30), or returns the one already made for the request_id. */
 export function payout(record: WireRecord, ctx: HandlerContext): WireRecord {
   const requestId = text(record, 'request_id');
   const key = `${ctx.merchantId}\u0000${requestId}`;
   const existing = requestId ? ctx.state.payouts.get(key) : undefined;
-  if (existing) return { ...existing };
+  if (existing) {
+    if (ctx.state.payoutParameters.get(key) !== parameters(record)) refuseOtherParameters(requestId);
+    return { ...existing };
+  }
   const now = isoWithOffset(ctx.clock());
-  const beneficiary = (record.beneficiary && typeof record.beneficiary === 'object' ? record.beneficiary : {}) as WireRecord;
+  const { encryption_data: _signature, ...echo } = withoutCardData(record);
+  const beneficiary = (echo.beneficiary && typeof echo.beneficiary === 'object' ? echo.beneficiary : {}) as WireRecord;
   const bankDetails = (beneficiary.bank_details && typeof beneficiary.bank_details === 'object' ? beneficiary.bank_details : {}) as WireRecord;
-  const { encryption_data: _signature, ...echo } = record;
   const response: WireRecord = {
     ...echo,
     merchant_id: ctx.merchantId,
@@ -36,7 +56,10 @@ export function payout(record: WireRecord, ctx: HandlerContext): WireRecord {
     short_reference_id: ctx.ids.shortReference(),
     status: 'COMPLETED',
   };
-  if (requestId) ctx.state.payouts.set(key, Object.freeze({ ...response }));
+  if (requestId) {
+    ctx.state.payouts.set(key, Object.freeze({ ...response }));
+    ctx.state.payoutParameters.set(key, parameters(record));
+  }
   ctx.state.record('payout', requestId || String(response.transaction_id));
   ctx.notify('payout', record.notify_url, String(response.transaction_id), response);
   return response;

@@ -44,11 +44,10 @@ export function queriedOrder(order: SandboxOrder, state: SandboxState): WireReco
     transaction_date: transactionDate(order.createdAt),
   };
   if (subscription) {
-    const sub = (order.record.subscription ?? {}) as WireRecord;
     result.subscription_result = {
       contract_name: subscription.contractName,
-      recurring_deduction_period: `${text(sub, 'interval_count') || '1'} ${text(sub, 'interval') || 'day'}`,
-      recurring_deduction_time: transactionDate(order.createdAt).slice(0, 8),
+      recurring_deduction_period: subscription.deductionPeriod,
+      recurring_deduction_time: subscription.deductionTime,
       recurring_id: subscription.recurringId,
       recurring_status: subscription.status,
     };

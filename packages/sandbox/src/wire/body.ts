@@ -1,11 +1,23 @@
 // Request bodies decoded by the operation's declared encoding, responses encoded by it (seed 4; UNKNOWNS U31, U32).
 import type { OperationSpec } from '@gw/types';
 import { decodeCancelSubscription, encodeCheckoutPage, encodeRespon } from '@gw/xml-codec';
-import type { WireRecord } from './context.ts';
-import { SandboxHttpError } from './errors.ts';
+import type { WireRecord } from '../context.ts';
+import { SandboxHttpError } from '../errors.ts';
+import { copyDecoded, type DecodedProblem } from './decoded-value.ts';
+
+/** At most this many problems are listed in one answer (the count names them all): never a body-sized answer. */
+const LISTED_PROBLEMS = 100;
+
+function refuseProblems(problems: readonly DecodedProblem[]): void {
+  if (problems.length === 0) return;
+  const listed = problems.length > LISTED_PROBLEMS ? `, the first ${LISTED_PROBLEMS} listed` : '';
+  throw new SandboxHttpError(400, `${problems.length} problem(s) in the body's structure${listed}`, problems.slice(0, LISTED_PROBLEMS));
+}
 
 function parseForm(text: string, nestedJson: boolean): WireRecord {
-  const record: WireRecord = {};
+  // No prototype: a member named `__proto__` is an own member like any other, never the record's prototype.
+  const record = Object.create(null) as WireRecord;
+  const problems: DecodedProblem[] = [];
   for (const [name, value] of new URLSearchParams(text)) {
     if (Object.hasOwn(record, name)) throw new SandboxHttpError(400, `form field ${name} appears more than once`, [{ path: `/${name}`, message: 'appears more than once' }]);
     let decoded: unknown = value;
@@ -17,8 +29,11 @@ function parseForm(text: string, nestedJson: boolean): WireRecord {
         decoded = value;
       }
     }
-    record[name] = decoded;
+    const copy = copyDecoded({ [name]: decoded });
+    problems.push(...copy.problems);
+    record[name] = (copy.value as WireRecord)[name];
   }
+  refuseProblems(problems);
   return record;
 }
 
@@ -30,7 +45,9 @@ function parseJsonObject(text: string): WireRecord | undefined {
     return undefined;
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SandboxHttpError(400, 'the JSON body must be an object', [{ path: '', message: 'must be a JSON object' }]);
-  return value as WireRecord;
+  const copy = copyDecoded(value);
+  refuseProblems(copy.problems);
+  return copy.value as WireRecord;
 }
 
 /** A decoded request body and the encoding it was read as (a body-based signature covers the body in that encoding). */
@@ -56,8 +73,11 @@ export function decodeRequestBody(op: OperationSpec, contentType: string, body: 
     case 'xml':
       try {
         // UNKNOWNS U35: any root element name is accepted.
-        return { record: decodeCancelSubscription(text, { root: null }) as WireRecord, encoding: 'xml' };
+        const copy = copyDecoded(decodeCancelSubscription(text, { root: null }));
+        refuseProblems(copy.problems);
+        return { record: copy.value as WireRecord, encoding: 'xml' };
       } catch (error) {
+        if (error instanceof SandboxHttpError) throw error;
         const message = error instanceof Error ? error.message : String(error);
         throw new SandboxHttpError(400, `the XML body cannot be read: ${message}`, [{ path: '', message }]);
       }

@@ -1,0 +1,34 @@
+// Which handler answers which path, and which variant of a path a record is (UNKNOWNS U34).
+import { operations, type OperationName, type OperationSpec } from '@gw/types';
+import type { HandlerContext, WireRecord } from '../context.ts';
+import { runOrderBatch } from '../operations/orders.ts';
+import { authoriseAlternative, authoriseCard, checkout } from '../operations/payments.ts';
+import { payout } from '../operations/payout.ts';
+import { query } from '../operations/query.ts';
+import { cancelSubscription } from '../operations/subscriptions.ts';
+
+/** An operation handler: the answer record, or null for a repeated order_no (HTTP 409). */
+export type Handler = (record: WireRecord, ctx: HandlerContext) => WireRecord | null;
+
+/** The handler of each operation. */
+export const HANDLERS: Record<OperationName, Handler> = {
+  authoriseCard,
+  authoriseAlternative,
+  checkout: (record, ctx) => checkout(record, ctx) as unknown as WireRecord | null,
+  query,
+  capture: (record, ctx) => runOrderBatch('capture', record, ctx),
+  cancel: (record, ctx) => runOrderBatch('cancel', record, ctx),
+  review: (record, ctx) => runOrderBatch('review', record, ctx),
+  refund: (record, ctx) => runOrderBatch('refund', record, ctx),
+  cancelSubscription,
+  payout,
+};
+
+/** The operations served at each path (authorise has two variants). */
+export const VARIANTS_BY_PATH = new Map<string, OperationSpec[]>();
+for (const op of Object.values(operations) as OperationSpec[]) VARIANTS_BY_PATH.set(op.path, [...(VARIANTS_BY_PATH.get(op.path) ?? []), op]);
+
+// UNKNOWNS U34: the variant whose `selectWhenPresent` member is present, otherwise the one without such a member.
+export function selectVariant(variants: OperationSpec[], record: WireRecord): OperationSpec {
+  return variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent)) ?? variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
+}

@@ -1,0 +1,26 @@
+import { decodeAlternativeRespon } from '@gw/xml-codec';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/index.ts';
+import { orderNo, send } from './harness.ts';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.stop());
+
+describe('the sandbox pay page', () => {
+  it('answers a malformed percent-encoded payment id with 400, not 500', async () => {
+    const reply = await fetch(`${sandbox.url}/sandbox/pay/%E0%A4%A`);
+    expect(reply.status).toBe(400);
+    expect(sandbox.state.internalErrors).toEqual([]);
+  });
+
+  it('redirects to a return_url holding characters a header cannot carry, percent-encoded', async () => {
+    const respon = decodeAlternativeRespon((await send(sandbox, 'authoriseAlternative', { order_no: orderNo('ALT'), currency: 'BRL', amount: '8.00', payment_method: 'PIX', return_url: 'https://shop.example.test/voltar/café 中' })).text);
+    const page = await fetch(respon.issuer_url!, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('https://shop.example.test/voltar/caf%C3%A9%20%E4%B8%AD');
+    expect(sandbox.state.internalErrors).toEqual([]);
+  });
+});

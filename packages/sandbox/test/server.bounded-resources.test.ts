@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/index.ts';
+import { cardPayment, send } from './harness.ts';
+
+/** Opens a raw connection to the sandbox and resolves once connected. */
+function open(sandbox: Sandbox): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(sandbox.port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+/** Resolves with what the server sent and how long after `since` the connection closed (or null if still open at `waitMs`). */
+function closed(socket: Socket, since: number, waitMs: number): Promise<{ afterMs: number | null; received: string }> {
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  socket.on('error', () => undefined);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ afterMs: null, received }), waitMs);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ afterMs: Date.now() - since, received });
+    });
+  });
+}
+
+describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
+  it('closes a connection whose headers never finish within the headers time-out', async () => {
+    await using sandbox = await startSandbox({ headersTimeoutMs: 400, requestTimeoutMs: 800 });
+    const socket = await open(sandbox);
+    const since = Date.now();
+    socket.write('POST /v1/capture HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    const { afterMs } = await closed(socket, since, 5000);
+    expect(afterMs).not.toBeNull();
+    expect(afterMs!).toBeLessThan(2500);
+  });
+
+  it('answers 408 and closes a connection whose body stops arriving', async () => {
+    await using sandbox = await startSandbox({ bodyTimeoutMs: 300 });
+    const socket = await open(sandbox);
+    const since = Date.now();
+    socket.write('POST /v1/capture HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"merchant_id":');
+    const { afterMs, received } = await closed(socket, since, 5000);
+    expect(afterMs).not.toBeNull();
+    expect(afterMs!).toBeLessThan(2500);
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+    expect(received).toContain('"return_status":"0"');
+    expect(sandbox.state.internalErrors).toEqual([]);
+  });
+
+  it('closes connections over the connection limit at once, and serves again when below it', async () => {
+    await using sandbox = await startSandbox({ maxConnections: 2 });
+    const held = [await open(sandbox), await open(sandbox)];
+    const extra = await open(sandbox);
+    const { afterMs } = await closed(extra, Date.now(), 3000);
+    expect(afterMs).not.toBeNull();
+    for (const socket of held) socket.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const reply = await send(sandbox, 'capture', { capture_orders: [{ transaction_id: 'T-NONE', currency: 'USD', amount: '1.00' }] });
+    expect(reply.status).toBe(200);
+  });
+
+  it('reads a few KiB of a 400 MB notification answer, not all of it: memory stays flat', async () => {
+    const total = 400 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    let finished = false;
+    const endpoint: Server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(total) });
+      let sent = 0;
+      const pump = () => {
+        while (sent < total && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => (finished = true));
+      pump();
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    try {
+      await using sandbox = await startSandbox({ notify: { attempts: 1, timeoutMs: 60_000 } });
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+      const notify_url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/notify`;
+      expect((await send(sandbox, 'authoriseCard', cardPayment({ notify_url }))).status).toBe(200);
+      await sandbox.notificationsIdle(60_000);
+      clearInterval(sampler);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      expect(sandbox.state.notifications[0], JSON.stringify(sandbox.state.notifications)).toMatchObject({ delivered: true });
+      // The endpoint sees its answer cut short (or, before the fix, read to its end).
+      for (let i = 0; i < 100 && !finished; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(finished).toBe(true);
+      expect((peak - before) / 1024 / 1024).toBeLessThan(64);
+    } finally {
+      endpoint.closeAllConnections();
+      await new Promise((resolve) => endpoint.close(resolve));
+    }
+  }, 90_000);
+});
