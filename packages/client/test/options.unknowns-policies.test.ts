@@ -85,7 +85,7 @@ describe('the options for what the interface leaves open', () => {
     await using accepting = await startSandbox({ unknownFields: 'accept' });
     await using client = sandboxClient(accepting, { fieldNameOverrides: { 'the service': 'website' } });
     const order = orderNo('WEB');
-    const page = await client.checkout({ order_no: order, amount: '5.00', 'the service': 'shop.example.test' });
+    const page = await client.checkout({ order_no: order, amount: '5.00', currency: 'USD', 'the service': 'shop.example.test' });
     const stored = [...accepting.state.orders.values()].find((o) => o.orderNo === order)!;
     expect(stored.record).toMatchObject({ website: 'shop.example.test' });
     expect(stored.record).not.toHaveProperty('the service');

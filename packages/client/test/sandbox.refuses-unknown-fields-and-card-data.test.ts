@@ -25,7 +25,7 @@ describe('the sandbox and names the spec does not list', () => {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(400);
     expect((error as HttpError).details.bodyExcerpt).toContain('capture_orders[0].amout');
-    await expect(toLoose.checkout({ order_no: orderNo('EXTRA'), amount: '1.00', partner_ref: 'P' } as never)).resolves.toMatchObject({ method: 'POST' });
+    await expect(toLoose.checkout({ order_no: orderNo('EXTRA'), amount: '1.00', currency: 'USD', partner_ref: 'P' } as never)).resolves.toMatchObject({ method: 'POST' });
   });
 
   it('refuses card data on checkout either way, and never writes it into a page or its log', async () => {

@@ -21,7 +21,7 @@ describe('response signatures (UNKNOWNS U42)', () => {
     // The card respon, the refund and the payout are signed too; query and checkout carry no signature to check.
     await expect(client.authoriseCard(cardPayment())).rejects.toBeInstanceOf(SignatureError);
     await expect(client.query({ transaction_id: [order.transaction_id] })).resolves.toMatchObject({ return_status: '1' });
-    await expect(client.checkout({ order_no: `SIG-${process.pid}`, amount: '1.00' })).resolves.toMatchObject({ method: 'POST' });
+    await expect(client.checkout({ order_no: `SIG-${process.pid}`, amount: '1.00', currency: 'USD' })).resolves.toMatchObject({ method: 'POST' });
   });
 
   it('verifyResponses: false accepts responses that carry no (or a foreign) signature', async () => {
