@@ -19,6 +19,8 @@ export type DecodeFailure =
   | 'repeated'
   /** An element's content does not fit the type the spec gives it. */
   | 'type'
+  /** An element is named like a JavaScript object member (`__proto__`, `constructor`, `toString`, ...). */
+  | 'reserved-name'
   /** The page has no form. */
   | 'no-form'
   /** An `items` record does not have four components. */

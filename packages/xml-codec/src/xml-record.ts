@@ -2,8 +2,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { ValidationError, type ValidationProblem } from '@gw/types';
 import { DecodeError } from './decode-error.ts';
 import type { ElementPlan, RecordPlan } from './element-plan.ts';
-import { assertWellNested } from './xml-well-formed.ts';
-import { DoctypeRefusal, escapeXmlText, isXmlElementName, isXmlText, xmlEntityDecoder } from './xml-text.ts';
+import { assertWellNested, reservedName } from './xml-well-formed.ts';
+import { DoctypeRefusal, escapeXmlText, isReservedName, isXmlElementName, isXmlText, xmlEntityDecoder } from './xml-text.ts';
 
 /** The value of an element the spec does not list: its text, its children, or a list when it repeats. UNKNOWNS U20. */
 export type XmlValue = string | XmlRecord | XmlValue[];
@@ -88,6 +88,14 @@ function isBlankTextMember(key: string, child: unknown, path: string): boolean {
   throw typeError(path, 'text is mixed with child elements');
 }
 
+/**
+ * `out[key] = …` with `key` = `__proto__` would replace the record's prototype: refused here too, whatever the parser
+ * lets through (assertWellNested refuses such names in the text first).
+ */
+function refuseReserved(key: string, path: string): void {
+  if (isReservedName(key)) throw reservedName(path.split('.'), key);
+}
+
 function decodeUnknown(value: unknown, path: string): XmlValue {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((item, index) => decodeUnknown(item, `${path}[${index}]`));
@@ -96,6 +104,7 @@ function decodeUnknown(value: unknown, path: string): XmlValue {
   for (const key in children) {
     const child = children[key];
     if (isBlankTextMember(key, child, path)) continue;
+    refuseReserved(key, path);
     out[key] = decodeUnknown(child, `${path}.${key}`);
   }
   return out;
@@ -127,6 +136,7 @@ export function decodeRecord(value: unknown, plan: RecordPlan, path: string): Re
   for (const key in children) {
     const child = children[key];
     if (isBlankTextMember(key, child, path)) continue;
+    refuseReserved(key, path);
     const childPlan = plan.children.get(key);
     const decoded = childPlan ? decodeElement(child, childPlan, `${path}.${key}`) : decodeUnknown(child, `${path}.${key}`);
     if (decoded !== undefined) out[key] = decoded;
@@ -142,11 +152,6 @@ class ProblemList {
     const pointer = field === '' ? '' : '/' + field.replace(/\[(\d+)\]/g, '.$1').split('.').map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
     this.problems.push({ pointer, field, keyword, message });
   }
-}
-
-/** Names the parser refuses because they would shadow or pollute JavaScript objects (`__proto__`, `toString`, ...). */
-function isReservedName(name: string): boolean {
-  return name === 'prototype' || Object.hasOwn(Object.prototype, name);
 }
 
 function writeText(name: string, text: string, field: string, problems: ProblemList): string {
