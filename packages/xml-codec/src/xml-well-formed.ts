@@ -1,6 +1,9 @@
 import { DecodeError } from './decode-error.ts';
 import { isReservedName } from './xml-text.ts';
 
+/** The deepest element nesting a document may have (a gateway document has 3 levels); deeper is refused, never walked. */
+export const MAX_XML_DEPTH = 100;
+
 function malformed(message: string): DecodeError {
   return new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, message);
 }
@@ -80,6 +83,9 @@ export function assertWellNested(text: string): void {
       const name = text.slice(i + 1, nameEnd(text, i + 1));
       if (isReservedName(name)) throw reservedName(stack, name);
       if (text.charCodeAt(close - 1) !== 0x2f) stack.push(name);
+      if (stack.length > MAX_XML_DEPTH) {
+        throw new DecodeError({ format: 'xml', failure: 'too-deep', path: '' }, `elements are nested more than ${MAX_XML_DEPTH} levels deep`);
+      }
     }
     i = text.indexOf('<', close + 1);
   }
