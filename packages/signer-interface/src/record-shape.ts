@@ -34,7 +34,10 @@ function isArrayShape(node: ObjectShape | ArrayShape): node is ArrayShape {
   return 'items' in node;
 }
 
-/** The shape of a record the full walk has already accepted (so: plain objects, no cycles, finite numbers). */
+/**
+ * The shape of a record the full walk has already accepted (so: plain objects, no cycles, finite numbers, no deeper than
+ * MAX_RECORD_DEPTH, which bounds this recursion).
+ */
 function shapeOf(value: unknown): ShapeNode {
   if (typeof value !== 'object' || value === null) return LEAF;
   if (Array.isArray(value)) {
@@ -56,7 +59,8 @@ function shapeOf(value: unknown): ShapeNode {
 
 /**
  * Pushes the leaf values of `value` (as the walk writes them) if it has shape `node`; false at the first difference,
- * or at anything the walk would refuse (the full walk then runs and says why). Terminates on cycles: a shape is finite.
+ * or at anything the walk would refuse (the full walk then runs and says why). Terminates on cycles and recurses no
+ * deeper than the shape, itself no deeper than MAX_RECORD_DEPTH: a deeper record differs from it there.
  */
 function collect(value: unknown, node: ShapeNode, values: string[]): boolean {
   if (node === LEAF) {

@@ -8,6 +8,10 @@ export interface SignableMessageErrorDetails {
   readonly path?: string;
   /** The kind of the refused value (`bigint`, `Date`, `NaN`, ...). */
   readonly valueType?: string;
+  /** Why, when a caller may act on it: `too-deep` for a record nested deeper than `maxDepth` (an unverifiable answer). */
+  readonly reason?: 'too-deep';
+  /** The deepest field path allowed, in segments, given with `reason: 'too-deep'`. */
+  readonly maxDepth?: number;
 }
 
 /** A record or message that cannot be signed: an unknown operation, an unsupported value, a cycle, a bad body. */

@@ -1,3 +1,4 @@
+import { MAX_RECORD_DEPTH, tooDeepError } from './record-depth.ts';
 import { SignableMessageError } from './signable-message-error.ts';
 
 /** The member left out of every signed message: the signature cannot cover itself. */
@@ -106,7 +107,7 @@ export type LeafVisitor = (stack: readonly PathSegment[], depth: number, path: s
 
 /**
  * Walks a record in its own key order, leaving out `encryption_data` at every level (JSON.stringify semantics
- * otherwise), and calls `onLeaf` for each leaf. One segment stack and one path per depth are reused throughout: signing
+ * otherwise), refusing one nested deeper than `MAX_RECORD_DEPTH` with `SignableMessageError` (reason `too-deep`), and calls `onLeaf` for each leaf. One segment stack and one path per depth are reused throughout: signing
  * walks a record on every request, so the walk allocates nothing per step but the path text (and, when it builds the
  * order by path, a few small arrays per object or array).
  */
@@ -141,6 +142,8 @@ export function visitRecordLeaves(record: unknown, context: { operation?: string
     return depth + 1;
   };
   const descend = (depth: number, value: object): void => {
+    // Bounds the recursion of `visit` (one frame per level): deeper input is refused, never walked.
+    if (depth >= MAX_RECORD_DEPTH) throw tooDeepError(context, formatFieldPath(stack.slice(0, depth)));
     if (ancestors.has(value)) refuse(depth, value, 'a circular reference');
     ancestors.add(value);
   };

@@ -128,8 +128,14 @@ export function decodeCheckoutPage(html: DecodeInput, options?: DecodeOptions): 
       fields.push({ owner: open, formId: token.attributes.get('form'), entry: [name, token.attributes.get('value') ?? ''] });
     }
   }
+  // A `form` attribute names the first form with that id: one map, not a search of every form per field.
+  const formsById = new Map<string, FormCandidate>();
+  for (const candidate of forms) {
+    const id = candidate.tag.attributes.get('id');
+    if (id !== undefined && !formsById.has(id)) formsById.set(id, candidate);
+  }
   for (const { owner, formId, entry } of fields) {
-    const target = formId === undefined ? owner : forms.find((form) => form.tag.attributes.get('id') === formId);
+    const target = formId === undefined ? owner : formsById.get(formId);
     target?.entries.push(entry);
   }
 

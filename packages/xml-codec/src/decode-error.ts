@@ -19,6 +19,10 @@ export type DecodeFailure =
   | 'repeated'
   /** An element's content does not fit the type the spec gives it. */
   | 'type'
+  /** Elements are nested deeper than `MAX_XML_DEPTH` (100). */
+  | 'too-deep'
+  /** An element is named like a JavaScript object member (`__proto__`, `constructor`, `toString`, ...). */
+  | 'reserved-name'
   /** The page has no form. */
   | 'no-form'
   /** An `items` record does not have four components. */

@@ -2,8 +2,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { ValidationError, type ValidationProblem } from '@gw/types';
 import { DecodeError } from './decode-error.ts';
 import type { ElementPlan, RecordPlan } from './element-plan.ts';
-import { assertWellNested } from './xml-well-formed.ts';
-import { DoctypeRefusal, escapeXmlText, isXmlElementName, isXmlText, xmlEntityDecoder } from './xml-text.ts';
+import { assertWellNested, MAX_XML_DEPTH, reservedName } from './xml-well-formed.ts';
+import { DoctypeRefusal, escapeXmlText, isReservedName, isXmlElementName, isXmlText, xmlEntityDecoder } from './xml-text.ts';
 
 /** The value of an element the spec does not list: its text, its children, or a list when it repeats. UNKNOWNS U20. */
 export type XmlValue = string | XmlRecord | XmlValue[];
@@ -88,6 +88,14 @@ function isBlankTextMember(key: string, child: unknown, path: string): boolean {
   throw typeError(path, 'text is mixed with child elements');
 }
 
+/**
+ * `out[key] = …` with `key` = `__proto__` would replace the record's prototype: refused here too, whatever the parser
+ * lets through (assertWellNested refuses such names in the text first).
+ */
+function refuseReserved(key: string, path: string): void {
+  if (isReservedName(key)) throw reservedName(path.split('.'), key);
+}
+
 function decodeUnknown(value: unknown, path: string): XmlValue {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map((item, index) => decodeUnknown(item, `${path}[${index}]`));
@@ -96,6 +104,7 @@ function decodeUnknown(value: unknown, path: string): XmlValue {
   for (const key in children) {
     const child = children[key];
     if (isBlankTextMember(key, child, path)) continue;
+    refuseReserved(key, path);
     out[key] = decodeUnknown(child, `${path}.${key}`);
   }
   return out;
@@ -127,6 +136,7 @@ export function decodeRecord(value: unknown, plan: RecordPlan, path: string): Re
   for (const key in children) {
     const child = children[key];
     if (isBlankTextMember(key, child, path)) continue;
+    refuseReserved(key, path);
     const childPlan = plan.children.get(key);
     const decoded = childPlan ? decodeElement(child, childPlan, `${path}.${key}`) : decodeUnknown(child, `${path}.${key}`);
     if (decoded !== undefined) out[key] = decoded;
@@ -144,11 +154,6 @@ class ProblemList {
   }
 }
 
-/** Names the parser refuses because they would shadow or pollute JavaScript objects (`__proto__`, `toString`, ...). */
-function isReservedName(name: string): boolean {
-  return name === 'prototype' || Object.hasOwn(Object.prototype, name);
-}
-
 function writeText(name: string, text: string, field: string, problems: ProblemList): string {
   if (!isXmlText(text)) {
     problems.add(field, 'xmlChar', 'contains a character XML cannot carry (a control character, U+FFFE/U+FFFF or a lone surrogate)');
@@ -157,23 +162,23 @@ function writeText(name: string, text: string, field: string, problems: ProblemL
   return text === '' ? `<${name}/>` : `<${name}>${escapeXmlText(text)}</${name}>`;
 }
 
-function writeUnknown(name: string, value: unknown, field: string, problems: ProblemList): string {
+function writeUnknown(name: string, value: unknown, field: string, problems: ProblemList, level: number): string {
   if (typeof value === 'string') return writeText(name, value, field, problems);
   if (Array.isArray(value)) {
     return value
       .map((item, index) => {
-        if (!Array.isArray(item)) return writeUnknown(name, item, `${field}[${index}]`, problems);
+        if (!Array.isArray(item)) return writeUnknown(name, item, `${field}[${index}]`, problems, level);
         problems.add(`${field}[${index}]`, 'type', 'a list inside a list has no XML form');
         return '';
       })
       .join('');
   }
-  if (typeof value === 'object' && value !== null) return `<${name}>${writeChildren(value as Record<string, unknown>, null, field, problems)}</${name}>`;
+  if (typeof value === 'object' && value !== null) return `<${name}>${writeChildren(value as Record<string, unknown>, null, field, problems, level + 1)}</${name}>`;
   problems.add(field, 'type', 'an element the spec does not list must be a string, an object or an array');
   return '';
 }
 
-function writeElement(name: string, value: unknown, plan: ElementPlan, field: string, problems: ProblemList): string {
+function writeElement(name: string, value: unknown, plan: ElementPlan, field: string, problems: ProblemList, level: number): string {
   switch (plan.kind) {
     case 'text':
       if (typeof value === 'string') return writeText(name, value, field, problems);
@@ -185,20 +190,26 @@ function writeElement(name: string, value: unknown, plan: ElementPlan, field: st
       return '';
     case 'record':
       if (value === '' && plan.emptyAsText) return `<${name}/>`;
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return `<${name}>${writeChildren(value as Record<string, unknown>, plan, field, problems)}</${name}>`;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return `<${name}>${writeChildren(value as Record<string, unknown>, plan, field, problems, level + 1)}</${name}>`;
       problems.add(field, 'type', plan.emptyAsText ? "must be an object or ''" : 'must be an object');
       return '';
   }
 }
 
-function writeChildren(record: Record<string, unknown>, plan: RecordPlan | null, path: string, problems: ProblemList): string {
+/** Writes a record's members as elements at nesting `level` (the root is 1); deeper than MAX_XML_DEPTH is a problem. */
+function writeChildren(record: Record<string, unknown>, plan: RecordPlan | null, path: string, problems: ProblemList, level: number): string {
+  if (level > MAX_XML_DEPTH) {
+    // Bounds the recursion over a caller's record, and the decoder would refuse the document anyway.
+    problems.add(path, 'maxDepth', `is nested more than ${MAX_XML_DEPTH} elements deep (the root included), which XML decoding refuses`);
+    return '';
+  }
   let xml = '';
   const prefix = path ? `${path}.` : '';
   // Spec order first, then the elements the spec does not list, in the record's order.
   if (plan) {
     for (const [name, childPlan] of plan.children) {
       const value = record[name];
-      if (value !== undefined && Object.hasOwn(record, name)) xml += writeElement(name, value, childPlan, prefix + name, problems);
+      if (value !== undefined && Object.hasOwn(record, name)) xml += writeElement(name, value, childPlan, prefix + name, problems, level);
     }
   }
   for (const name of Object.keys(record)) {
@@ -208,7 +219,7 @@ function writeChildren(record: Record<string, unknown>, plan: RecordPlan | null,
       problems.add(prefix + name, 'xmlName', 'is not usable as an XML element name (not an XML name, or a JavaScript object member name)');
       continue;
     }
-    xml += writeUnknown(name, value, prefix + name, problems);
+    xml += writeUnknown(name, value, prefix + name, problems, level);
   }
   return xml;
 }
@@ -218,7 +229,7 @@ export function encodeXmlRecord(record: object, plan: RecordPlan, root: string, 
   const problems = new ProblemList();
   if (!isXmlElementName(root)) problems.add('', 'xmlName', `the root element name ${JSON.stringify(root)} is not an XML name`);
   if (typeof record !== 'object' || record === null || Array.isArray(record)) problems.add('', 'type', 'the record must be an object');
-  const body = problems.problems.length ? '' : writeChildren(record as Record<string, unknown>, plan, '', problems);
+  const body = problems.problems.length ? '' : writeChildren(record as Record<string, unknown>, plan, '', problems, 2);
   if (problems.problems.length) throw new ValidationError(operation, plan.schema, problems.problems);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<${root}>${body}</${root}>`;
 }

@@ -59,3 +59,14 @@ const XML_NAME = new RegExp(`^[${NAME_START.replace(':', '')}][${NAME_START.repl
 export function isXmlElementName(name: string): boolean {
   return XML_NAME.test(name);
 }
+
+const RESERVED_NAMES: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/**
+ * True for a name that would shadow or pollute a JavaScript object (`__proto__`, `constructor`, `prototype`,
+ * `toString`, ...): never written as an element, and an element so named (with or without a namespace prefix) is refused.
+ */
+export function isReservedName(name: string): boolean {
+  if (RESERVED_NAMES.has(name)) return true;
+  return name.includes(':') && name.split(':').some((part) => RESERVED_NAMES.has(part));
+}

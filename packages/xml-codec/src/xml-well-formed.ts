@@ -1,7 +1,21 @@
 import { DecodeError } from './decode-error.ts';
+import { isReservedName } from './xml-text.ts';
+
+/** The deepest element nesting a document may have (a gateway document has 3 levels); deeper is refused, never walked. */
+export const MAX_XML_DEPTH = 100;
 
 function malformed(message: string): DecodeError {
   return new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, message);
+}
+
+/** The refusal of an element named like a JavaScript object member; the path leaves out namespace prefixes. */
+export function reservedName(stack: readonly string[], name: string): DecodeError {
+  const local = (n: string) => n.slice(n.lastIndexOf(':') + 1);
+  const path = [...stack, name].map(local).join('.');
+  return new DecodeError(
+    { format: 'xml', failure: 'reserved-name', path },
+    `the element <${name}> is named like a JavaScript object member (__proto__, constructor, prototype, toString, ...); such elements are refused`,
+  );
 }
 
 function nameEnd(text: string, from: number): number {
@@ -16,7 +30,7 @@ function nameEnd(text: string, from: number): number {
 
 /**
  * Checks that every element is closed by an end tag of its own name, in order (more than one root element is
- * refused by `parseRootElement`). fast-xml-parser accepts `<a>1</b>`; a payment
+ * refused by `parseRootElement`), and that no element is named like a JavaScript object member. fast-xml-parser accepts `<a>1</b>`; a payment
  * answer with mismatched tags is a broken document, never a value. One pass over the text, no allocation per char.
  */
 export function assertWellNested(text: string): void {
@@ -65,8 +79,13 @@ export function assertWellNested(text: string): void {
       if (open === undefined) throw malformed(`the end tag </${name}> has no start tag`);
       if (open !== name) throw malformed(`the end tag </${name}> does not close <${open}>`);
       if (text.slice(nameEnd(text, i + 2), close).trim() !== '') throw malformed(`the end tag </${name}> carries more than a name`);
-    } else if (text.charCodeAt(close - 1) !== 0x2f) {
-      stack.push(text.slice(i + 1, nameEnd(text, i + 1)));
+    } else {
+      const name = text.slice(i + 1, nameEnd(text, i + 1));
+      if (isReservedName(name)) throw reservedName(stack, name);
+      if (text.charCodeAt(close - 1) !== 0x2f) stack.push(name);
+      if (stack.length > MAX_XML_DEPTH) {
+        throw new DecodeError({ format: 'xml', failure: 'too-deep', path: '' }, `elements are nested more than ${MAX_XML_DEPTH} levels deep`);
+      }
     }
     i = text.indexOf('<', close + 1);
   }

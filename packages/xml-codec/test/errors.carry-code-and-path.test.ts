@@ -22,8 +22,8 @@ describe('DecodeError', () => {
   });
 
   it('keeps the parser failure as its cause', () => {
-    const error = thrown(() => decodeCardRespon('<respon><__proto__/></respon>')) as DecodeError;
-    expect(error.failure).toBe('malformed');
+    const error = thrown(() => decodeCardRespon('<!DOCTYPE respon [<!ENTITY a "b">]><respon>&a;</respon>')) as DecodeError;
+    expect(error.failure).toBe('doctype');
     expect(error.cause).toBeInstanceOf(Error);
   });
 });

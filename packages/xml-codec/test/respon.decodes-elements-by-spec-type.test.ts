@@ -56,7 +56,7 @@ describe('decodeCardRespon', () => {
     ['another root element', '<response><order_no>1</order_no></response>', 'root', 'response'],
     ['two root elements', `${respon('')}${respon('')}`, 'root', 'respon'],
     ['no element at all', 'just text', 'root', ''],
-    ['an element named like a JavaScript prototype key', respon('<__proto__>x</__proto__>'), 'malformed', ''],
+    ['an element named like a JavaScript prototype key', respon('<__proto__>x</__proto__>'), 'reserved-name', 'respon.__proto__'],
   ])('refuses %s with DecodeError naming the failure and the path', (_what, xml, failure, path) => {
     const error = decodeFailure(() => decodeCardRespon(xml));
     expect(error.code).toBe('GW_DECODE');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { SignerConfigError } from '../signer-config-error.ts';
 import { runConformanceCheck } from './check-signer-conformance.ts';
 import { conformanceChecks } from './conformance-checks.ts';
 import { createConformanceContext } from './conformance-context.ts';
@@ -7,6 +7,10 @@ import type { SignerConformanceOptions } from './signer-conformance-options.ts';
 
 const SHOWN_FAILURES = 25;
 
+// vitest is an optional peer dependency: loaded here without failing, not by a static import, so that this entry
+// point (and `checkSignerConformance` in it) also loads in plain Node where vitest is not installed.
+const vitest: typeof import('vitest') | null = await import('vitest').catch(() => null);
+
 function describeFailure(failure: SignerConformanceFailure): string {
   const where = [failure.fixture, failure.path].filter(Boolean).join(' › ');
   return where ? `${where}: ${failure.message}` : failure.message;
@@ -14,6 +18,13 @@ function describeFailure(failure: SignerConformanceFailure): string {
 
 /** Registers the conformance suite as vitest tests, one per check; call it at the top level of a test file. */
 export function runSignerConformance(options: SignerConformanceOptions): void {
+  if (vitest === null) {
+    throw new SignerConfigError({
+      option: 'runSignerConformance',
+      problem: 'needs vitest (an optional peer dependency): install it, or call checkSignerConformance, which runs without a test runner',
+    });
+  }
+  const { describe, expect, it } = vitest;
   const context = createConformanceContext(options);
   describe(options.name ?? 'Signer conformance', () => {
     for (const check of conformanceChecks) {
