@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
+import { OrderSourceError, ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
 import { sandboxReconciler } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { EXIT_CODES } from '../exit-codes.ts';
@@ -60,6 +60,17 @@ export function summaryTable(io: CliIo, result: BatchResult): string {
   ]);
 }
 
+/** A malformed orders file, with what to do next: the line to fix, and whether `--resume` finishes the batch. */
+export function withResumeAdvice(error: unknown, journaled: boolean): unknown {
+  if (!(error instanceof OrderSourceError)) return error;
+  const { file, line: number, problem } = error.details;
+  const line = number === null ? 'the file' : `line ${number}`;
+  const next = journaled
+    ? `Correct ${line}, then run the same command with --resume: orders already in the journal are not sent again.`
+    : `Nothing was sent. Correct ${line} and run the same command again.`;
+  return new GwError(error.code, `${file}${number === null ? '' : `, line ${number}`}: ${problem}. ${next}`, error.details);
+}
+
 /** `gw batch <operation> orders.csv --journal FILE [--resume] [--results FILE]`. */
 export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, signals: NodeJS.EventEmitter, run: { exitCode: number }): void {
   withGatewayOptions(
@@ -85,7 +96,11 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
     const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file));
     // One streamed pass to count the orders, so progress has a total and an ETA; memory stays flat.
     let total = 0;
-    for await (const _ of read()) total += 1;
+    try {
+      for await (const _ of read()) total += 1;
+    } catch (error) {
+      throw withResumeAdvice(error, existsSync(journal));
+    }
     const orders = read();
     const progress = progressReporterFor(io);
     // Ctrl-C stops cleanly: no new request starts, the ones in flight finish and are journaled, --resume does the rest.
@@ -98,6 +113,8 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
     let result: BatchResult;
     try {
       result = flags.resume ? await resumeBatch({ ...settings, orders, operation: operation as BatchOperation }) : await runBatch({ ...settings, orders, operation: operation as BatchOperation });
+    } catch (error) {
+      throw withResumeAdvice(error, true);
     } finally {
       progress.stop();
     }
