@@ -71,6 +71,19 @@ export function withResumeAdvice(error: unknown, journaled: boolean): unknown {
   return new GwError(error.code, `${file}${number === null ? '' : `, line ${number}`}: ${problem}. ${next}`, error.details);
 }
 
+/**
+ * Where the results CSV goes: `--results`, else `<orders>.<operation>.results.csv`. The default never replaces a file
+ * another batch wrote: it is refused before anything is sent unless this run resumes that batch.
+ */
+export function resultsFileFor(io: CliIo, ordersFile: string, operation: string, flags: { results?: string; resume?: boolean }): string {
+  if (flags.results) return flags.results;
+  const chosen = `${ordersFile.replace(/\.(csv|jsonl)$/, '')}.${operation}.results.csv`;
+  if (!flags.resume && existsSync(isAbsolute(chosen) ? chosen : join(io.cwd, chosen))) {
+    throw new GwError(GW_ERROR_CODES.config, `results file ${chosen} exists (an earlier ${operation} batch wrote it): pass --results <file> to choose another, or move it away; nothing was sent`, { results: chosen });
+  }
+  return chosen;
+}
+
 /** `gw batch <operation> orders.csv --journal FILE [--resume] [--results FILE]`. */
 export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, signals: NodeJS.EventEmitter, run: { exitCode: number }): void {
   withGatewayOptions(
@@ -81,7 +94,7 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
       .argument('<orders>', 'a CSV file with a header row, or a .jsonl file: streamed, never loaded whole')
       .requiredOption('--journal <file>', 'the journal (append-only JSONL); reuse it with --resume after a crash or Ctrl-C')
       .option('--resume', 'finish the batch recorded in --journal (same operation, same orders file)')
-      .option('--results <file>', 'where to write the per-order results CSV (default: <orders>.results.csv)')
+      .option('--results <file>', 'where to write the per-order results CSV (default: <orders>.<operation>.results.csv, never replacing another batch\'s results)')
       .option('--reconcile <mode>', "how a query after an unanswered request is read: 'cannot-tell' (default: report unknown) or 'sandbox' (the sandbox's codes)", 'cannot-tell'),
   ).action(async (operation: string, ordersFile: string, flags: GatewayFlags & { journal: string; resume?: boolean; results?: string; reconcile: string }) => {
     if (!OPERATIONS.includes(operation as BatchOperation)) throw new GwError(GW_ERROR_CODES.config, `unknown batch operation ${operation}; use one of ${OPERATIONS.join(', ')}`, {});
@@ -91,6 +104,7 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
     const journal = isAbsolute(flags.journal) ? flags.journal : join(io.cwd, flags.journal);
     if (!flags.resume && existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} exists: pass --resume to finish that batch, or choose a new journal`, {});
     if (flags.resume && !existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} does not exist: nothing to resume`, {});
+    const resultsFile = resultsFileFor(io, ordersFile, operation, flags);
     const config = gatewayConfig(io, flags);
     const client = (await clientFor(io, config)) as unknown as BatchClient;
     const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file));
@@ -119,7 +133,6 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
       progress.stop();
     }
     const outcomes = await outcomesFromJournal(journal);
-    const resultsFile = flags.results ?? `${ordersFile.replace(/\.(csv|jsonl)$/, '')}.results.csv`;
     await writeResultsCsv(outcomes, isAbsolute(resultsFile) ? resultsFile : join(io.cwd, resultsFile));
     say(io, '');
     say(io, summaryTable(io, result));
