@@ -41,7 +41,7 @@ export function exitCodeHelp(): string {
     '  1  unexpected failure',
     '  2  usage or configuration error',
     '  3  invalid input (every problem is listed)',
-    '  4  the gateway refused the request (return_status other than 1)',
+    '  4  the gateway refused the request or one of its elements (a status other than 1); gw call prints the answer',
     '  5  HTTP error from the gateway',
     '  6  response signature did not verify',
     '  7  response or file could not be decoded',

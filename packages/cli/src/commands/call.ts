@@ -3,11 +3,16 @@ import { operations, type OperationName } from '@gw/types';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
-import { say } from '../output.ts';
+import { EXIT_CODES } from '../exit-codes.ts';
+import { paint, say, warn } from '../output.ts';
+import { refusals } from '../refusals.ts';
 import { readInput } from '../read-input.ts';
 
-/** `gw call <operation> --data file.json|-`: one operation through the client, the typed result printed as JSON. */
-export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command): void {
+/**
+ * `gw call <operation> --data file.json|-`: one operation through the client, the typed result printed as JSON; an
+ * answer that refuses the request or any of its elements also exits with the "gateway refused" status.
+ */
+export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, run: { exitCode: number }): void {
   const names = Object.keys(operations) as OperationName[];
   withGatewayOptions(
     program
@@ -29,5 +34,9 @@ export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c
     const client = (await clientFor(io, gatewayConfig(io, flags))) as unknown as Record<string, (r: unknown) => Promise<unknown>>;
     const result = await client[operation]!(record);
     say(io, JSON.stringify(result, null, 2));
+    const refused = refusals(operation as OperationName, result);
+    if (refused.length === 0) return;
+    warn(io, paint(io, 'red', `gw: the gateway refused ${refused.length} part(s) of the request: ${refused.join('; ')}`, io.stderr));
+    run.exitCode = EXIT_CODES.gateway;
   });
 }
