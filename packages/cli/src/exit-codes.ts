@@ -27,7 +27,7 @@ const BY_ERROR_CODE: Record<string, number> = {
   GW_INTERRUPTED: EXIT_CODES.interrupted,
 };
 
-/** The exit status for an error: by its stable `code`, 1 for anything unrecognised. */
+/** The exit status for an error: by its stable `code`; 1 only for what has none (a bug, not an outcome). */
 export function exitCodeFor(error: unknown): number {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? (BY_ERROR_CODE[code] ?? EXIT_CODES.failure) : EXIT_CODES.failure;
@@ -45,7 +45,7 @@ export function exitCodeHelp(): string {
     '  5  HTTP error from the gateway',
     '  6  response signature did not verify',
     '  7  response or file could not be decoded',
-    '  8  outcome unknown: the request was sent and no answer came; reconcile with a query',
+    '  8  outcome unknown: the request was sent and no usable answer came (none, or reading or verifying it failed); reconcile with a query',
     '  9  timed out',
     ' 10  batch finished with failed, rejected or unknown orders',
     '130  interrupted (Ctrl-C): requests in flight were finished and journaled; resume with --resume',
