@@ -11,6 +11,7 @@ export const EXIT_CODES = {
   outcomeUnknown: 8,
   timeout: 9,
   batchIncomplete: 10,
+  unsupportedNode: 11,
   interrupted: 130,
 } as const;
 
@@ -48,6 +49,7 @@ export function exitCodeHelp(): string {
     '  8  outcome unknown: the request was sent and no usable answer came (none, or reading or verifying it failed); reconcile with a query',
     '  9  timed out',
     ' 10  batch finished with failed, rejected or unknown orders',
+    ' 11  this Node.js is too old: gw needs Node.js 22.18 or newer',
     '130  interrupted (Ctrl-C): requests in flight were finished and journaled; resume with --resume',
   ].join('\n');
 }
