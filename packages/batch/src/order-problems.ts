@@ -31,11 +31,11 @@ const CSV_ADVICE: Record<string, string> = {
 };
 
 /** The typed error for anything the CSV reader threw (its own messages may quote the row, so they are not reused). */
-export function csvProblem(error: unknown, name: string): unknown {
+export function csvProblem(error: unknown, name: string, line: (reported: number) => number): unknown {
   if (error instanceof OrderSourceError) return error;
   const { code, lines } = (error ?? {}) as { code?: unknown; lines?: unknown };
   if (typeof code !== 'string') return error;
-  return new OrderSourceError(name, typeof lines === 'number' ? lines : null, CSV_ADVICE[code] ?? `not valid CSV (${code})`);
+  return new OrderSourceError(name, typeof lines === 'number' ? line(lines) : null, CSV_ADVICE[code] ?? `not valid CSV (${code})`);
 }
 
 /** The order on a JSONL line, or a sentence naming every problem with it (never quoting its values). */

@@ -1,6 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { checkedText, MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
 import { OrderSourceError } from './order-source-error.ts';
@@ -25,34 +23,81 @@ async function* readBytes(path: string, name: string): AsyncGenerator<Uint8Array
   }
 }
 
+/** Line ends as the CSV reader counts them: CRLF, LF and a lone CR each end one line. */
+function lineEnds(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) count += 1;
+  }
+  return count;
+}
+
+type CsvRow = { record: string[]; info: { lines: number } };
+
+/** Turns the CSV rows into orders: the first is the header, checked; every other must have as many fields. */
+class CsvOrders {
+  readonly #name: string;
+  #header: string[] | undefined;
+
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  /** The lines read so far; the CSV reader's own count can run ahead of them (CRLF inside quotes, end of input). */
+  lines = 0;
+
+  /** The line of a row, within the lines read. */
+  line(reported: number): number {
+    return Math.max(1, Math.min(reported, this.lines));
+  }
+
+  /** The order of a row, or null for the header row. */
+  order(row: CsvRow): Record<string, string> | null {
+    const record = row.record;
+    const info = { lines: this.line(row.info.lines) };
+    if (this.#header === undefined) {
+      const problems = headerProblems(record);
+      if (problems.length > 0) throw new OrderSourceError(this.#name, info.lines, `the header row ${problems.join('; ')}`);
+      this.#header = record;
+      return null;
+    }
+    const header = this.#header;
+    if (record.length !== header.length) throw new OrderSourceError(this.#name, info.lines, `the row has ${record.length} field(s), the header has ${header.length}; quote a field that holds a comma ("a,b")`);
+    const order: Record<string, string> = {};
+    for (let i = 0; i < header.length; i += 1) order[header[i]!] = record[i]!;
+    return order;
+  }
+}
+
 /**
  * Streams the orders of a CSV file with a header row (one object per row, values as text, trimmed); never loads it
  * whole. A malformed line throws `OrderSourceError` (code GW_DECODE) naming the line.
  */
 export async function* ordersFromCsv(source: string | OrderBytes, options: OrderSourceOptions = {}): AsyncGenerator<Record<string, string>> {
   const { bytes, name } = open(source, options);
-  const parser = parse({ skip_empty_lines: true, trim: true, bom: true, relax_column_count: true, info: true, max_record_size: MAX_ORDER_LINE_BYTES });
-  const text = Readable.from((async function* () {
-    for await (const run of checkedText(bytes, name)) yield run.text;
-  })(), { objectMode: false });
-  const piped = pipeline(text, parser);
-  piped.catch(() => {}); // the same error reaches the loop below through the parser
-  let header: string[] | undefined;
+  // Every line end counts as one line, mixed or not, so the line an error names is the line an editor shows.
+  const parser = parse({ skip_empty_lines: true, trim: true, bom: true, relax_column_count: true, info: true, max_record_size: MAX_ORDER_LINE_BYTES, record_delimiter: ['\r\n', '\n', '\r'] });
+  parser.on('error', () => {}); // read through `errored` below and the final iteration
+  const rows = new CsvOrders(name);
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      if (header === undefined) {
-        const problems = headerProblems(record);
-        if (problems.length > 0) throw new OrderSourceError(name, info.lines, `the header row ${problems.join('; ')}`);
-        header = record;
-        continue;
+    for await (const run of checkedText(bytes, name)) {
+      // A write parses at once; its rows are read before the next one, so the parser never holds more than a run.
+      rows.lines = run.firstLine + lineEnds(run.text);
+      parser.write(run.text);
+      for (let row = parser.read() as CsvRow | null; row !== null; row = parser.read() as CsvRow | null) {
+        const order = rows.order(row);
+        if (order) yield order;
       }
-      if (record.length !== header.length) throw new OrderSourceError(name, info.lines, `the row has ${record.length} field(s), the header has ${header.length}; quote a field that holds a comma ("a,b")`);
-      const order: Record<string, string> = {};
-      for (let i = 0; i < header.length; i += 1) order[header[i]!] = record[i]!;
-      yield order;
+      if (parser.errored) throw parser.errored;
+    }
+    parser.end();
+    for await (const row of parser as AsyncIterable<CsvRow>) {
+      const order = rows.order(row);
+      if (order) yield order;
     }
   } catch (error) {
-    throw csvProblem(error, name);
+    throw csvProblem(error, name, (line) => rows.line(line));
   } finally {
     parser.destroy();
   }
