@@ -10,7 +10,9 @@ export { JournalDamagedError, type JournalDamagedDetails } from './journal-damag
 export { JournalWriteError, type JournalWriteDetails } from './journal-write-error.ts';
 export { BatchLedger } from './batch-ledger.ts';
 export { JournalMismatchError } from './journal-mismatch-error.ts';
-export { ordersFromCsv, ordersFromJsonl } from './order-sources.ts';
+export { ordersFromCsv, ordersFromJsonl, type OrderSourceOptions } from './order-sources.ts';
+export { OrderSourceError, type OrderSourceProblem } from './order-source-error.ts';
+export { MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
 export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';
 export { BatchInterruptedError } from './batch-interrupted-error.ts';
 export { BatchSettingsError } from './batch-settings-error.ts';

@@ -1,27 +1,125 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
+import { checkedText, MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
+import { OrderSourceError } from './order-source-error.ts';
+import { csvProblem, headerProblems, jsonlProblems } from './order-problems.ts';
 
-/** Streams the records of a CSV file with a header row (one object per row, values as text); never loads it whole. */
-export async function* ordersFromCsv(path: string): AsyncGenerator<Record<string, string>> {
-  const parser = createReadStream(path).pipe(parse({ columns: true, skip_empty_lines: true, trim: true, bom: true }));
-  for await (const row of parser) yield row as Record<string, string>;
+/** Where orders are read from: a file's path, or bytes (a stream, chunks) with a name for errors. */
+export interface OrderSourceOptions {
+  /** The name errors give the input (default: the path, or `input`). */
+  readonly name?: string;
 }
 
-/** Streams the records of a JSONL file (one JSON object per line); never loads it whole. */
-export async function* ordersFromJsonl(path: string): AsyncGenerator<Record<string, unknown>> {
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  let number = 0;
-  for await (const line of lines) {
-    number += 1;
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new Error(`${path}:${number}: not a JSON object`);
+function open(source: string | OrderBytes, options: OrderSourceOptions): { bytes: OrderBytes; name: string } {
+  const name = options.name ?? (typeof source === 'string' ? source : 'input');
+  return { bytes: typeof source === 'string' ? readBytes(source, name) : source, name };
+}
+
+async function* readBytes(path: string, name: string): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+  } catch (error) {
+    throw new OrderSourceError(name, null, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'read error'})`);
+  }
+}
+
+/** Line ends as the CSV reader counts them: CRLF, LF and a lone CR each end one line. */
+function lineEnds(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) count += 1;
+  }
+  return count;
+}
+
+type CsvRow = { record: string[]; info: { lines: number } };
+
+/** Turns the CSV rows into orders: the first is the header, checked; every other must have as many fields. */
+class CsvOrders {
+  readonly #name: string;
+  #header: string[] | undefined;
+
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  /** The lines read so far; the CSV reader's own count can run ahead of them (CRLF inside quotes, end of input). */
+  lines = 0;
+
+  /** The line of a row, within the lines read. */
+  line(reported: number): number {
+    return Math.max(1, Math.min(reported, this.lines));
+  }
+
+  /** The order of a row, or null for the header row. */
+  order(row: CsvRow): Record<string, string> | null {
+    const record = row.record;
+    const info = { lines: this.line(row.info.lines) };
+    if (this.#header === undefined) {
+      const problems = headerProblems(record);
+      if (problems.length > 0) throw new OrderSourceError(this.#name, info.lines, `the header row ${problems.join('; ')}`);
+      this.#header = record;
+      return null;
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${path}:${number}: not a JSON object`);
-    yield value as Record<string, unknown>;
+    const header = this.#header;
+    if (record.length !== header.length) throw new OrderSourceError(this.#name, info.lines, `the row has ${record.length} field(s), the header has ${header.length}; quote a field that holds a comma ("a,b")`);
+    const order: Record<string, string> = {};
+    for (let i = 0; i < header.length; i += 1) order[header[i]!] = record[i]!;
+    return order;
+  }
+}
+
+/**
+ * Streams the orders of a CSV file with a header row (one object per row, values as text, trimmed); never loads it
+ * whole. A malformed line throws `OrderSourceError` (code GW_DECODE) naming the line.
+ */
+export async function* ordersFromCsv(source: string | OrderBytes, options: OrderSourceOptions = {}): AsyncGenerator<Record<string, string>> {
+  const { bytes, name } = open(source, options);
+  // Every line end counts as one line, mixed or not, so the line an error names is the line an editor shows.
+  const parser = parse({ skip_empty_lines: true, trim: true, bom: true, relax_column_count: true, info: true, max_record_size: MAX_ORDER_LINE_BYTES, record_delimiter: ['\r\n', '\n', '\r'] });
+  parser.on('error', () => {}); // read through `errored` below and the final iteration
+  const rows = new CsvOrders(name);
+  try {
+    for await (const run of checkedText(bytes, name)) {
+      // A write parses at once; its rows are read before the next one, so the parser never holds more than a run.
+      rows.lines = run.firstLine + lineEnds(run.text);
+      parser.write(run.text);
+      for (let row = parser.read() as CsvRow | null; row !== null; row = parser.read() as CsvRow | null) {
+        const order = rows.order(row);
+        if (order) yield order;
+      }
+      if (parser.errored) throw parser.errored;
+    }
+    parser.end();
+    for await (const row of parser as AsyncIterable<CsvRow>) {
+      const order = rows.order(row);
+      if (order) yield order;
+    }
+  } catch (error) {
+    throw csvProblem(error, name, (line) => rows.line(line));
+  } finally {
+    parser.destroy();
+  }
+}
+
+/**
+ * Streams the orders of a JSONL file (one JSON object of text members per line, blank lines skipped); never loads it
+ * whole. A line that is not such an object throws `OrderSourceError` (code GW_DECODE) naming the line.
+ */
+export async function* ordersFromJsonl(source: string | OrderBytes, options: OrderSourceOptions = {}): AsyncGenerator<Record<string, string>> {
+  const { bytes, name } = open(source, options);
+  for await (const run of checkedText(bytes, name)) {
+    const lines = run.text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (let i = 0; i < lines.length; i += 1) {
+      const number = run.firstLine + i;
+      let line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+      if (number === 1 && line.startsWith('\uFEFF')) line = line.slice(1);
+      if (line.trim() === '') continue;
+      const parsed = jsonlProblems(line);
+      if (typeof parsed === 'string') throw new OrderSourceError(name, number, parsed);
+      yield parsed;
+    }
   }
 }

@@ -11,6 +11,7 @@ export const EXIT_CODES = {
   outcomeUnknown: 8,
   timeout: 9,
   batchIncomplete: 10,
+  unsupportedNode: 11,
   interrupted: 130,
 } as const;
 
@@ -27,7 +28,7 @@ const BY_ERROR_CODE: Record<string, number> = {
   GW_INTERRUPTED: EXIT_CODES.interrupted,
 };
 
-/** The exit status for an error: by its stable `code`, 1 for anything unrecognised. */
+/** The exit status for an error: by its stable `code`; 1 only for what has none (a bug, not an outcome). */
 export function exitCodeFor(error: unknown): number {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? (BY_ERROR_CODE[code] ?? EXIT_CODES.failure) : EXIT_CODES.failure;
@@ -41,13 +42,14 @@ export function exitCodeHelp(): string {
     '  1  unexpected failure',
     '  2  usage or configuration error',
     '  3  invalid input (every problem is listed)',
-    '  4  the gateway refused the request (return_status other than 1)',
+    '  4  the gateway refused the request or one of its elements (a status other than 1); gw call prints the answer',
     '  5  HTTP error from the gateway',
     '  6  response signature did not verify',
     '  7  response or file could not be decoded',
-    '  8  outcome unknown: the request was sent and no answer came; reconcile with a query',
+    '  8  outcome unknown: the request was sent and no usable answer came (none, or reading or verifying it failed); reconcile with a query',
     '  9  timed out',
     ' 10  batch finished with failed, rejected or unknown orders',
+    ' 11  this Node.js is too old: gw needs Node.js 22.18 or newer',
     '130  interrupted (Ctrl-C): requests in flight were finished and journaled; resume with --resume',
   ].join('\n');
 }

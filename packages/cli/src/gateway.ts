@@ -1,4 +1,4 @@
-import { createClient } from '@gw/client';
+import { createClient, type ClientHooks } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { requireGateway, resolveConfig, type GwConfig } from './config.ts';
 import type { CliIo } from './io.ts';
@@ -24,9 +24,9 @@ export function gatewayConfig(io: CliIo, flags: GatewayFlags): GwConfig {
   return resolveConfig(io, { ...sandbox, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) });
 }
 
-/** A client for the configured gateway. */
-export async function clientFor(io: CliIo, config: GwConfig): Promise<ReturnType<typeof createClient>> {
+/** A client for the configured gateway (with `hooks`, e.g. to learn that a request was sent). */
+export async function clientFor(io: CliIo, config: GwConfig, hooks?: ClientHooks): Promise<ReturnType<typeof createClient>> {
   const gateway = requireGateway(config);
   const signer = await loadSigner(gateway, io.cwd);
-  return createClient({ baseUrl: gateway.baseUrl, merchantId: gateway.merchantId, accountId: gateway.accountId, signer, verifier: signer, ...(gateway.timeoutMs ? { timeoutMs: gateway.timeoutMs } : {}) });
+  return createClient({ baseUrl: gateway.baseUrl, merchantId: gateway.merchantId, accountId: gateway.accountId, signer, verifier: signer, ...(hooks ? { hooks } : {}), ...(gateway.timeoutMs ? { timeoutMs: gateway.timeoutMs } : {}) });
 }

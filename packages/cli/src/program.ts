@@ -37,7 +37,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
     .exitOverride();
   registerSandbox(program, io, signals);
   registerDemo(program, io, run);
-  registerCall(program, io, withGatewayOptions);
+  registerCall(program, io, withGatewayOptions, run);
   registerBatch(program, io, withGatewayOptions, signals, run);
   registerDecode(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });

@@ -97,7 +97,7 @@ describe('gw in a terminal', () => {
     expect(finished).toMatch(/succeeded\s*│?\s*600/);
     const applied = sandbox.state.appliedCounts('capture');
     for (const id of ids) expect(applied.get(id), id).toBe(1);
-    const results = readFileSync(join(dir, 'orders.results.csv'), 'utf8').trim().split('\n');
+    const results = readFileSync(join(dir, 'orders.capture.results.csv'), 'utf8').trim().split('\n');
     expect(results).toHaveLength(601);
   }, 150_000);
 });

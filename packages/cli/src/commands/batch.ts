@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
+import { OrderSourceError, ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
 import { sandboxReconciler } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { EXIT_CODES } from '../exit-codes.ts';
@@ -60,6 +60,30 @@ export function summaryTable(io: CliIo, result: BatchResult): string {
   ]);
 }
 
+/** A malformed orders file, with what to do next: the line to fix, and whether `--resume` finishes the batch. */
+export function withResumeAdvice(error: unknown, journaled: boolean): unknown {
+  if (!(error instanceof OrderSourceError)) return error;
+  const { file, line: number, problem } = error.details;
+  const line = number === null ? 'the file' : `line ${number}`;
+  const next = journaled
+    ? `Correct ${line}, then run the same command with --resume: orders already in the journal are not sent again.`
+    : `Nothing was sent. Correct ${line} and run the same command again.`;
+  return new GwError(error.code, `${file}${number === null ? '' : `, line ${number}`}: ${problem}. ${next}`, error.details);
+}
+
+/**
+ * Where the results CSV goes: `--results`, else `<orders>.<operation>.results.csv`. The default never replaces a file
+ * another batch wrote: it is refused before anything is sent unless this run resumes that batch.
+ */
+export function resultsFileFor(io: CliIo, ordersFile: string, operation: string, flags: { results?: string; resume?: boolean }): string {
+  if (flags.results) return flags.results;
+  const chosen = `${ordersFile.replace(/\.(csv|jsonl)$/, '')}.${operation}.results.csv`;
+  if (!flags.resume && existsSync(isAbsolute(chosen) ? chosen : join(io.cwd, chosen))) {
+    throw new GwError(GW_ERROR_CODES.config, `results file ${chosen} exists (an earlier ${operation} batch wrote it): pass --results <file> to choose another, or move it away; nothing was sent`, { results: chosen });
+  }
+  return chosen;
+}
+
 /** `gw batch <operation> orders.csv --journal FILE [--resume] [--results FILE]`. */
 export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, signals: NodeJS.EventEmitter, run: { exitCode: number }): void {
   withGatewayOptions(
@@ -70,7 +94,7 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
       .argument('<orders>', 'a CSV file with a header row, or a .jsonl file: streamed, never loaded whole')
       .requiredOption('--journal <file>', 'the journal (append-only JSONL); reuse it with --resume after a crash or Ctrl-C')
       .option('--resume', 'finish the batch recorded in --journal (same operation, same orders file)')
-      .option('--results <file>', 'where to write the per-order results CSV (default: <orders>.results.csv)')
+      .option('--results <file>', 'where to write the per-order results CSV (default: <orders>.<operation>.results.csv, never replacing another batch\'s results)')
       .option('--reconcile <mode>', "how a query after an unanswered request is read: 'cannot-tell' (default: report unknown) or 'sandbox' (the sandbox's codes)", 'cannot-tell'),
   ).action(async (operation: string, ordersFile: string, flags: GatewayFlags & { journal: string; resume?: boolean; results?: string; reconcile: string }) => {
     if (!OPERATIONS.includes(operation as BatchOperation)) throw new GwError(GW_ERROR_CODES.config, `unknown batch operation ${operation}; use one of ${OPERATIONS.join(', ')}`, {});
@@ -80,12 +104,17 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
     const journal = isAbsolute(flags.journal) ? flags.journal : join(io.cwd, flags.journal);
     if (!flags.resume && existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} exists: pass --resume to finish that batch, or choose a new journal`, {});
     if (flags.resume && !existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} does not exist: nothing to resume`, {});
+    const resultsFile = resultsFileFor(io, ordersFile, operation, flags);
     const config = gatewayConfig(io, flags);
     const client = (await clientFor(io, config)) as unknown as BatchClient;
     const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file));
     // One streamed pass to count the orders, so progress has a total and an ETA; memory stays flat.
     let total = 0;
-    for await (const _ of read()) total += 1;
+    try {
+      for await (const _ of read()) total += 1;
+    } catch (error) {
+      throw withResumeAdvice(error, existsSync(journal));
+    }
     const orders = read();
     const progress = progressReporterFor(io);
     // Ctrl-C stops cleanly: no new request starts, the ones in flight finish and are journaled, --resume does the rest.
@@ -98,11 +127,12 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
     let result: BatchResult;
     try {
       result = flags.resume ? await resumeBatch({ ...settings, orders, operation: operation as BatchOperation }) : await runBatch({ ...settings, orders, operation: operation as BatchOperation });
+    } catch (error) {
+      throw withResumeAdvice(error, true);
     } finally {
       progress.stop();
     }
     const outcomes = await outcomesFromJournal(journal);
-    const resultsFile = flags.results ?? `${ordersFile.replace(/\.(csv|jsonl)$/, '')}.results.csv`;
     await writeResultsCsv(outcomes, isAbsolute(resultsFile) ? resultsFile : join(io.cwd, resultsFile));
     say(io, '');
     say(io, summaryTable(io, result));

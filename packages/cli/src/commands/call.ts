@@ -1,13 +1,19 @@
 import type { Command } from 'commander';
 import { operations, type OperationName } from '@gw/types';
-import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { GW_ERROR_CODES, GwError, isGwError } from '@gw/types';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
-import { say } from '../output.ts';
+import { EXIT_CODES } from '../exit-codes.ts';
+import { paint, say, warn } from '../output.ts';
+import { refusals } from '../refusals.ts';
+import { SentThenFailedError } from '../sent-then-failed-error.ts';
 import { readInput } from '../read-input.ts';
 
-/** `gw call <operation> --data file.json|-`: one operation through the client, the typed result printed as JSON. */
-export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command): void {
+/**
+ * `gw call <operation> --data file.json|-`: one operation through the client, the typed result printed as JSON; an
+ * answer that refuses the request or any of its elements also exits with the "gateway refused" status.
+ */
+export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, run: { exitCode: number }): void {
   const names = Object.keys(operations) as OperationName[];
   withGatewayOptions(
     program
@@ -26,8 +32,19 @@ export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c
       if (error instanceof GwError) throw error;
       throw new GwError(GW_ERROR_CODES.config, `${flags.data} is not valid JSON`, {});
     }
-    const client = (await clientFor(io, gatewayConfig(io, flags))) as unknown as Record<string, (r: unknown) => Promise<unknown>>;
-    const result = await client[operation]!(record);
+    let sent = false;
+    const client = (await clientFor(io, gatewayConfig(io, flags), { onRequest: () => (sent = true) })) as unknown as Record<string, (r: unknown) => Promise<unknown>>;
+    let result: unknown;
+    try {
+      result = await client[operation]!(record);
+    } catch (error) {
+      // Whatever threw once the request was on its way leaves the outcome unknown (exit 8), never a bare failure.
+      throw !isGwError(error) && sent ? new SentThenFailedError(operation as OperationName, record, error) : error;
+    }
     say(io, JSON.stringify(result, null, 2));
+    const refused = refusals(operation as OperationName, result);
+    if (refused.length === 0) return;
+    warn(io, paint(io, 'red', `gw: the gateway refused ${refused.length} part(s) of the request: ${refused.join('; ')}`, io.stderr));
+    run.exitCode = EXIT_CODES.gateway;
   });
 }

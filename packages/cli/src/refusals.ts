@@ -1,0 +1,38 @@
+import { operations, type OperationName } from '@gw/types';
+
+// cancelSubscription answers no return_status; its cancel_status says whether it was applied (UNKNOWNS U29).
+const TOP_STATUS: Partial<Record<OperationName, string>> = { cancelSubscription: 'cancel_status' };
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * What the gateway refused in an answer it returned rather than raised (UNKNOWNS U28, U47: `1` is success): a whole
+ * request (`return_status`, `order_status`, cancelSubscription's `cancel_status`) or a batch element's status. Empty
+ * when nothing was refused.
+ */
+export function refusals(operation: OperationName, result: unknown): string[] {
+  if (result === null || typeof result !== 'object') return [];
+  const record = result as Record<string, unknown>;
+  const found: string[] = [];
+  for (const field of ['return_status', 'order_status', TOP_STATUS[operation]]) {
+    if (field && field in record && text(record[field]) !== '1') {
+      const info = text(record.result_info) || text(record.error_message) || text(record.return_message);
+      found.push(`${field} ${text(record[field]) || '(empty)'}${info ? `: ${info}` : ''}`);
+    }
+  }
+  // A queried order that is not found (query_result 0) is an answer, not a refusal.
+  const batch = operation === 'query' ? null : operations[operation].batch;
+  const elements = batch ? record[batch.responseArray] : undefined;
+  if (batch && Array.isArray(elements)) {
+    elements.forEach((element: unknown, i) => {
+      const fields = (element ?? {}) as Record<string, unknown>;
+      const status = text(fields[batch.statusField]);
+      if (status === '1') return;
+      const reason = text(fields[batch.errorField ?? 'error_message']) || text(fields.error_message);
+      found.push(`${batch.responseArray}[${i}] ${text(fields.order_no) || text(fields.transaction_id)} ${batch.statusField} ${status || '(empty)'}${reason ? `: ${reason}` : ''}`);
+    });
+  }
+  return found;
+}

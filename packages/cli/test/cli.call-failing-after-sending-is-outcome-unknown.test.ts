@@ -1,0 +1,64 @@
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { createClient } from '@gw/client';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES, runCli } from '../src/index.ts';
+import { capturedIo } from './io.ts';
+
+let sandbox: Sandbox;
+let hostile: Server;
+let hostileUrl: string;
+let hostileRequests = 0;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  // Answers every request with a signed-looking body nested 5,000 levels deep.
+  hostile = createServer((request, response) => {
+    hostileRequests += 1;
+    request.resume();
+    request.on('end', () => {
+      const deep = `${'{"a":'.repeat(5000)}"x"${'}'.repeat(5000)}`;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`{"return_status":"1","return_message":"OK","capture_orders":[{"transaction_id":"T1","order_no":"O1","capture_status":"1","note":${deep}}],"encryption_data":"00"}`);
+    });
+  });
+  await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+  hostileUrl = `http://127.0.0.1:${(hostile.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await sandbox.stop();
+  await new Promise((resolve) => hostile.close(resolve));
+});
+
+async function gw(args: string[], stdin: unknown) {
+  const c = capturedIo({ stdin: JSON.stringify(stdin), cwd: import.meta.dirname });
+  const status = await runCli(args, c.io, c.signals);
+  return { status, out: c.out(), err: c.err() };
+}
+
+describe('gw call when something throws after the request was sent', () => {
+  it('a verifier that throws: the capture was applied, gw exits 8 (outcome unknown) with a code, never 1', async () => {
+    const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+    const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+    const order_no = `DOWN-${process.pid}`;
+    const paid = await client.authoriseCard({ order_no, currency: 'USD', amount: '4.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+    const capture = { capture_orders: [{ transaction_id: paid.transaction_id, order_no, currency: 'USD', amount: '4.00' }] };
+    const result = await gw(['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'verifier-down-signer.ts')], capture);
+    expect(sandbox.state.appliedCounts('capture').get(String(paid.transaction_id))).toBe(1);
+    expect(result.status).toBe(EXIT_CODES.outcomeUnknown);
+    expect(result.err).toContain('GW_OUTCOME_UNKNOWN');
+    expect(result.err).toContain(`query by order_no ${order_no}`);
+    expect(result.err).not.toContain('unexpected failure');
+    expect(result.err + result.out).not.toContain('4111111111111111');
+  });
+
+  it('an answer nested 5,000 deep: gw exits 8 (outcome unknown) or 7 (answer undecodable) with a code, never 1', async () => {
+    const before = hostileRequests;
+    const result = await gw(['call', 'capture', '--data', '-', '--base-url', hostileUrl, '--sandbox-defaults'], { capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] });
+    expect(hostileRequests).toBe(before + 1);
+    expect(result.err).not.toContain('unexpected failure');
+    expect([EXIT_CODES.outcomeUnknown, EXIT_CODES.decode, EXIT_CODES.signature]).toContain(result.status);
+    expect(result.err).toMatch(/gw: GW_[A-Z_]+: /);
+  });
+});

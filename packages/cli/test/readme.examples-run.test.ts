@@ -1,0 +1,60 @@
+// Every command in the README's example block runs as written (against a sandbox and scratch files), on the Node.js
+// running the tests: 24 here, 22 in the repository's test:node22 run.
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@gw/client';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.ts';
+import { capturedIo } from './io.ts';
+
+const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
+const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const lines = block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line.length > 0);
+const examples = join(import.meta.dirname, '../../../spec/v1/examples');
+
+/** Splits a shell line into words (single quotes only, as the README uses). */
+function words(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+let sandbox: Sandbox;
+let dir: string;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  dir = mkdtempSync(join(tmpdir(), 'gw-cli-readme-'));
+  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+  const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+  const rows = ['transaction_id,order_no,currency,amount'];
+  for (let i = 0; i < 5; i += 1) {
+    const paid = await client.authoriseCard({ order_no: `README-${process.pid}-${i}`, currency: 'USD', amount: '3.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+    rows.push(`${paid.transaction_id},README-${process.pid}-${i},USD,3.00`);
+  }
+  writeFileSync(join(dir, 'orders.csv'), `${rows.join('\n')}\n`);
+  writeFileSync(join(dir, 'query.json'), JSON.stringify({ order_no: `README-${process.pid}-0` }));
+  writeFileSync(join(dir, 'gw.config.json'), JSON.stringify({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, secret: SANDBOX_DEFAULT_SECRET }));
+  copyFileSync(join(examples, 'authoriseCard.response.xml'), join(dir, 'answer.xml'));
+  copyFileSync(join(examples, 'checkout.response.html'), join(dir, 'page.html'));
+});
+afterAll(() => sandbox.stop());
+
+describe('README examples', () => {
+  it('cover every command', () => {
+    for (const command of ['gw demo', 'gw sandbox', 'gw call', 'gw batch', '--resume', 'gw decode respon', 'gw decode checkout']) expect(block).toContain(command);
+  });
+
+  it.each(lines.map((line, i) => [i, line] as const))('line %i runs and exits 0: %s', async (_, line) => {
+    const [input, command] = line.includes('|') ? (line.split('|') as [string, string]) : [undefined, line];
+    // The README's address of a local sandbox is this test's sandbox; `...` stands for the flags of the line before.
+    let args = words(command.trim().replace(/http:\/\/127\.0\.0\.1:8787/g, sandbox.url)).slice(1);
+    if (args.at(-1) === '...') args = [...args.slice(0, -1), '--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox'];
+    if (args[0] === 'sandbox') args = args.map((a) => (a === '8787' ? '0' : a));
+    const c = capturedIo({ cwd: dir, ...(input ? { stdin: words(input.trim())[1]! } : {}) });
+    if (args[0] === 'sandbox') setTimeout(() => c.signals.emit('SIGINT'), 300);
+    const status = await runCli(args, c.io, c.signals);
+    expect(c.err(), c.out()).not.toContain('unexpected failure');
+    expect(status, c.err()).toBe(0);
+  }, 60_000);
+});
