@@ -12,6 +12,7 @@ export const EXIT_CODES = {
   timeout: 9,
   batchIncomplete: 10,
   unsupportedNode: 11,
+  notSent: 12,
   interrupted: 130,
 } as const;
 
@@ -26,12 +27,18 @@ const BY_ERROR_CODE: Record<string, number> = {
   GW_CONFIG: EXIT_CODES.usage,
   GW_ITEMS: EXIT_CODES.validation,
   GW_INTERRUPTED: EXIT_CODES.interrupted,
+  GW_NOT_SENT: EXIT_CODES.notSent,
 };
 
-/** The exit status for an error: by its stable `code`; 1 only for what has none (a bug, not an outcome). */
+/**
+ * The exit status for an error: 8 whenever it says the outcome is unknown (sent, and the answer was missing, unreadable
+ * or unverifiable: the money may have moved), otherwise by its stable `code`; 1 only for what has none (a bug).
+ */
 export function exitCodeFor(error: unknown): number {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? (BY_ERROR_CODE[code] ?? EXIT_CODES.failure) : EXIT_CODES.failure;
+  const { code, details } = (error ?? {}) as { code?: unknown; details?: { outcome?: unknown } };
+  if (typeof code !== 'string') return EXIT_CODES.failure;
+  if (details?.outcome === 'unknown') return EXIT_CODES.outcomeUnknown;
+  return BY_ERROR_CODE[code] ?? EXIT_CODES.failure;
 }
 
 /** The exit-status table for help texts. */
@@ -50,6 +57,7 @@ export function exitCodeHelp(): string {
     '  9  timed out',
     ' 10  batch finished with failed, rejected or unknown orders',
     ' 11  this Node.js is too old: gw needs Node.js 22.18 or newer',
-    '130  interrupted (Ctrl-C): requests in flight were finished and journaled; resume with --resume',
+    ' 12  not sent: preparing or signing the request failed (a signer or HSM that is down); safe to run again once fixed',
+    '130  interrupted (Ctrl-C, or the journal could not be written, e.g. a full disk): requests in flight were finished and journaled; resume with --resume',
   ].join('\n');
 }
