@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packAll, plainNpmEnv, publishable, repoRoot } from '../pack.ts';
 
@@ -17,7 +17,9 @@ describe('the packed packages, installed with plain npm outside the workspace', 
       expect(listing, tarball).toContain('package/README.md');
       expect(listing, tarball).not.toContain('package/src/');
       expect(listing, tarball).not.toContain('package/test/');
+      expect(unresolvedSourceMaps(tarball), tarball).toEqual([]);
     }
+    expect(execFileSync('tar', ['-tzf', tarballs.find((t) => /gw-types-/.test(t))!], { encoding: 'utf8' })).toContain('package/UNKNOWNS.md');
     const project = join(work, 'project');
     cpSync(join(import.meta.dirname, '../consumer'), project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -28,6 +30,7 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     } catch {
       install(); // one more go after a stalled registry connection
     }
+    expect(unknownsCitationsWithoutTheirLink(join(project, 'node_modules/@gw'))).toEqual([]);
     const installed = JSON.parse(readFileSync(join(project, 'node_modules/@gw/client/package.json'), 'utf8'));
     expect(installed.engines.node).toBe('^22.18.0 || ^24.0.0');
     expect(existsSync(join(project, 'node_modules/.bin/gw'))).toBe(true);
@@ -45,3 +48,46 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     expect(help).toContain('Exit status:');
   }, 600_000);
 });
+
+/** Source maps in a tarball whose sources are neither shipped beside them nor carried inside them (`sourcesContent`). */
+function unresolvedSourceMaps(tarball: string): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-tarball-'));
+  execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+  const problems: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const file = join(folder, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.map')) {
+        const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+        map.sources.forEach((source, i) => {
+          if (typeof map.sourcesContent?.[i] !== 'string' && !existsSync(resolve(dirname(file), source))) problems.push(`${file.slice(dir.length + 1)} -> ${source}`);
+        });
+      }
+    }
+  };
+  walk(dir);
+  return problems;
+}
+
+/** Installed READMEs that cite an UNKNOWNS point (`U07`) without a link that reaches @gw/types's UNKNOWNS.md. */
+function unknownsCitationsWithoutTheirLink(scope: string): string[] {
+  mkdirSync(scope, { recursive: true });
+  const problems: string[] = [];
+  for (const name of readdirSync(scope)) {
+    const readme = join(scope, name, 'README.md');
+    if (!existsSync(readme)) continue;
+    const text = readFileSync(readme, 'utf8');
+    const cited = new Set(text.match(/\bU\d{2}\b/g) ?? []);
+    if (cited.size === 0) continue;
+    const link = /\]\(((?:\.\.\/types\/|\.\/)UNKNOWNS\.md)(?:#[^)]*)?\)/.exec(text)?.[1];
+    const target = link ? resolve(scope, name, link) : null;
+    if (!target || !existsSync(target)) {
+      problems.push(`@gw/${name}: cites ${[...cited].join(', ')} with no link to UNKNOWNS.md that resolves once installed`);
+      continue;
+    }
+    const unknowns = readFileSync(target, 'utf8');
+    for (const point of cited) if (!unknowns.includes(`### ${point}:`)) problems.push(`@gw/${name}: cites ${point}, which UNKNOWNS.md does not have`);
+  }
+  return problems;
+}
