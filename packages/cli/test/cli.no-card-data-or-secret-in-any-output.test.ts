@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { createClient, type ClientHooks } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
-import { createHmacSha256Signer } from '@gw/signer-interface';
+import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.ts';
 import { DEMO_SECURITY_CODE } from '../src/demo/demo-steps.ts';
@@ -94,10 +94,15 @@ describe('card data and the secret in what users and operators see', () => {
 
     // 3. Refusals that carry card data in their request: invalid input, a wrong secret, a declined card, on the CLI too.
     const wrong = createHmacSha256Signer({ secret: 'not-the-secret' });
+    const looseClient = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer, hooks, unknownFields: 'send' });
     const wrongClient = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer: wrong, verifier: wrong, hooks });
     for (const attempt of [
       () => client.authoriseCard({ ...card, order_no: 'LEAK-BAD', amount: '1.234', currency: 'usd' }),
       () => wrongClient.authoriseCard({ ...card, order_no: `LEAK-WRONG-${process.pid}`, amount: '2.00' }),
+      // Card data on an operation that does not carry it (from JavaScript, or cast): refused before sending, whatever
+      // the unknown-field option says.
+      () => client.checkout({ ...card, order_no: `LEAK-CHECKOUT-${process.pid}`, amount: '4.00' } as never),
+      () => looseClient.checkout({ ...card, order_no: `LEAK-CHECKOUT-LOOSE-${process.pid}`, amount: '4.00' } as never),
     ]) {
       const error = await attempt().then(() => null, (e: unknown) => e);
       expect(error).not.toBeNull();
@@ -109,6 +114,13 @@ describe('card data and the secret in what users and operators see', () => {
       seen.stdout!.push(callIo.out());
       seen.stderr!.push(callIo.err());
     }
+
+    // The same checkout sent past the client, correctly signed: the sandbox refuses it and echoes none of it.
+    const raw = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, ...card, order_no: `LEAK-RAW-${process.pid}`, amount: '4.00' };
+    const signature = await signer.sign(createSignableMessage({ operation: 'checkout', record: raw, body: () => JSON.stringify(raw) }));
+    const answer = await fetch(`${sandbox.url}/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...raw, encryption_data: signature }) });
+    expect(answer.status).toBe(400);
+    seen.pages!.push(`${answer.status}\n${await answer.text()}`);
 
     // 4. The sandbox's side: shopper pages, notification bodies as delivered, its state and request log.
     await sandbox.notificationsIdle(10_000);
