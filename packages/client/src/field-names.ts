@@ -1,4 +1,5 @@
 // UNKNOWNS U09: the field literally named `the service` (and any other) can travel under another name.
+import { copyRecordGraph } from './copy-record-graph.ts';
 import { moveNumberTexts } from './exact-numbers.ts';
 
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
@@ -37,29 +38,12 @@ export class FieldNames {
     return this.#fromWire.get(name) ?? name;
   }
 
-  // An explicit stack, not recursion: answers and callers' records may be nested any depth. A record seen before (a
-  // cycle, or shared) gets the same copy, so the walk always ends.
   #rename(value: unknown, names: ReadonlyMap<string, string>, reverse: ReadonlyMap<string, string>): unknown {
-    if (value === null || typeof value !== 'object') return value;
-    const copies = new Map<object, unknown[] | Record<string, unknown>>();
-    const stack: object[] = [];
-    const copyOf = (member: unknown): unknown => {
-      if (member === null || typeof member !== 'object') return member;
-      let copy = copies.get(member);
-      if (!copy) {
-        copies.set(member, (copy = Array.isArray(member) ? [] : {}));
-        stack.push(member);
-      }
-      return copy;
-    };
-    const root = copyOf(value);
-    while (stack.length > 0) {
-      const source = stack.pop()!;
-      const out = copies.get(source)!;
+    return copyRecordGraph(value, (source, out, copyOf) => {
       if (Array.isArray(source)) {
         for (const item of source) (out as unknown[]).push(copyOf(item));
         moveNumberTexts(source, out, (key) => key);
-        continue;
+        return;
       }
       const record = source as Record<string, unknown>;
       for (const key of Object.keys(record)) {
@@ -68,7 +52,6 @@ export class FieldNames {
         else if (!(reverse.has(key) && Object.hasOwn(record, reverse.get(key)!))) setOwn(out as Record<string, unknown>, key, copyOf(record[key]));
       }
       moveNumberTexts(source, out, (key) => names.get(key) ?? key);
-    }
-    return root;
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { checkoutForm, secretFields } from '@gw/types';
+import { copyRecordGraph } from './copy-record-graph.ts';
 
 /** What a secret value is replaced with in hook payloads, error details and body excerpts. */
 export const REDACTED = '[redacted]';
@@ -19,27 +20,10 @@ export function redactRecord<T>(value: T): T {
 }
 
 function redactValue(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  // An explicit stack, not recursion: a record from a caller or an answer may be nested any depth. A record seen
-  // before (a cycle, or shared) gets the same copy, so the walk always ends.
-  const copies = new Map<object, unknown[] | Record<string, unknown>>();
-  const stack: object[] = [];
-  const copyOf = (member: unknown): unknown => {
-    if (member === null || typeof member !== 'object') return member;
-    let copy = copies.get(member);
-    if (!copy) {
-      copies.set(member, (copy = Array.isArray(member) ? [] : {}));
-      stack.push(member);
-    }
-    return copy;
-  };
-  const root = copyOf(value);
-  while (stack.length > 0) {
-    const source = stack.pop()!;
-    const target = copies.get(source)!;
+  return copyRecordGraph(value, (source, target, copyOf) => {
     if (Array.isArray(source)) {
       for (const item of source) (target as unknown[]).push(copyOf(item));
-      continue;
+      return;
     }
     for (const [key, member] of Object.entries(source)) {
       if (key === '__proto__') continue;
@@ -50,8 +34,7 @@ function redactValue(value: unknown): unknown {
             ? redactQueryString(member)
             : copyOf(member);
     }
-  }
-  return root;
+  });
 }
 
 const names = secretFields.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
