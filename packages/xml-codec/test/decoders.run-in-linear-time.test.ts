@@ -8,7 +8,7 @@ import { growthRatio } from './support/growth.ts';
 // must take about 4x the time for 4x the input (16x is quadratic; the checkout page's form lookup measured 14-20x).
 // Ratios only, never absolute times: the machine is shared and noisy, and a linear decoder's large input alone leaves
 // the CPU caches and meets more garbage collection (measured on Node 22: 6.3x and 10.5x for linear decoders in one CI
-// run, 4-5x in others), so the bound sits between the two and a ratio above it is measured again (the lowest of three
+// run, 4-5x in others; sizes where the small input is already large measure closer to 4x), so the bound sits between the two and a ratio above it is measured again (the lowest of five
 // attempts is kept), unless it is clearly quadratic.
 const LIMIT = 9;
 const big = { maxInputBytes: 1e9 };
@@ -23,7 +23,7 @@ const cases: readonly [name: string, make: (n: number) => string, decode: (input
   ],
   ['decodeCheckoutPage, many hidden fields', (n) => `<form action=/p method=post>${repeat(n, (i) => `<input type="hidden" name="n${i}" value="v&amp;${i}">`)}</form>`, (s) => decodeCheckoutPage(s, big), 1500],
   ['decodeCheckoutPage, a long allParams', (n) => `<form><input type=hidden name=allParams value="${repeat(n, (i) => `k${i}=v${i}&amp;`)}"></form>`, (s) => decodeCheckoutPage(s, big), 4000],
-  ['decodeCheckoutPage, a long script', (n) => `<form><input type=hidden name=a value=b></form><script>${repeat(n, (i) => `var s${i} = "x"; // c\n/* b */`)}</script>`, (s) => decodeCheckoutPage(s, big), 10000],
+  ['decodeCheckoutPage, a long script', (n) => `<form><input type=hidden name=a value=b></form><script>${repeat(n, (i) => `var s${i} = "x"; // c\n/* b */`)}</script>`, (s) => decodeCheckoutPage(s, big), 40000],
   ['the html tokenizer, one tag with many attributes', (n) => `<input type=hidden name=a ${repeat(n, (i) => `a${i}="v&lt;" `)}>`, (s) => tokenizeHtml(s), 10000],
   ['the html tokenizer, stray < and bogus comments', (n) => repeat(n, () => '<<!- x ></ 1 <? y >'), (s) => tokenizeHtml(s), 20000],
   ['decodeRespon, many distinct unknown elements', (n) => `<respon>${repeat(n, (i) => `<x${i}>v</x${i}>`)}</respon>`, (s) => decodeRespon(s, big), 1000],
@@ -31,14 +31,14 @@ const cases: readonly [name: string, make: (n: number) => string, decode: (input
   ['decodeAlternativeRespon, a repeated element with attributes and entities', (n) => `<respon><issuer_url>u</issuer_url>${repeat(n, (i) => `<r a="1">v${i}&amp;</r>`)}</respon>`, (s) => decodeAlternativeRespon(s, big), 1000],
   ['decodeCancelSubscription, elements, comments and CDATA', (n) => `<request>${repeat(n, (i) => `<x${i}>v</x${i}><!-- c --><![CDATA[ ]]>`)}</request>`, (s) => decodeCancelSubscription(s, big), 1000],
   ['the xml well-formedness check', (n) => `<r>${repeat(n, (i) => `<a b="${i}">t</a><?p x?>`)}</r>`, (s) => assertWellNested(s), 20000],
-  ['decodeItems', (n) => repeat(n, (i) => `a${i}#,#b##,#c#,#d#;#`) + 'a#,#b#,#c#,#d', (s) => decodeItems(s, big), 20000],
+  ['decodeItems', (n) => repeat(n, (i) => `a${i}#,#b##,#c#,#d#;#`) + 'a#,#b#,#c#,#d', (s) => decodeItems(s, big), 40000],
 ];
 
 describe('every decoder runs in linear time', () => {
   for (const [name, make, decode, n] of cases) {
     it(`${name}: time(4n) / time(n) < ${LIMIT}`, () => {
       let best = growthRatio(make, decode, n);
-      for (let attempt = 1; attempt < 3 && best >= LIMIT && best < 2 * LIMIT; attempt++) best = Math.min(best, growthRatio(make, decode, n));
+      for (let attempt = 1; attempt < 5 && best >= LIMIT && best < 2 * LIMIT; attempt++) best = Math.min(best, growthRatio(make, decode, n));
       expect(best).toBeLessThan(LIMIT);
     });
   }
