@@ -23,9 +23,19 @@ function escapePointer(name: string): string {
 interface Frame {
   readonly value: object;
   readonly shape: FieldShape | null;
-  readonly pointer: string;
+  /** The JSON Pointer of the parent and the member name or index, joined only when a problem is reported. */
+  readonly parent: Frame | null;
+  readonly name: string;
   readonly depth: number;
-  readonly exit: boolean;
+  /** Set on the second visit, once every member has been walked: the object leaves the current path. */
+  exit: boolean;
+}
+
+/** The JSON Pointer of a frame's member: built only for a problem, so a valid record builds no strings. */
+function pointerOf(frame: Frame | null, name?: string): string {
+  const parts: string[] = name === undefined ? [] : [name];
+  for (let f = frame; f && f.parent; f = f.parent) parts.push(f.name);
+  return parts.reverse().map((part) => `/${escapePointer(part)}`).join('');
 }
 
 /**
@@ -43,7 +53,7 @@ export function fieldProblems(schemaName: string, record: unknown, policy: Unkno
   };
   const onPath = new Set<object>();
   const done = new Set<object>();
-  const stack: Frame[] = [{ value: record, shape: shapeOf(schemaName), pointer: '', depth: 1, exit: false }];
+  const stack: Frame[] = [{ value: record, shape: shapeOf(schemaName), parent: null, name: '', depth: 1, exit: false }];
   while (stack.length > 0) {
     const frame = stack.pop()!;
     if (frame.exit) {
@@ -52,34 +62,34 @@ export function fieldProblems(schemaName: string, record: unknown, policy: Unkno
       continue;
     }
     if (frame.depth > MAX_RECORD_DEPTH) {
-      report(frame.pointer, 'depth', `nests objects or arrays more than ${MAX_RECORD_DEPTH} levels deep; no field of the spec is that deep`);
+      report(pointerOf(frame), 'depth', `nests objects or arrays more than ${MAX_RECORD_DEPTH} levels deep; no field of the spec is that deep`);
       continue;
     }
     onPath.add(frame.value);
-    stack.push({ ...frame, exit: true });
-    const push = (child: unknown, shape: FieldShape | null, pointer: string): void => {
+    frame.exit = true;
+    stack.push(frame);
+    const push = (child: unknown, shape: FieldShape | null, name: string): void => {
       if (child === null || typeof child !== 'object' || done.has(child)) return;
-      if (onPath.has(child)) report(pointer, 'cycle', 'contains the record it is part of (a cycle), which cannot be sent');
-      else stack.push({ value: child, shape, pointer, depth: frame.depth + 1, exit: false });
+      if (onPath.has(child)) report(pointerOf(frame, name), 'cycle', 'contains the record it is part of (a cycle), which cannot be sent');
+      else stack.push({ value: child, shape, parent: frame, name, depth: frame.depth + 1, exit: false });
     };
     if (Array.isArray(frame.value)) {
       const items = frame.shape?.items ?? null;
-      for (let i = 0; i < frame.value.length; i++) push(frame.value[i], items, `${frame.pointer}/${i}`);
+      for (let i = 0; i < frame.value.length; i++) push(frame.value[i], items, String(i));
       continue;
     }
     const shape = frame.shape;
     for (const name of Object.keys(frame.value)) {
-      const pointer = `${frame.pointer}/${escapePointer(name)}`;
       const member = shape?.members.get(name);
       if (member === undefined && CARD_DATA.has(name)) {
-        report(pointer, 'card-data', `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`);
+        report(pointerOf(frame, name), 'card-data', `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`);
         continue;
       }
       if (member === undefined && shape && !shape.open && shape.members.size > 0 && policy === 'refuse') {
         const guess = closestName(name, shape.members.keys());
-        report(pointer, 'unknown', `is not a field the spec lists here${guess ? `; did you mean \`${guess}\`?` : ''}`);
+        report(pointerOf(frame, name), 'unknown', `is not a field the spec lists here${guess ? `; did you mean \`${guess}\`?` : ''}`);
       }
-      push((frame.value as Record<string, unknown>)[name], member ?? null, pointer);
+      push((frame.value as Record<string, unknown>)[name], member ?? null, name);
     }
   }
   if (unlisted > 0) out.push({ pointer: '', field: '', keyword: 'more', message: `and ${unlisted} more problems of the same kinds` });
