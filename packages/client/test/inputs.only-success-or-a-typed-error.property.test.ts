@@ -69,6 +69,8 @@ function apply(record: Record<string, unknown>, change: { where: string; name: s
     record.subscription ??= {};
     if (record.subscription !== null && typeof record.subscription === 'object') target = record.subscription as Record<string, unknown>;
   }
+  // An earlier change may have made `subscription` an array, whose `length` cannot be deleted or redefined as text.
+  if (Array.isArray(target)) target = record;
   // Card data is what goes under a card-data name: that value must never come back in an error.
   const value = SECRET_NAMES.has(change.name) ? (change.name === 'card' ? CARD : CVV) : change.value;
   if (change.remove) delete target[change.name];
