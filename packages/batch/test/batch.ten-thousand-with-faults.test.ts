@@ -34,7 +34,10 @@ describe(`${COUNT} captures while the sandbox injects 10% mixed faults`, () => {
       if (outcome.kind === 'failed') expect(applied.get(id) ?? 0, id).toBe(0);
     }
     console.log(`${COUNT} captures under faults: ${JSON.stringify(result.counts)}, ${faults} faulted capture requests seen, ${result.outcomes.filter((o) => o.reconciled).length} settled by query`);
-    expect(result.counts.succeeded + result.counts.unknown).toBe(COUNT);
+    // An order whose every allowed send met a fault, and that a query then showed as not applied, is failed and safe to
+    // send again (never applied: checked above); nothing is rejected.
+    expect(result.counts.rejected).toBe(0);
+    for (const outcome of result.outcomes) if (outcome.kind === 'failed') expect(outcome.reason).toMatch(/safe to send again/);
     expect(sandbox.state.invariantViolations()).toEqual([]);
   }, 240_000);
 });
