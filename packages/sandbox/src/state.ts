@@ -1,7 +1,21 @@
 import { fromMinorUnits } from './money.ts';
 
-/** Where an order stands in the sandbox's own state machine (UNKNOWNS U28). */
-export type OrderState = 'authorised' | 'declined' | 'captured' | 'partially_refunded' | 'refunded' | 'cancelled';
+/**
+ * Where an order stands in the sandbox's own state machine (UNKNOWNS U28). `pending` is a checkout or
+ * alternative-method order waiting for the shopper; `expired` is one the shopper abandoned.
+ */
+export type OrderState = 'pending' | 'authorised' | 'declined' | 'captured' | 'partially_refunded' | 'refunded' | 'cancelled' | 'expired';
+
+/** One thing that happened to an order, oldest first: what the control API and the console show as its history. */
+export interface OrderEvent {
+  readonly at: Date;
+  /** What happened, e.g. `created`, `authorised`, `declined`, `cancelled`, `expired`, `captured`, `refunded`, `challenge-passed`. */
+  readonly event: string;
+  /** Who acted: the merchant's API call, the shopper on a sandbox page, the operator (control API, console) or the sandbox's clock. */
+  readonly by: 'api' | 'shopper' | 'operator' | 'clock';
+  /** A short human-readable detail (an amount, a result_info); never card data. */
+  readonly detail?: string;
+}
 
 /** One refund the sandbox accepted. */
 export interface SandboxRefund {
@@ -33,6 +47,8 @@ export interface SandboxOrder {
   readonly createdAt: Date;
   readonly record: Readonly<Record<string, unknown>>;
   recurringId: string | null;
+  /** Everything that happened to the order, oldest first. */
+  readonly history: OrderEvent[];
 }
 
 /** A subscription created by a payment that carried `subscription`. */
@@ -125,6 +141,11 @@ export class SandboxState {
   addOrder(order: SandboxOrder): void {
     this.orders.set(order.transactionId, order);
     this.ordersByNo.set(`${order.merchantId}\u0000${order.orderNo}`, order);
+  }
+
+  /** Appends an event to an order's history. */
+  addEvent(order: SandboxOrder, event: string, by: OrderEvent['by'], at: Date, detail?: string): void {
+    order.history.push(detail === undefined ? { at, event, by } : { at, event, by, detail });
   }
 
   /** Records a money movement. */

@@ -1,7 +1,7 @@
 // Capture, cancel, review and refund: per-element results, the sandbox state machine of UNKNOWNS U28.
 import { operations } from '@gw/types';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
-import { toMinorUnits } from '../money.ts';
+import { fromMinorUnits, toMinorUnits } from '../money.ts';
 import { ELEMENT_NEEDS, missingFields } from './needed-to-act.ts';
 import type { SandboxOrder } from '../state.ts';
 
@@ -61,6 +61,7 @@ function captureOne(element: WireRecord, ctx: HandlerContext): string | null {
   order.state = 'captured';
   order.capturedMinor = order.amountMinor;
   ctx.state.record('capture', order.transactionId, order.amountMinor);
+  ctx.state.addEvent(order, 'captured', 'api', ctx.clock(), `${order.amount} ${order.currency}`);
   return null;
 }
 
@@ -71,6 +72,7 @@ function cancelOne(element: WireRecord, ctx: HandlerContext): string | null {
   if (blocked) return blocked === ORDER_ERRORS.captured ? 'E205:order is captured; refund it instead' : blocked;
   order.state = 'cancelled';
   ctx.state.record('cancel', order.transactionId);
+  ctx.state.addEvent(order, 'cancelled', 'api', ctx.clock());
   return null;
 }
 
@@ -84,6 +86,7 @@ function reviewOne(element: WireRecord, ctx: HandlerContext): string | null {
   order.reviewFlag = flag;
   if (flag === '0') order.state = 'cancelled';
   ctx.state.record('review', order.transactionId);
+  ctx.state.addEvent(order, flag === '1' ? 'review-approved' : 'review-rejected', 'api', ctx.clock());
   return null;
 }
 
@@ -109,6 +112,7 @@ function refundOne(element: WireRecord, ctx: HandlerContext): WireRecord {
   order.refunds.push({ referenceId, reference, amountMinor: amount, reason: text(element, 'refund_reason') });
   order.state = refunded + amount === order.capturedMinor ? 'refunded' : 'partially_refunded';
   ctx.state.record('refund', referenceId, amount);
+  ctx.state.addEvent(order, 'refunded', 'api', ctx.clock(), `${referenceId}: ${fromMinorUnits(amount)} ${order.currency}`);
   return { refund_message: '0000:Success', refund_reference: reference, refund_reference_id: referenceId, refund_status: '1', error_message: '' };
 }
 

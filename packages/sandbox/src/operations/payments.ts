@@ -38,9 +38,12 @@ function newOrder(record: WireRecord, ctx: HandlerContext, fields: Partial<Sandb
     createdAt: ctx.clock(),
     record: Object.freeze(withoutCardData(record)),
     recurringId: null,
+    history: [],
     ...fields,
   };
   ctx.state.addOrder(order);
+  ctx.state.addEvent(order, 'created', 'api', order.createdAt, `${order.amount} ${order.currency}`);
+  if (order.state !== 'pending') ctx.state.addEvent(order, order.state, 'api', order.createdAt, order.resultInfo);
   ctx.state.record('authorise', order.transactionId, order.amountMinor);
   return order;
 }

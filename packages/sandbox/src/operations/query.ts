@@ -16,6 +16,8 @@ export const SANDBOX_PAYMENT_STATUS = {
   refunded: '3003',
   cancelled: '3004',
   declined: '3005',
+  pending: '3006',
+  expired: '3007',
 } as const satisfies Record<SandboxOrder['state'], string>;
 
 function deliveryInformation(record: Readonly<WireRecord>): WireRecord {
