@@ -1,5 +1,5 @@
 import { createSignableMessage } from '@gw/signer-interface';
-import { operations, ValidationError, type OperationName, type OperationSpec, type ValidationProblem } from '@gw/types';
+import { operations, ValidationError, type OperationName, type OperationSpec, type RequestEncoding, type ValidationProblem } from '@gw/types';
 import { DecodeError, encodeRequestBody, type CheckoutPage, type EncodeRequestBodyOptions, type RequestBodyEncoding } from '@gw/xml-codec';
 import type { ResolvedClientOptions } from './client-options.ts';
 import { decodeResponseBody, tooLargeBody, withOperation, type DecodedBody } from './decode-response.ts';
@@ -10,12 +10,12 @@ import { HttpError } from './errors/http-error.ts';
 import { OutcomeUnknownError } from './errors/outcome-unknown-error.ts';
 import { SignatureError } from './errors/signature-error.ts';
 import { TimeoutError } from './errors/timeout-error.ts';
-import { createPreEncodedRuntime, learnRequestTemplate, type RequestTemplate } from './generated-runtime.ts';
 import type { FieldNames } from './field-names.ts';
 import { emit } from './hooks.ts';
 import { defaultQuerySelection, readQuerySelection, type QueryInput } from './query-selection.ts';
 import { redactRecord } from './redact.ts';
 import { requestIdentifiers, type RequestIdentifiers } from './request-identifiers.ts';
+import { requestLine, type RequestLine } from './request-line.ts';
 import { backoffDelay, RETRIED_QUERY_STATUSES, sleep } from './retry.ts';
 import { Transport, TransportFailure, type Exchange } from './transport.ts';
 import { RequestValidation } from './validate-request.ts';
@@ -63,32 +63,22 @@ const IDENTITY_FIELDS = new Set(['merchant_id', 'account_id', 'encryption_data']
 export class OperationCaller {
   readonly #options: ResolvedClientOptions;
   readonly #transport: Transport;
-  readonly #runtime: ReturnType<typeof createPreEncodedRuntime>;
   readonly #validation = new RequestValidation();
-  readonly #headers = new Map<OperationName, Readonly<Record<string, string>>>();
-  readonly #templates = new Map<OperationName, RequestTemplate | Promise<RequestTemplate>>();
+  readonly #lines = new Map<OperationName, RequestLine>();
   readonly #encodeOptions = new Map<OperationName, EncodeRequestBodyOptions>();
 
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
     this.#transport = new Transport(options.transport);
-    this.#runtime = createPreEncodedRuntime(options.baseUrl);
     for (const op of Object.values(operations) as OperationSpec[]) {
       const name = op.name as OperationName;
-      const encoding = options.encodingOverrides.get(name) ?? op.requestEncoding;
+      const encoding: RequestEncoding = options.encodingOverrides.get(name) ?? op.requestEncoding;
       this.#encodeOptions.set(name, {
         ...(options.xmlRequestRoot === undefined ? {} : { xmlRoot: options.xmlRequestRoot }),
         ...(encoding === op.requestEncoding ? {} : { encoding: encoding as RequestBodyEncoding }),
       });
-      // The generated function sets the spec's Content-Type; only UNKNOWNS U31 (encodingOverrides), U32
-      // (jsonContentType) and static headers change it.
-      const contentType: Record<string, string> =
-        encoding === 'form' && op.requestEncoding !== 'form'
-          ? { 'Content-Type': 'application/x-www-form-urlencoded' }
-          : encoding === 'json' && options.jsonContentType
-            ? { 'Content-Type': options.jsonContentType }
-            : {};
-      this.#headers.set(name, { ...options.headers, ...contentType });
+      // Path and Content-Type come from the generated table; UNKNOWNS U31, U32 and U33 options change the headers.
+      this.#lines.set(name, requestLine(op, { baseUrl: options.baseUrl, encoding, jsonContentType: options.jsonContentType, headers: options.headers }));
     }
   }
 
@@ -173,38 +163,13 @@ export class OperationCaller {
     };
   }
 
-  /** The generated function's request line and headers for `op`, learned on the operation's first call. */
-  #template(op: OperationSpec): RequestTemplate | Promise<RequestTemplate> {
-    const name = op.name as OperationName;
-    const known = this.#templates.get(name);
-    if (known) return known;
-    const learning = learnRequestTemplate(name, this.#runtime, this.#options.origin, this.#headers.get(name)!).then(
-      (template) => {
-        this.#templates.set(name, template);
-        return template;
-      },
-      (error: unknown) => {
-        this.#templates.delete(name);
-        throw error;
-      },
-    );
-    this.#templates.set(name, learning);
-    return learning;
-  }
-
-  /** Sends the request as the generated operation function builds it (see learnRequestTemplate), through undici. */
+  /** Sends the signed body with the operation's request line (path and headers from the operation table), through undici. */
   async #send(prepared: PreparedRequest, timeoutMs: number): Promise<Attempt> {
     const { op, body } = prepared;
     const { origin, maxInputBytes } = this.#options;
-    let template: RequestTemplate;
+    const line = this.#lines.get(op.name as OperationName)!;
     try {
-      const pending = this.#template(op);
-      template = pending instanceof Promise ? await pending : pending;
-    } catch (error) {
-      throw notSent(op.name as OperationName, 'template', error);
-    }
-    try {
-      return { exchange: await this.#transport.exchange({ origin, path: template.path, headers: template.headers, body, timeoutMs, maxResponseBytes: maxInputBytes }) };
+      return { exchange: await this.#transport.exchange({ origin, path: line.path, headers: line.headers, body, timeoutMs, maxResponseBytes: maxInputBytes }) };
     } catch (error) {
       return { failure: error instanceof TransportFailure ? error : new TransportFailure('network', false, 'unknown', { cause: error }) };
     }

@@ -1,4 +1,5 @@
 export { createClient, type GwClient, type RequestInput } from './create-client.ts';
+export type { OperationMethods } from './generated/methods.gen.ts';
 export type { ClientOptions, UnknownFieldsOption } from './client-options.ts';
 export type { CallOptions, CheckoutResult } from './call-operation.ts';
 export type { TransportOptions } from './transport.ts';

@@ -25,7 +25,10 @@ function readTree(root: string, dir = root, out: HeyApiOutput = new Map()): HeyA
   return out;
 }
 
-/** Runs @hey-api/openapi-ts (types, SDK functions, fetch client) on a spec document; returns the files. */
+/**
+ * Runs @hey-api/openapi-ts on a spec document and returns the files. Only its TypeScript plugin runs: the client
+ * builds requests from the generated operation table, so no SDK functions or fetch runtime are generated or shipped.
+ */
 export async function runHeyApi(doc: SpecDocument): Promise<HeyApiOutput> {
   const work = mkdtempSync(join(tmpdir(), 'gw-heyapi-'));
   try {
@@ -47,8 +50,6 @@ export async function runHeyApi(doc: SpecDocument): Promise<HeyApiOutput> {
           responses: { name: '{{name}}OperationResponses', response: '{{name}}OperationResponse' },
           errors: { name: '{{name}}OperationErrors', error: '{{name}}OperationError' },
         } as any,
-        '@hey-api/sdk',
-        '@hey-api/client-fetch',
       ],
     } as any);
     return readTree(join(work, 'out'));

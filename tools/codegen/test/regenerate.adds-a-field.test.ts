@@ -11,6 +11,7 @@ const TYPES = 'packages/types/src/generated/types.gen.ts';
 const TYPE_SCHEMAS = 'packages/types/src/generated/type-schemas.gen.ts';
 const SPEC_SCHEMAS = 'packages/types/src/generated/spec-schemas.gen.ts';
 const OPERATIONS = 'packages/types/src/generated/operations.gen.ts';
+const METHODS = 'packages/client/src/generated/methods.gen.ts';
 
 function moduleJson(files: GeneratedFiles, file: string, name: string): any {
   const text = files.get(file)!;
@@ -60,9 +61,15 @@ describe('editing the spec and regenerating', () => {
     expect(table.cancel.batch.limit).toBe(50);
   });
 
-  it('changes nothing else of the operation table or the SDK', () => {
+  it('carries the changed limit into the doc comment of the generated client method', () => {
+    expect(original.get(METHODS)).toContain('Up to 50 orders in `capture_orders`');
+    expect(edited.get(METHODS)).toContain('Up to 40 orders in `capture_orders`');
+  });
+
+  it('changes nothing else of the operation table or the client methods', () => {
     const changed = [...edited.keys()].filter((k) => edited.get(k) !== original.get(k)).sort();
     expect(changed).toEqual([
+      METHODS,
       'packages/types/src/generated/manifest.gen.ts',
       OPERATIONS,
       SPEC_SCHEMAS,

@@ -4,7 +4,7 @@
 /** What the generated files came from: the spec text's hash and the generators' versions. */
 export const specManifest = {
   "spec": "spec/v1/openapi.yaml",
-  "specSha256": "347e30778e84e9ee87ba83eb0a1a2047baf06dfc7182f40132e81c8fb2d75d49",
+  "specSha256": "bae9e6f015a390e172bff1c9bbec2312b9699244b3e5e8932c9fb8f24075b626",
   "openapi": "3.1.0",
   "title": "Merchant Payment Gateway",
   "version": "1.0.0",

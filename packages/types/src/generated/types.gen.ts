@@ -2,10 +2,6 @@
 // Do not edit by hand: change the spec and run `pnpm generate`. `pnpm generate --check` fails on drift.
 
 
-export type ClientOptions = {
-    baseUrl: `${string}://{base_url}` | (string & {});
-};
-
 /**
  * Decimal amount with exactly two decimals, as text (§2.2 "Decimal total of the order with two decimals").
  * @pattern ^\d+\.\d{2}$
