@@ -4,14 +4,15 @@ import type { HandlerContext, WireRecord } from '../context.ts';
 import { runOrderBatch } from '../operations/orders.ts';
 import { authoriseAlternative, authoriseCard, checkout } from '../operations/payments.ts';
 import { payout } from '../operations/payout.ts';
+import { specExampleAnswer } from '../operations/spec-example.ts';
 import { query } from '../operations/query.ts';
 import { cancelSubscription } from '../operations/subscriptions.ts';
 
 /** An operation handler: the answer record, or null for a repeated order_no (HTTP 409). */
 export type Handler = (record: WireRecord, ctx: HandlerContext) => WireRecord | null;
 
-/** The handler of each operation. */
-export const HANDLERS: Record<OperationName, Handler> = {
+/** The operations the sandbox keeps state for. */
+const STATEFUL = {
   authoriseCard,
   authoriseAlternative,
   checkout: (record, ctx) => checkout(record, ctx) as unknown as WireRecord | null,
@@ -22,7 +23,15 @@ export const HANDLERS: Record<OperationName, Handler> = {
   refund: (record, ctx) => runOrderBatch('refund', record, ctx),
   cancelSubscription,
   payout,
-};
+} satisfies Partial<Record<OperationName, Handler>>;
+
+/**
+ * The handler of each operation of the spec: its stateful handler, or for an operation without one (a new operation
+ * after `pnpm generate`) an answer built from the spec (UNKNOWNS U53), so the handler table is never edited by hand.
+ */
+export const HANDLERS: Readonly<Record<OperationName, Handler>> = Object.fromEntries(
+  (Object.values(operations) as OperationSpec[]).map((op) => [op.name, (STATEFUL as Partial<Record<string, Handler>>)[op.name] ?? ((record: WireRecord) => specExampleAnswer(op, record))]),
+) as Record<OperationName, Handler>;
 
 /** The operations served at each path (authorise has two variants). */
 export const VARIANTS_BY_PATH = new Map<string, OperationSpec[]>();
