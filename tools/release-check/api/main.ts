@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// pnpm api:update | api:check | api:snapshot — the public API reports and the semver rule (tools/release-check/README.md).
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pendingBumps } from './changesets.ts';
+import { BUMP_ORDER, diffReports, requiredBump } from './report-diff.ts';
+import { buildReports, readReport, reportPath, type ReportedPackage } from './report.ts';
+
+/** The publishable packages under `root/packages` (not private). */
+export function reportedPackages(root: string): ReportedPackage[] {
+  return readdirSync(join(root, 'packages'))
+    .map((dir) => join(root, 'packages', dir))
+    .filter((dir) => existsSync(join(dir, 'package.json')))
+    .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; private?: boolean } }))
+    .filter(({ pkg }) => !pkg.private)
+    .map(({ dir, pkg }) => ({ name: pkg.name, dir }));
+}
+
+/** Where the report of the last released version of a package is kept (written by `pnpm release`). */
+export function releasedReportPath(pkg: ReportedPackage): string {
+  return reportPath(pkg).replace(/\.api\.md$/, '.released.api.md');
+}
+
+function listed(lines: string[], limit = 12): string {
+  return lines.slice(0, limit).map((line) => `    ${line}`).join('\n') + (lines.length > limit ? `\n    … and ${lines.length - limit} more` : '');
+}
+
+/** Every problem: reports that differ from the build, and API changes that lack the changeset bump they need. */
+export function checkReports(root: string): string[] {
+  const packages = reportedPackages(root);
+  const reports = buildReports(packages);
+  const bumps = pendingBumps(join(root, '.changeset'), packages.map((p) => p.name));
+  const problems: string[] = [];
+  for (const pkg of packages) {
+    const current = reports.get(pkg.name)!;
+    const kept = readReport(pkg);
+    if (kept !== current) {
+      const diff = diffReports(kept ?? '', current);
+      problems.push(`${pkg.name}: the API differs from ${reportPath(pkg).slice(root.length + 1)}; run \`pnpm api:update\` and commit it\n  added:\n${listed(diff.added)}\n  removed:\n${listed(diff.removed)}`);
+    }
+    const releasedPath = releasedReportPath(pkg);
+    if (!existsSync(releasedPath)) continue; // nothing released yet: no baseline to break
+    const diff = diffReports(readFileSync(releasedPath, 'utf8'), current);
+    const needed = requiredBump(diff);
+    const pending = bumps.get(pkg.name) ?? 'none';
+    if (BUMP_ORDER.indexOf(pending) < BUMP_ORDER.indexOf(needed)) {
+      const why = needed === 'major' ? `removes or changes what the last release had:\n${listed(diff.removed)}` : `adds to the last release:\n${listed(diff.added)}`;
+      problems.push(`${pkg.name}: needs a ${needed} changeset (pending: ${pending}); its API ${why}\n  add one with \`pnpm changeset\` ('${pkg.name}': ${needed})`);
+    }
+  }
+  return problems;
+}
+
+/** Writes every package's report; returns the paths written. */
+export function updateReports(root: string): string[] {
+  const packages = reportedPackages(root);
+  const reports = buildReports(packages);
+  const written: string[] = [];
+  for (const pkg of packages) {
+    const path = reportPath(pkg);
+    if (readReport(pkg) === reports.get(pkg.name)) continue;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, reports.get(pkg.name)!);
+    written.push(path);
+  }
+  return written;
+}
+
+/** Keeps each package's current report as the report of its released version (run by `pnpm release`). */
+export function snapshotReleased(root: string): void {
+  for (const pkg of reportedPackages(root)) if (existsSync(reportPath(pkg))) copyFileSync(reportPath(pkg), releasedReportPath(pkg));
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const { values } = parseArgs({ options: { update: { type: 'boolean' }, check: { type: 'boolean' }, snapshot: { type: 'boolean' }, root: { type: 'string' } } });
+  const root = resolve(values.root ?? join(import.meta.dirname, '../../..'));
+  const started = performance.now();
+  if (values.update) {
+    const written = updateReports(root);
+    console.log(`api:update: ${written.length} report(s) written${written.map((p) => `\n  ${p.slice(root.length + 1)}`).join('')} (${Math.round(performance.now() - started)} ms)`);
+  } else if (values.snapshot) {
+    snapshotReleased(root);
+    console.log('api:snapshot: the current reports are now the released ones (api/*.released.api.md)');
+  } else {
+    const problems = checkReports(root);
+    if (problems.length > 0) {
+      console.error(`api:check: ${problems.length} problem(s)\n${problems.join('\n')}`);
+      process.exit(1);
+    }
+    console.log(`api:check: every API report matches the build and the pending changesets (${Math.round(performance.now() - started)} ms)`);
+  }
+}

@@ -1,0 +1,54 @@
+// What changed between two API reports, line by line within each exported declaration.
+
+/** The lines that a report gained and lost, each qualified by the declaration it belongs to. */
+export interface ReportDiff {
+  readonly added: string[];
+  readonly removed: string[];
+}
+
+function body(report: string): string {
+  const start = report.indexOf('```ts\n');
+  const end = report.lastIndexOf('```');
+  return start === -1 || end <= start ? '' : report.slice(start + 6, end);
+}
+
+// `export interface CaptureOrder { :: amount?: string;` — a member line means nothing without its declaration.
+function qualifiedLines(report: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const block of body(report).split(/\n\n+/)) {
+    const lines = block.split('\n').map((line) => line.trim()).filter((line) => line !== '' && line !== '}' && line !== '};');
+    const head = lines[0] ?? '';
+    for (const line of lines) {
+      const key = line === head ? line : `${head} :: ${line}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+function minus(a: Map<string, number>, b: Map<string, number>): string[] {
+  const out: string[] = [];
+  for (const [line, count] of a) for (let i = b.get(line) ?? 0; i < count; i++) out.push(line);
+  return out.sort();
+}
+
+/** Lines in `after` and not in `before` (added), and the reverse (removed): a changed line counts as both. */
+export function diffReports(before: string, after: string): ReportDiff {
+  const old = qualifiedLines(before);
+  const now = qualifiedLines(after);
+  return { added: minus(now, old), removed: minus(old, now) };
+}
+
+/** A semver bump. */
+export type Bump = 'none' | 'patch' | 'minor' | 'major';
+export const BUMP_ORDER: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
+
+/**
+ * The smallest bump a diff needs: a removed or changed line (a removal or an incompatible change) needs major, lines
+ * only added (a new export, member or optional field) need minor, no change needs none.
+ */
+export function requiredBump(diff: ReportDiff): Bump {
+  if (diff.removed.length > 0) return 'major';
+  if (diff.added.length > 0) return 'minor';
+  return 'none';
+}
