@@ -28,6 +28,8 @@ const HEADER = (name: string): string =>
   ].join('\n');
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
+// The reference docs keep the doc comments of members (an interface's methods, a class's properties).
+const commentedPrinter = ts.createPrinter({ removeComments: false, newLine: ts.NewLineKind.LineFeed });
 
 // The statement to print for a declaration: a variable's whole `declare const x: T;`, otherwise the node itself.
 function statementOf(declaration: ts.Declaration): ts.Node {
@@ -35,19 +37,19 @@ function statementOf(declaration: ts.Declaration): ts.Node {
   return declaration;
 }
 
-function printDeclarations(checker: ts.TypeChecker, exported: ts.Symbol): string[] {
+function printDeclarations(checker: ts.TypeChecker, exported: ts.Symbol, withComments = false): string[] {
   const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
   const declarations = target.declarations ?? [];
   const texts = declarations.map((declaration) => {
-    const text = printer.printNode(ts.EmitHint.Unspecified, statementOf(declaration), declaration.getSourceFile()).trim();
+    const text = (withComments ? commentedPrinter : printer).printNode(ts.EmitHint.Unspecified, statementOf(declaration), declaration.getSourceFile()).trim();
     // Exported under another name than declared: say so, the name is what consumers import.
     return target.name !== exported.name && target.name !== 'default' ? `// exported as ${exported.name}\n${text}` : text;
   });
   return texts.length > 0 ? texts : [`// ${exported.name}: no declaration`];
 }
 
-/** The API reports of `packages` (built), by package name, computed with one TypeScript program. */
-export function buildReports(packages: readonly ReportedPackage[]): Map<string, string> {
+/** Every export of each package's built entry point, sorted by name, with the checker that resolved them. */
+export function exportsOfPackages(packages: readonly ReportedPackage[]): { checker: ts.TypeChecker; exports: Map<string, ts.Symbol[]> } {
   const entries = packages.map((pkg) => {
     const entry = join(pkg.dir, 'dist/index.d.ts');
     if (!existsSync(entry)) throw new Error(`${pkg.name}: ${entry} is missing; build first (\`pnpm build\`)`);
@@ -65,16 +67,48 @@ export function buildReports(packages: readonly ReportedPackage[]): Map<string, 
     customConditions: [],
   });
   const checker = program.getTypeChecker();
-  const reports = new Map<string, string>();
+  const exports = new Map<string, ts.Symbol[]>();
   packages.forEach((pkg, i) => {
     const source = program.getSourceFile(entries[i]!);
     const moduleSymbol = source && checker.getSymbolAtLocation(source);
     if (!moduleSymbol) throw new Error(`${pkg.name}: ${entries[i]} is not a module`);
-    const exportsOf = checker.getExportsOfModule(moduleSymbol).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const body = exportsOf.flatMap((symbol) => printDeclarations(checker, symbol)).join('\n\n');
-    reports.set(pkg.name, `${HEADER(pkg.name)}\n${body}\n\`\`\`\n`);
+    exports.set(pkg.name, checker.getExportsOfModule(moduleSymbol).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
   });
+  return { checker, exports };
+}
+
+/** The API reports of `packages` (built), by package name, computed with one TypeScript program. */
+export function buildReports(packages: readonly ReportedPackage[]): Map<string, string> {
+  const { checker, exports } = exportsOfPackages(packages);
+  const reports = new Map<string, string>();
+  for (const pkg of packages) {
+    const body = exports.get(pkg.name)!.flatMap((symbol) => printDeclarations(checker, symbol)).join('\n\n');
+    reports.set(pkg.name, `${HEADER(pkg.name)}\n${body}\n\`\`\`\n`);
+  }
   return reports;
+}
+
+/** One export as the reference docs show it: its name, doc comment and declaration(s). */
+export interface ReferenceEntry {
+  readonly name: string;
+  readonly doc: string;
+  readonly declarations: string[];
+}
+
+/** The reference entries of each package, by package name. */
+export function buildReference(packages: readonly ReportedPackage[]): Map<string, ReferenceEntry[]> {
+  const { checker, exports } = exportsOfPackages(packages);
+  const out = new Map<string, ReferenceEntry[]>();
+  for (const pkg of packages) {
+    out.set(
+      pkg.name,
+      exports.get(pkg.name)!.map((symbol) => {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        return { name: symbol.name, doc: ts.displayPartsToString(target.getDocumentationComment(checker)), declarations: printDeclarations(checker, symbol, true) };
+      }),
+    );
+  }
+  return out;
 }
 
 /** The report kept in the repository for `pkg`, or null when there is none yet. */

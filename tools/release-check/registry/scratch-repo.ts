@@ -1,0 +1,32 @@
+// A scratch copy of the repository to release from: its files (tracked and new, not ignored), the built dist folders,
+// and node_modules linked to the real checkout's (pnpm's relative links land on the scratch packages).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Copies `repoRoot` into `into` as described above and makes it a git repository (changesets tags releases). */
+export function copyRepoForRelease(repoRoot: string, into: string): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    .split('\0')
+    .filter((file) => file && existsSync(join(repoRoot, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(into, file)), { recursive: true });
+    cpSync(join(repoRoot, file), join(into, file));
+  }
+  symlinkSync(join(repoRoot, 'node_modules'), join(into, 'node_modules'), 'dir');
+  for (const group of ['packages', 'tools']) {
+    for (const name of readdirSync(join(repoRoot, group))) {
+      const from = join(repoRoot, group, name);
+      const to = join(into, group, name);
+      if (!existsSync(to)) continue;
+      if (existsSync(join(from, 'dist'))) cpSync(join(from, 'dist'), join(to, 'dist'), { recursive: true });
+      if (existsSync(join(from, 'node_modules'))) {
+        cpSync(join(from, 'node_modules'), join(to, 'node_modules'), { recursive: true, verbatimSymlinks: true, filter: (source) => !/[/\\]\.(vite|cache)/.test(source) });
+      }
+    }
+  }
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: into, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.name=gw release check', '-c', 'user.email=release-check@gw.invalid', 'add', '-A');
+  git('-c', 'user.name=gw release check', '-c', 'user.email=release-check@gw.invalid', 'commit', '-qm', 'scratch copy');
+}
