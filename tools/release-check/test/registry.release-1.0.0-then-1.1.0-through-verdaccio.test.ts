@@ -35,9 +35,12 @@ async function versionsOn(registry: LocalRegistry, name: string): Promise<string
   return response.ok ? Object.keys(((await response.json()) as { versions: Record<string, unknown> }).versions).sort() : [];
 }
 
-async function upstreamRegistry(): Promise<string> {
-  const { stdout } = await run('npm', ['config', 'get', 'registry'], { cwd: tmpdir(), env: plainNpmEnv() });
-  return stdout.trim() || 'https://registry.npmjs.org/';
+// The machine's npm registry and the CA file npm trusts for it (turbo passes tasks no NODE_EXTRA_CA_CERTS).
+async function upstreamRegistry(): Promise<{ upstream: string; ca?: string }> {
+  const get = async (key: string) => (await run('npm', ['config', 'get', key], { cwd: tmpdir(), env: plainNpmEnv() })).stdout.trim();
+  const cafile = await get('cafile');
+  const ca = cafile && cafile !== 'null' && cafile !== 'undefined' && existsSync(cafile) ? readFileSync(cafile, 'utf8') : undefined;
+  return { upstream: (await get('registry')) || 'https://registry.npmjs.org/', ...(ca ? { ca } : {}) };
 }
 
 // `pnpm release` from a scratch copy of the repository to Verdaccio on 127.0.0.1; a project outside the workspace
@@ -52,7 +55,7 @@ describe('releasing to a real registry', () => {
 
   beforeAll(async () => {
     // Third-party dependencies (undici, ajv, commander, ...) come through the uplink; @gw/* only from this registry.
-    registry = await startRegistry({ upstream: await upstreamRegistry() });
+    registry = await startRegistry(await upstreamRegistry());
     work = mkdtempSync(join(tmpdir(), 'gw-release-'));
     scratch = join(work, 'repo');
     consumer = join(work, 'consumer');
