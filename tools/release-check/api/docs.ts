@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `pnpm docs`: the packages' API reference as HTML (one page per package, every export with its doc comment and
-// declaration, from the built declarations) into reference-docs/ (git-ignored); the root script adds the spec's page
-// (Redocly build-docs). api-documenter and typedoc are not installed; this reads the same declarations as the reports.
+// `pnpm run docs` (pnpm's own `docs` command shadows `pnpm docs`): the packages' API reference as HTML (one page per
+// package, every export with its doc comment and declaration, from the built declarations) into reference-docs/
+// (git-ignored); the root script adds the spec's page (Redocly build-docs). api-documenter and typedoc are not installed; this reads the same declarations as the reports.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
