@@ -1,8 +1,13 @@
 export { startSandbox, type Sandbox } from './start-sandbox.ts';
+export { SandboxClock } from './clock.ts';
+export type { DueWork } from './control/clock-work.ts';
+export { CONTROL_ERROR_CODES, type ControlErrorCode } from './control/control-error.ts';
+export { FAULT_KINDS, faultRulesProblems, type FaultRuleProblem } from './control/fault-rules.ts';
+export { SandboxStateFileError } from './store/state-file-error.ts';
 export { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxMerchant, type SandboxOptions } from './options.ts';
 export type { FaultKind, FaultRule, FaultRules } from './faults.ts';
 export type { NotifyOptions } from './notifier.ts';
-export { SandboxState, type LedgerEntry, type NotificationDelivery, type OrderEvent, type OrderState, type ReceivedRequest, type SandboxOrder, type SandboxRefund, type SandboxSubscription } from './state.ts';
+export { SandboxState, type LedgerEntry, type NotificationAttempt, type NotificationDelivery, type OrderEvent, type OrderState, type ReceivedRequest, type SandboxOrder, type SandboxRefund, type SandboxSubscription } from './state.ts';
 export { SANDBOX_PAYMENT_STATUS } from './operations/query.ts';
 export { ORDER_ERRORS } from './operations/orders.ts';
 export { DECLINE_CENTS, TEST_CARDS } from './test-cards.ts';

@@ -37,6 +37,7 @@ export class Notifier {
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #inFlight = new Set<AbortController>();
   #stopped = false;
+  #generation = 0;
 
   constructor(state: SandboxState, clock: () => Date, options: NotifyOptions = {}) {
     this.#state = state;
@@ -47,29 +48,53 @@ export class Notifier {
   /** Queues a delivery of `body` (JSON) to `url`; does nothing for an absent or non-http URL. */
   send(kind: NotificationDelivery['kind'], url: unknown, key: string, body: string): void {
     if (this.#stopped || typeof url !== 'string' || !/^https?:\/\//.test(url)) return;
-    const delivery: NotificationDelivery = { id: this.#state.notifications.length + 1, url, kind, key, attempts: [], delivered: false };
-    this.#state.notifications.push(delivery);
-    this.#schedule(delivery, body, 0);
+    const delivery: NotificationDelivery = { id: this.#state.nextNotificationId(), url, kind, key, attempts: [], delivered: false, body };
+    this.#state.addNotification(delivery);
+    this.#schedule(delivery, 0, 0);
   }
 
-  #schedule(delivery: NotificationDelivery, body: string, delayMs: number): void {
+  /** Delivers a logged notification again, the same body, with a fresh round of attempts; false when there is no such id. */
+  resend(id: number): boolean {
+    const delivery = this.#state.notifications.find((d) => d.id === id);
+    if (!delivery || this.#stopped) return false;
+    this.#schedule(delivery, 0, 0);
+    return true;
+  }
+
+  /** Continues the attempts of a notification loaded from a state file that was neither delivered nor out of attempts. */
+  resume(delivery: NotificationDelivery): void {
+    if (delivery.delivered || delivery.attempts.length >= this.#options.attempts) return;
+    this.#schedule(delivery, delivery.attempts.length, 0);
+  }
+
+  /** Cancels every queued retry (a reset of the state); in-flight attempts finish but are not retried. */
+  cancelPending(): void {
+    this.#generation += 1;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    for (const controller of this.#inFlight) controller.abort();
+  }
+
+  // `made` counts the attempts of this round: a resend starts a new round of up to `attempts`.
+  #schedule(delivery: NotificationDelivery, made: number, delayMs: number): void {
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
-      void this.#attempt(delivery, body);
+      void this.#attempt(delivery, made);
     }, delayMs);
     timer.unref();
     this.#timers.add(timer);
   }
 
-  async #attempt(delivery: NotificationDelivery, body: string): Promise<void> {
+  async #attempt(delivery: NotificationDelivery, made: number): Promise<void> {
     if (this.#stopped) return;
+    const generation = this.#generation;
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const timeout = setTimeout(() => controller.abort(), this.#options.timeoutMs);
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const response = await fetch(delivery.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: controller.signal });
+      const response = await fetch(delivery.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: delivery.body, signal: controller.signal });
       status = response.status;
       await readAtMost(response.body, this.#options.maxAnswerBytes);
     } catch (e) {
@@ -78,13 +103,11 @@ export class Notifier {
       clearTimeout(timeout);
       this.#inFlight.delete(controller);
     }
-    delivery.attempts.push({ at: this.#clock(), status, error });
-    if (status !== null && status >= 200 && status < 300) {
-      delivery.delivered = true;
-      return;
-    }
-    if (delivery.attempts.length < this.#options.attempts && !this.#stopped) {
-      this.#schedule(delivery, body, this.#options.baseDelayMs * 2 ** (delivery.attempts.length - 1));
+    if (generation !== this.#generation) return; // the state was reset meanwhile
+    this.#state.addAttempt(delivery, { at: this.#clock(), status, error });
+    if (status !== null && status >= 200 && status < 300) return;
+    if (made + 1 < this.#options.attempts && !this.#stopped) {
+      this.#schedule(delivery, made + 1, this.#options.baseDelayMs * 2 ** made);
     }
   }
 

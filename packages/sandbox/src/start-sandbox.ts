@@ -4,7 +4,11 @@ import { createHmacSha256Signer, createSignableMessage, type Signer, type Verifi
 import { RecordValidator, operations, type OperationName, type OperationSpec } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { withoutCardData } from './card-data.ts';
-import type { HandlerContext, WireRecord } from './context.ts';
+import { SandboxClock } from './clock.ts';
+import type { HandlerContext, SandboxNotify, WireRecord } from './context.ts';
+import type { ControlDeps } from './control/control-deps.ts';
+import { advanceClock, type DueWork } from './control/clock-work.ts';
+import { isControlPath, serveControl } from './control/serve.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
@@ -18,6 +22,7 @@ import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
 import { writeResponse } from './server/write-response.ts';
 import { serverLimits } from './server/limits.ts';
 import { SandboxState, type ReceivedRequest } from './state.ts';
+import { SqliteStateStore } from './store/sqlite-store.ts';
 import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
 import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
 
@@ -30,6 +35,10 @@ export interface Sandbox {
   readonly state: SandboxState;
   /** Injects one-shot faults or replaces the random fault rules. */
   readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  /** Moves the sandbox clock forward by `ms`, then expires due redirect payments and charges due subscriptions. */
+  advanceClock(ms: number): DueWork;
+  /** Empties the state (and the state file), cancels queued notification retries and one-shot faults; keeps the address. */
+  reset(): void;
   /** Resolves when every queued notification was delivered or gave up. */
   notificationsIdle(timeoutMs?: number): Promise<void>;
   /** Stops listening and closes open connections. */
@@ -43,7 +52,8 @@ function normaliseAddress(address: string | undefined): string {
 
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const clock = options.clock ?? (() => new Date());
+  const sandboxClock = new SandboxClock(options.clock);
+  const clock = () => sandboxClock.now();
   const random = new SeededRandom(options.seed ?? 1);
   const reference = options.signer && options.verifier ? null : createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
   const signer: Signer = options.signer ?? reference!;
@@ -55,6 +65,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
   const notifier = new Notifier(state, clock, options.notify);
+  const store = options.stateFile ? await SqliteStateStore.open(options.stateFile, { state, clock: sandboxClock, ids }) : null;
   const validator = new RecordValidator();
   const notificationsSigning = new Set<Promise<void>>();
   let baseUrl = '';
@@ -70,6 +81,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function logRequest(path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
     state.logRequest({ path, operation, at: clock(), processed, outcome });
   }
+
+  function queueNotification(kind: 'payment' | 'payout', url: unknown, key: string, payload: WireRecord, operation: OperationName, duplicate: boolean): void {
+    const signing = sign(operation, withoutCardData(payload))
+      .then((signed) => {
+        const json = JSON.stringify(signed);
+        notifier.send(kind, url, key, json);
+        if (duplicate) notifier.send(kind, url, key, json);
+      })
+      .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
+      .finally(() => notificationsSigning.delete(signing));
+    notificationsSigning.add(signing);
+  }
+
+  /** Sandbox-level notification (contract of issue 13): the shopper's pages, operator actions and the clock use it. */
+  const notify: SandboxNotify = (kind, url, key, record, operation) => queueNotification(kind, url, key, record, operation, false);
 
   async function process(req: IncomingMessage, path: string, variants: OperationSpec[], body: Buffer, duplicateNotification: boolean): Promise<EncodedResponse> {
     const { record, encoding } = decodeRequestBody(variants[0]!, String(req.headers['content-type'] ?? ''), body);
@@ -118,17 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       accountId,
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
-      notify: (kind, url, key, payload) => {
-        const signing = sign(op.name as OperationName, withoutCardData(payload))
-          .then((signed) => {
-            const json = JSON.stringify(signed);
-            notifier.send(kind, url, key, json);
-            if (duplicateNotification) notifier.send(kind, url, key, json);
-          })
-          .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
-          .finally(() => notificationsSigning.delete(signing));
-        notificationsSigning.add(signing);
-      },
+      notify: (kind, url, key, payload) => queueNotification(kind, url, key, payload, op.name as OperationName, duplicateNotification),
     };
     let result: WireRecord | null;
     try {
@@ -145,6 +161,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path.startsWith('/sandbox/pay/')) return payPage(state, res, path.slice('/sandbox/pay/'.length));
+    if (control && isControlPath(path)) return serveControl(control, req, res);
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
@@ -181,6 +198,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setImmediate(writeResponse, res, response);
   }
 
+  const reset = (): void => {
+    notifier.cancelPending();
+    faults.clearQueued();
+    state.clear();
+  };
+  const advance = (ms: number): DueWork => {
+    const work = advanceClock({ state, clock: sandboxClock, ids, notify }, ms);
+    store?.schedule();
+    return work;
+  };
+  const control: ControlDeps | null =
+    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, reset, advanceClock: advance, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+
   const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
@@ -188,18 +218,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    store?.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}`;
+  // Notifications a state file held that were neither delivered nor out of attempts go on where they stopped.
+  if (store) for (const delivery of state.notifications) notifier.resume(delivery);
 
   let stopped: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopped ??= new Promise<void>((resolve) => {
       notifier.stop();
+      store?.close();
       server.close(() => resolve());
       server.closeAllConnections();
     });
@@ -210,6 +248,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: address.port,
     state,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    advanceClock: advance,
+    reset,
     // Notifications still being signed are waited for first: they are queued once signed.
     notificationsIdle: async (timeoutMs) => {
       await Promise.all(notificationsSigning);

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCardRespon } from '@gw/xml-codec';
+import { startSandbox } from '../src/index.ts';
+import { api, receiver, until } from './control-harness.ts';
+import { cardPayment, send } from './harness.ts';
+
+describe('control API: notifications', () => {
+  it('shows every delivery attempt, and resend delivers the same body again to the merchant', async () => {
+    const hook = await receiver([500]);
+    await using sandbox = await startSandbox({ notify: { baseDelayMs: 5 } });
+    try {
+      const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ notify_url: hook.url }))).text);
+      await sandbox.notificationsIdle();
+      const list = await api(sandbox, 'GET', 'notifications');
+      expect(list.status).toBe(200);
+      const [first] = list.json.notifications;
+      expect(first).toMatchObject({ kind: 'payment', key: respon.transaction_id, url: hook.url, delivered: true });
+      expect(first.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200]);
+      expect(first.attempts[0].at).toMatch(/Z$/);
+      expect(first.body).toBeUndefined();
+
+      const one = await api(sandbox, 'GET', `notifications/${first.id}`);
+      expect(one.json.notification.body).toBe(hook.bodies[0]);
+      for (const secret of ['4111111111111111', 'security_code', 'expiration_month']) expect(one.text).not.toContain(secret);
+
+      const resent = await api(sandbox, 'POST', `notifications/${first.id}/resend`);
+      expect(resent.status).toBe(200);
+      expect(resent.json.resent).toBe(true);
+      await until(() => hook.bodies.length === 3);
+      expect(hook.bodies[2]).toBe(hook.bodies[0]);
+      await sandbox.notificationsIdle();
+      const after = await api(sandbox, 'GET', `notifications/${first.id}`);
+      expect(after.json.notification.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200, 200]);
+      const order = await api(sandbox, 'GET', `orders/${respon.transaction_id}`);
+      expect(order.json.order.notifications).toEqual([expect.objectContaining({ id: first.id, delivered: true })]);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('answers 404 for a notification that does not exist, and resend of it does nothing', async () => {
+    await using sandbox = await startSandbox();
+    for (const id of ['999', 'abc']) {
+      const reply = await api(sandbox, 'POST', `notifications/${id}/resend`);
+      expect(reply.status).toBe(404);
+      expect(reply.json.error).toMatchObject({ code: 'not_found', details: { notification: id } });
+    }
+    expect((await api(sandbox, 'GET', 'notifications')).json.notifications).toEqual([]);
+  });
+});
