@@ -22,8 +22,8 @@ export function faultsPage(deps: ControlDeps, notice: string | null): string {
   const content = html`<h1>Faults</h1>
 <h2>Switch a fault on</h2>
 <form class="card" method="post" action="/sandbox/console/faults/switch"><label>Operation<select name="path">${pathOptions}</select></label>
-<label>Fault<select name="kind">${kindOptions}</select></label>
-<label>For<select name="mode"><option value="next">the next request(s) only</option><option value="always">every request until switched off</option></select></label>
+<label>Fault kind<select name="kind">${kindOptions}</select></label>
+<label>Applies to<select name="mode"><option value="next">the next request(s) only</option><option value="always">every request until switched off</option></select></label>
 <label>How many (next only)<input name="times" type="number" min="1" max="10000" value="1" inputmode="numeric"></label>
 <label>Added latency, ms (every request)<input name="latency" type="number" min="0" max="600000" value="" inputmode="numeric"></label>
 <button type="submit">Switch on</button></form>

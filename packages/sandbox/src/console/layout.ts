@@ -4,6 +4,8 @@ const STYLE = `
 body{font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
 header{background:#1d3557;color:#fff;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:baseline}
 header strong{font-size:1.05rem;margin-right:.6rem}
+header nav{display:flex;flex-wrap:wrap;gap:.3rem 1.1rem}
+td ol{margin:0;padding-left:1.3rem}
 header a{color:#fff;text-decoration:none;padding:.15rem .1rem;border-bottom:2px solid transparent}
 header a[aria-current=page]{border-bottom-color:#f4a261}
 main{padding:1rem;max-width:70rem;margin:0 auto}

@@ -11,7 +11,7 @@ export function ordersPage(deps: ControlDeps, query: URLSearchParams, notice: st
   const options = ORDER_STATES.map((s) => html`<option value="${s}"${filter.state === s ? html` selected` : ''}>${s.replace('_', ' ')}</option>`);
   const rows = orders.map(
     (o) => html`<tr><td><a class="mono" href="/sandbox/console/orders/${segment(o.transactionId)}">${o.transactionId}</a></td><td class="mono">${o.orderNo}</td>
-<td>${stateBadge(o.state)}</td><td class="num">${o.amount} ${o.currency}</td><td class="num">${o.refunds.length > 0 ? `${fromMinorUnits(deps.state.refundedMinor(o))}` : ''}</td>
+<td>${stateBadge(o.state)}</td><td class="num">${o.amount} ${o.currency}</td><td class="num">${o.refunds.length > 0 ? `${fromMinorUnits(deps.state.refundedMinor(o))} ${o.currency}` : ''}</td>
 <td>${o.variant}</td><td class="mono">${o.merchantId}</td><td class="mono">${o.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td></tr>`,
   );
   const content = html`<h1>Orders</h1>
