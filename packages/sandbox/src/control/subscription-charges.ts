@@ -1,4 +1,4 @@
-// Sandbox policy (UNKNOWNS U53): when the sandbox clock passes a subscription's deduction time, the subscription is
+// UNKNOWNS U29, U55: when the sandbox clock passes a subscription's deduction time, the subscription is
 // charged: a new order, captured at once, its next deduction time moves on by the period, a notification if the first
 // payment had a notify_url.
 import type { SandboxNotify } from '../context.ts';
