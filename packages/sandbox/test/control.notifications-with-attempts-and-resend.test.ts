@@ -46,5 +46,21 @@ describe('control API: notifications', () => {
       expect(reply.json.error).toMatchObject({ code: 'not_found', details: { notification: id } });
     }
     expect((await api(sandbox, 'GET', 'notifications')).json.notifications).toEqual([]);
+    const bad = await api(sandbox, 'GET', 'notifications?limit=0&kind=payment');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['limit', 'kind']);
+  });
+
+  it('lists the newest notifications first, as many as the limit asks', async () => {
+    const hook = await receiver();
+    await using sandbox = await startSandbox();
+    try {
+      for (let i = 0; i < 3; i++) await send(sandbox, 'authoriseCard', cardPayment({ notify_url: hook.url }));
+      await sandbox.notificationsIdle();
+      const two = await api(sandbox, 'GET', 'notifications?limit=2');
+      expect(two.json.notifications.map((n: { id: number }) => n.id)).toEqual([3, 2]);
+    } finally {
+      await hook.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { ControlDeps } from '../control/control-deps.ts';
+import { latestNotifications } from '../control/notifications.ts';
 import type { NotificationDelivery } from '../state.ts';
 import { html, segment, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
@@ -16,11 +17,11 @@ export function resendForm(d: NotificationDelivery, back: string): SafeHtml {
 
 /** The delivery log, newest first, with every attempt and a Resend button. */
 export function notificationsPage(deps: ControlDeps, notice: string | null): string {
-  const rows = [...deps.state.notifications].reverse().map(
+  const rows = latestNotifications(deps, 200).map(
     (d) => html`<tr><td>${d.id}</td><td>${d.kind}</td><td>${d.kind === 'payment' && deps.state.orders.has(d.key) ? html`<a class="mono" href="/sandbox/console/orders/${segment(d.key)}">${d.key}</a>` : html`<span class="mono">${d.key}</span>`}</td>
 <td class="mono">${d.url}</td><td>${d.delivered ? html`<span class="state ok">delivered</span>` : html`<span class="state bad">not delivered</span>`}</td><td>${attemptsCell(d)}</td><td>${resendForm(d, '/sandbox/console/notifications')}</td></tr>`,
   );
-  const content = html`<h1>Notifications</h1><p class="muted">${deps.state.notifications.length} notification(s), newest first. Resend delivers the same body again; its attempts join the list.</p>
+  const content = html`<h1>Notifications</h1><p class="muted">${deps.state.notifications.length} notification(s), the newest 200 shown first. Resend delivers the same body again; its attempts join the list.</p>
 <div class="scroll"><table><thead><tr><th>#</th><th>Kind</th><th>For</th><th>To</th><th>Status</th><th>Attempts</th><th></th></tr></thead>
 <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7">No notifications yet.</td></tr>`}</tbody></table></div>`;
   return page('Notifications', 'notifications', content, notice);

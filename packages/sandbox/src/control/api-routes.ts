@@ -37,7 +37,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'GET', pattern: /^refunds$/, run: (deps) => refundsJson(deps) },
   { method: 'GET', pattern: /^subscriptions$/, run: (deps) => ({ subscriptions: [...deps.state.subscriptions.values()].reverse().map(subscriptionView) }) },
   { method: 'GET', pattern: /^payouts$/, run: (deps) => ({ payouts: [...deps.state.payouts].reverse().map(([key, p]) => payoutView(key, p)) }) },
-  { method: 'GET', pattern: /^notifications$/, run: (deps) => notificationsJson(deps) },
+  { method: 'GET', pattern: /^notifications$/, run: (deps, r) => notificationsJson(deps, r.query) },
   { method: 'GET', pattern: /^notifications\/([^/]+)$/, run: (deps, r) => ({ notification: notificationView(findNotification(deps, r.params[0]!), true) }) },
   { method: 'POST', pattern: /^notifications\/([^/]+)\/resend$/, run: (deps, r) => ({ notification: notificationView(resendNotification(deps, r.params[0]!), true), resent: true }) },
   { method: 'GET', pattern: /^faults$/, run: (deps) => faultsJson(deps) },
