@@ -15,7 +15,7 @@ function actions(order: SandboxOrder): SafeHtml {
   const buttons = Object.keys(OPERATOR_ACTIONS).map(
     (action) => html`<form class="inline" method="post" action="/sandbox/console/orders/${segment(order.transactionId)}/actions/${action}"><button type="submit"${action === 'authorise' ? '' : html` class="secondary"`}>${ACTION_LABELS[action]}</button></form> `,
   );
-  return html`<p class="muted">The order waits for the shopper. Act in their place; the notification is sent at once.</p><div>${buttons}</div>`;
+  return html`<p class="muted">The order waits for the shopper: open <a href="/sandbox/pay/${segment(order.transactionId)}">the shopper's page</a>, or act in their place (the notification is sent at once).</p><div>${buttons}</div>`;
 }
 
 function details(deps: ControlDeps, order: SandboxOrder): SafeHtml {

@@ -30,7 +30,7 @@ export async function serveConsole(deps: ControlDeps, req: IncomingMessage, res:
     const result = runConsoleForm(deps, subPath, form);
     if (!result) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no console form at ${url.pathname}`);
     const target = `${result.back}${result.back.includes('?') ? '&' : '?'}notice=${encodeURIComponent(result.notice)}`;
-    res.writeHead(303, { location: target, 'content-length': 0 }).end();
+    setImmediate(() => res.writeHead(303, { location: target, 'content-length': 0 }).end()); // after a state file wrote the change
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes GET (pages) or POST (forms)`);

@@ -26,7 +26,8 @@ async function serveApi(deps: ControlDeps, req: IncomingMessage, res: ServerResp
   }
   if (method !== 'GET') refuseCrossOrigin(req);
   const value = await found.route.run(deps, { req, params: found.params, query: url.searchParams, body: bodyReader(req, deps) });
-  sendJson(res, 200, value);
+  // From the check phase, as /v1 answers are: after a state file has written what this request changed.
+  setImmediate(sendJson, res, 200, value);
 }
 
 /** Answers a control API or console request; errors become `{ error: { code, message, details } }` with their status. */
