@@ -172,7 +172,7 @@ export class SandboxState {
     this.#listener({ kind: 'notification', id: delivery.id });
   }
 
-  /** Empties orders, subscriptions, payouts, notifications, the ledger and the request log; id sequences go on. */
+  /** Empties orders, subscriptions, payouts, notifications, the ledger and the request log; id sequences and internal errors stay. */
   clear(): void {
     this.orders.clear();
     this.ordersByNo.clear();
@@ -182,7 +182,6 @@ export class SandboxState {
     this.notifications.length = 0;
     this.requests.length = 0;
     this.ledger.length = 0;
-    this.internalErrors.length = 0;
     this.#listener({ kind: 'reset' });
   }
 
