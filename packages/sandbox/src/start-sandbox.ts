@@ -3,12 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { createHmacSha256Signer, createSignableMessage, type Signer, type Verifier } from '@gw/signer-interface';
 import { RecordValidator, operations, type OperationName, type OperationSpec } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
-import { withoutCardData } from './card-data.ts';
 import type { HandlerContext, WireRecord } from './context.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
+import type { SandboxNotifyKind } from './notifications/event-kind.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
 import { SeededRandom } from './random.ts';
 import { payPage } from './server/pay-page.ts';
@@ -17,7 +17,7 @@ import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
 import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
 import { writeResponse } from './server/write-response.ts';
 import { serverLimits } from './server/limits.ts';
-import { SandboxState, type ReceivedRequest } from './state.ts';
+import { SandboxState, type NotificationDelivery, type ReceivedRequest } from './state.ts';
 import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
 import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
 
@@ -32,6 +32,8 @@ export interface Sandbox {
   readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
   /** Resolves when every queued notification was delivered or gave up. */
   notificationsIdle(timeoutMs?: number): Promise<void>;
+  /** Delivers a notification again with the same event id (by delivery id or event id); null when unknown. */
+  resendNotification(id: number | string): NotificationDelivery | null;
   /** Stops listening and closes open connections. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -54,9 +56,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
-  const notifier = new Notifier(state, clock, options.notify);
+  const notifier = new Notifier(state, clock, signer, options.notify);
   const validator = new RecordValidator();
-  const notificationsSigning = new Set<Promise<void>>();
+  /** Sends the notification of a result (in a request or outside one): one signed event, `copies` deliveries of it. */
+  const notify = (kind: SandboxNotifyKind, url: unknown, key: string, record: WireRecord, operation: string, copies = 1): void =>
+    void notifier.send({ kind, url, key, record, operation, copies });
   let baseUrl = '';
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
@@ -118,17 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       accountId,
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
-      notify: (kind, url, key, payload) => {
-        const signing = sign(op.name as OperationName, withoutCardData(payload))
-          .then((signed) => {
-            const json = JSON.stringify(signed);
-            notifier.send(kind, url, key, json);
-            if (duplicateNotification) notifier.send(kind, url, key, json);
-          })
-          .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
-          .finally(() => notificationsSigning.delete(signing));
-        notificationsSigning.add(signing);
-      },
+      notify: (kind, url, key, payload) => notify(kind, url, key, payload, op.name, duplicateNotification ? 2 : 1),
     };
     let result: WireRecord | null;
     try {
@@ -210,11 +204,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: address.port,
     state,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
-    // Notifications still being signed are waited for first: they are queued once signed.
-    notificationsIdle: async (timeoutMs) => {
-      await Promise.all(notificationsSigning);
-      await notifier.idle(timeoutMs);
-    },
+    notificationsIdle: (timeoutMs) => notifier.idle(timeoutMs),
+    resendNotification: (id) => notifier.resend(id),
     stop,
     [Symbol.asyncDispose]: stop,
   };
