@@ -1,3 +1,4 @@
+// UNKNOWNS U44: the gw notification envelope, version 1 (the gateway's own format is not shown).
 /** The `type` member of every gw notification envelope. */
 export const NOTIFICATION_TYPE = 'gw.notification';
 

@@ -30,6 +30,7 @@ export interface NotificationReceiver<Context = void> {
   fetch(request: Request): Promise<Response>;
 }
 
+// UNKNOWNS U45: claim -> handler -> commit; 2xx only after the handler finished.
 async function runOnce<Context>(event: NotificationEvent, context: Context, options: ReceiverOptions<Context>, store: DedupeStore, leaseMs: number): Promise<ReceiverAnswer> {
   const claim = await store.claim(event.id, leaseMs);
   if (claim === 'done') return answerFor('duplicate', event);

@@ -45,6 +45,7 @@ export function verifySettings(options: VerifyOptions, otherProblems: readonly s
   return { verifiers, toleranceMs: tolerance * 1000, clock: options.clock ?? (() => new Date()), decode: options.decode ?? decodeGwNotification, maxBodyBytes };
 }
 
+// UNKNOWNS U46: any verifier, any signature; then the signed time within the tolerance.
 async function anyVerifies(settings: VerifySettings, decoded: ReturnType<NotificationDecoder>): Promise<boolean> {
   for (const verifier of settings.verifiers) {
     for (const signature of decoded.signatures) if (await verifier.verify(decoded.message, signature)) return true;
