@@ -1,0 +1,89 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient } from '@gw/client';
+import { createNotificationReceiver, type NotificationEvent } from '@gw/notifications';
+import { signedNotification } from '@gw/notifications/testing';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.ts';
+import { capturedIo } from './io.ts';
+
+const servers: Server[] = [];
+afterEach(() => servers.splice(0).forEach((s) => s.close()));
+
+/** The merchant's app: the @gw/notifications receiver on real HTTP. */
+async function app(): Promise<{ url: string; handled: NotificationEvent[] }> {
+  const handled: NotificationEvent[] = [];
+  const receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET })], onEvent: (e) => void handled.push(e) });
+  const server = createServer((req, res) => void receiver.node(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/gw`, handled };
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('gw listen', () => {
+  it("receives the sandbox's notifications, prints kind, id and verification, forwards them to the app unchanged", async () => {
+    const target = await app();
+    const c = capturedIo();
+    const running = runCli(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults'], c.io, c.signals);
+    await until(() => c.out().includes('receiving on'));
+    const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+
+    await using sandbox = await startSandbox();
+    const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }) });
+    await client.authoriseCard({ order_no: 'L-1', currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: listenUrl });
+    await sandbox.notificationsIdle();
+    await client.close();
+    const eventId = sandbox.state.notifications[0]!.eventId;
+    await until(() => c.out().includes(eventId));
+    expect(c.out()).toMatch(new RegExp(`payment\\.authorised  ${eventId}  verified  forwarded -> 200`));
+    expect(target.handled.map((e) => e.id)).toEqual([eventId]);
+
+    // Signed with another secret: printed as refused, forwarded anyway, and the app refuses it too.
+    const forged = await signedNotification({ event: { kind: 'payment.authorised', operation: 'authoriseCard', data: { order_no: 'F-1' } }, secret: 'not-the-secret' });
+    const answer = await fetch(listenUrl, { method: 'POST', headers: forged.headers, body: forged.body });
+    expect(answer.status).toBe(400);
+    await until(() => c.out().includes('refused'));
+    expect(c.out()).toContain('refused: signature-mismatch (GW_SIGNATURE)  forwarded -> 400');
+    expect(target.handled).toHaveLength(1);
+
+    c.signals.emit('SIGINT');
+    expect(await running).toBe(0);
+    expect(c.out() + c.err()).not.toContain(SANDBOX_DEFAULT_SECRET);
+    expect(c.out() + c.err()).not.toContain('4111111111111111');
+  });
+
+  it('says plainly when the app cannot be reached, and answers 502 so the sender retries', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
+    await new Promise((r) => closed.close(r));
+    const c = capturedIo({ env: { GW_TEST_SECRET: 's3' } });
+    const running = runCli(['listen', '--forward-to', deadUrl, '--port', '0', '--secret-env', 'GW_TEST_SECRET'], c.io, c.signals);
+    await until(() => c.out().includes('receiving on'));
+    const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+    const n = await signedNotification({ event: { kind: 'payout.completed', operation: 'payout', data: { status: 'COMPLETED' } }, secret: 's3' });
+    const answer = await fetch(listenUrl, { method: 'POST', headers: n.headers, body: n.body });
+    expect(answer.status).toBe(502);
+    expect(await answer.json()).toMatchObject({ outcome: 'forward-failed' });
+    await until(() => c.out().includes('forward failed'));
+    expect(c.out()).toMatch(new RegExp(`payout\\.completed  ${n.event.id}  verified  forward failed: .*ECONNREFUSED.*answered 502, the sender will retry`));
+    c.signals.emit('SIGINT');
+    expect(await running).toBe(0);
+  });
+
+  it('refuses to start without a secret, with a usage status', async () => {
+    const c = capturedIo();
+    expect(await runCli(['listen', '--forward-to', 'http://127.0.0.1:9/', '--port', '0'], c.io, c.signals)).toBe(2);
+    expect(c.err()).toContain('no secret to verify with');
+  });
+});
