@@ -87,3 +87,27 @@ describe('gw listen', () => {
     expect(c.err()).toContain('no secret to verify with');
   });
 });
+
+describe('gw trigger', () => {
+  it('makes the sandbox send a notification of the kind asked, received verified through gw listen', async () => {
+    const target = await app();
+    const c = capturedIo();
+    const running = runCli(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults'], c.io, c.signals);
+    await until(() => c.out().includes('receiving on'));
+    const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+    await using sandbox = await startSandbox();
+    for (const kind of ['payment.authorised', 'payment.declined', 'payout.completed']) {
+      const t = capturedIo();
+      expect(await runCli(['trigger', kind, '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], t.io, t.signals)).toBe(0);
+      expect(t.out()).toContain(`(${kind})`);
+    }
+    await sandbox.notificationsIdle();
+    await until(() => target.handled.length === 3);
+    expect(target.handled.map((e) => e.kind).sort()).toEqual(['payment.authorised', 'payment.declined', 'payout.completed']);
+    const refused = capturedIo();
+    expect(await runCli(['trigger', 'payment.expired', '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], refused.io, refused.signals)).toBe(2);
+    expect(refused.err()).toContain('control API');
+    c.signals.emit('SIGINT');
+    expect(await running).toBe(0);
+  });
+});
