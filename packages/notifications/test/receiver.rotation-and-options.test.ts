@@ -22,6 +22,17 @@ describe('verifiers, rotation and options', () => {
     expect(event.kind).toBe('payment.authorised');
   });
 
+  it('awaits asynchronous verifiers (an HSM or a signing service), trying the next after an async false', async () => {
+    const hmac = createHmacSha256Signer({ secret: 'hsm-secret' });
+    const calls: string[] = [];
+    const slowNo = { verify: async () => (calls.push('old'), false) };
+    const slowYes = { verify: async (m: Parameters<typeof hmac.verify>[0], s: string) => (calls.push('new'), hmac.verify(m, s)) };
+    const n = await signedNotification({ event: cardEvent(), secret: 'hsm-secret' });
+    expect((await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [slowNo, slowYes] })).id).toBe(n.event.id);
+    expect(calls).toEqual(['old', 'new']);
+    await expect(constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [slowNo] })).rejects.toMatchObject({ reason: 'signature-mismatch' });
+  });
+
   it('works with any Signer: a body-based example signer signs and verifies the same way', async () => {
     const signer = createSha256ConcatSigner({ secret: 's' });
     const n = await signedNotification({ event: cardEvent(), signer });

@@ -13,6 +13,10 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   const maxEntries = options.maxEntries ?? 100_000;
   const now = options.now ?? Date.now;
   const done = new Set<string>();
+  // Handled ids in commit order, as a ring: forgetting the oldest is O(1) (iterating a Set from its start after many
+  // deletions is not).
+  const order: string[] = [];
+  let oldest = 0;
   const leases = new Map<string, number>();
   return {
     claim(id, leaseMs): ClaimResult {
@@ -24,8 +28,15 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
     },
     commit(id) {
       leases.delete(id);
+      if (done.has(id)) return;
       done.add(id);
-      if (done.size > maxEntries) done.delete(done.values().next().value!);
+      if (order.length < maxEntries) {
+        order.push(id);
+        return;
+      }
+      done.delete(order[oldest]!);
+      order[oldest] = id;
+      oldest = (oldest + 1) % maxEntries;
     },
     release(id) {
       leases.delete(id);

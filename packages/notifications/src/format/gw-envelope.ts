@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { envelopeProblems } from '../envelope/check-envelope.ts';
 import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
@@ -5,8 +6,6 @@ import { headerValue, type DecodeInput, type DecodedNotification, type EncodeCon
 import { endsInsideJson } from './json-end.ts';
 import { formatSignatureHeader, parseSignatureHeader, SIGNATURE_HEADER } from './signature-header.ts';
 import { notificationMessage } from './signed-message.ts';
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * The default encoder: the envelope as JSON (the body), signed with the sender's `Signer` over `t` and exactly those
@@ -23,11 +22,11 @@ function bodyText(body: Uint8Array, declaredLength: string | undefined): string 
   if (declaredLength !== undefined && /^\d+$/.test(declaredLength) && Number(declaredLength) > body.byteLength) {
     throw new NotificationRefusedError(`The body has ${body.byteLength} of the ${declaredLength} bytes its Content-Length announced.`, { reason: 'truncated', bytes: body.byteLength });
   }
-  try {
-    return UTF8.decode(body);
-  } catch (cause) {
-    throw new NotificationRefusedError('The body is not UTF-8 text.', { reason: 'malformed', problems: ['the body is not UTF-8'], bytes: body.byteLength }, { cause });
+  const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (!isUtf8(buffer)) {
+    throw new NotificationRefusedError('The body is not UTF-8 text.', { reason: 'malformed', problems: ['the body is not UTF-8'], bytes: body.byteLength });
   }
+  return buffer.toString('utf8');
 }
 
 function parseJson(text: string, bytes: number): unknown {

@@ -2,7 +2,7 @@ import type { Verifier } from '@gw/signer-interface';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
-import type { DecodeInput, NotificationDecoder } from '../format/format.ts';
+import type { DecodeInput, DecodedNotification, NotificationDecoder } from '../format/format.ts';
 import { decodeGwNotification } from '../format/gw-envelope.ts';
 
 /** How notifications are checked. Only `verifiers` is required. */
@@ -45,10 +45,18 @@ export function verifySettings(options: VerifyOptions, otherProblems: readonly s
   return { verifiers, toleranceMs: tolerance * 1000, clock: options.clock ?? (() => new Date()), decode: options.decode ?? decodeGwNotification, maxBodyBytes };
 }
 
-// UNKNOWNS U46: any verifier, any signature; then the signed time within the tolerance.
-async function anyVerifies(settings: VerifySettings, decoded: ReturnType<NotificationDecoder>): Promise<boolean> {
-  for (const verifier of settings.verifiers) {
-    for (const signature of decoded.signatures) if (await verifier.verify(decoded.message, signature)) return true;
+// UNKNOWNS U46: any verifier, any signature; then the signed time within the tolerance. Synchronous verifiers (the
+// reference ones) are called without an await per pair; an asynchronous one is awaited from where it answered.
+function anyVerifies(settings: VerifySettings, decoded: DecodedNotification, from = 0): boolean | Promise<boolean> {
+  const { verifiers } = settings;
+  const { signatures, message } = decoded;
+  const pairs = verifiers.length * signatures.length;
+  for (let i = from; i < pairs; i++) {
+    const answer = verifiers[Math.floor(i / signatures.length)]!.verify(message, signatures[i % signatures.length]!);
+    if (answer === true) return true;
+    if (answer !== false && typeof (answer as Promise<boolean> | null)?.then === 'function') {
+      return (answer as Promise<boolean>).then((ok) => ok || anyVerifies(settings, decoded, i + 1));
+    }
   }
   return false;
 }
@@ -61,7 +69,8 @@ export async function verifyNotification(input: DecodeInput, settings: VerifySet
   const bytes = input.body.byteLength;
   if (bytes > settings.maxBodyBytes) throw new NotificationRefusedError(`The body has ${bytes} bytes, more than maxBodyBytes (${settings.maxBodyBytes}).`, { reason: 'too-large', bytes });
   const decoded = settings.decode(input);
-  if (!(await anyVerifies(settings, decoded))) {
+  const verified = anyVerifies(settings, decoded);
+  if (!(verified === true || (verified !== false && (await verified)))) {
     throw new NotificationRefusedError(
       'No signature verifies: the body or its signed time was changed on the way, or it was signed with a secret none of the verifiers holds. Check the receiver\'s secret; never process it.',
       { reason: 'signature-mismatch', verifiers: settings.verifiers.length, signatures: decoded.signatures.length, bytes },
