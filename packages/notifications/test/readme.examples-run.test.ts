@@ -17,7 +17,6 @@ describe('README examples', () => {
   });
 
   it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs', async (index, code) => {
-    process.env.GW_NOTIFY_SECRET ??= 'readme-secret';
     const file = `${scratch}example-${index}.ts`;
     writeFileSync(file, code);
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -29,7 +28,7 @@ describe('README examples', () => {
         expect(printed[1]).toMatch(/^200 \{"outcome":"processed","id":"evt_[0-9a-f]{32}"\}$/);
         expect(printed[2]).toMatch(/^200 \{"outcome":"duplicate","id":"evt_[0-9a-f]{32}"\}$/);
       }
-      if (index === 2) expect((await module.POST(new Request('http://x/', { method: 'POST', body: '{}' }))).status).toBe(400);
+      if (index === 2) expect((await module.notificationRoute('readme-secret')(new Request('http://x/', { method: 'POST', body: '{}' }))).status).toBe(400);
     } finally {
       log.mockRestore();
     }
