@@ -108,6 +108,7 @@ export class Notifier {
 
   async #attempt(delivery: NotificationDelivery): Promise<void> {
     if (this.#stopped) return;
+    const at = this.#clock();
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const timeout = setTimeout(() => controller.abort(), this.#options.timeoutMs);
@@ -127,7 +128,7 @@ export class Notifier {
       clearTimeout(timeout);
       this.#inFlight.delete(controller);
     }
-    delivery.attempts.push({ at: this.#clock(), status, error });
+    delivery.attempts.push({ at, status, error });
     if (status !== null && status >= 200 && status < 300) {
       delivery.delivered = true;
       return;

@@ -84,6 +84,7 @@ export interface NotificationDelivery {
   headers: Record<string, string>;
   /** The delivery this one re-sends (`Notifier.resend`), or null. */
   readonly resendOf: number | null;
+  /** Every attempt: when it started, the HTTP status or the connection error. */
   readonly attempts: { at: Date; status: number | null; error: string | null }[];
   delivered: boolean;
 }
