@@ -1,5 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient } from '@gw/client';
 import { createNotificationReceiver, type NotificationEvent } from '@gw/notifications';
 import { signedNotification } from '@gw/notifications/testing';
@@ -79,6 +82,32 @@ describe('gw listen', () => {
     expect(c.out()).toMatch(new RegExp(`payout\\.completed  ${n.event.id}  verified  forward failed: .*ECONNREFUSED.*answered 502, the sender will retry`));
     c.signals.emit('SIGINT');
     expect(await running).toBe(0);
+  });
+
+  it('with --skip-duplicates and --seen-file, an event the app acknowledged is not forwarded again, even after a restart', async () => {
+    let forwarded = 0;
+    const target = createServer((req, res) => {
+      forwarded += 1;
+      req.resume();
+      req.on('end', () => res.writeHead(200).end('{}'));
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+    servers.push(target);
+    const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    const seenFile = join(mkdtempSync(join(tmpdir(), 'gw-listen-')), 'seen.log');
+    const n = await signedNotification({ event: { kind: 'payment.authorised', operation: 'authoriseCard', data: { order_no: 'D-1' } }, secret: SANDBOX_DEFAULT_SECRET });
+    for (let run = 0; run < 2; run++) {
+      const c = capturedIo();
+      const running = runCli(['listen', '--forward-to', targetUrl, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', seenFile], c.io, c.signals);
+      await until(() => c.out().includes('receiving on'));
+      const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+      for (let i = 0; i < 2; i++) expect((await fetch(listenUrl, { method: 'POST', headers: n.headers, body: n.body })).status).toBe(200);
+      await until(() => c.out().split('\n').filter((l) => l.includes(n.event.id)).length === 2);
+      expect(c.out()).toContain('duplicate of an event already forwarded: not forwarded, answered 200');
+      c.signals.emit('SIGINT');
+      expect(await running).toBe(0);
+    }
+    expect(forwarded).toBe(1);
   });
 
   it('refuses to start without a secret, with a usage status', async () => {
