@@ -80,6 +80,18 @@ describe('the receiver behind node:http, WHATWG Request and express / fastify', 
     expect(handled).toHaveLength(1);
   });
 
+  it('WHATWG handler refuses a body over maxBodyBytes (400 too-large) without reading it all, with or without Content-Length', async () => {
+    const receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], maxBodyBytes: 1000, onEvent: () => {} });
+    const declared = await receiver.fetch(new Request('http://x/', { method: 'POST', headers: { 'content-length': '50000' }, body: 'x'.repeat(50_000) }));
+    expect(declared.status).toBe(400);
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({ pull: (c) => void (pulled += 1, c.enqueue(new Uint8Array(512))) });
+    const streamed = await receiver.fetch(new Request('http://x/', { method: 'POST', body: endless, duplex: 'half' } as RequestInit));
+    expect(streamed.status).toBe(400);
+    expect(await streamed.json()).toMatchObject({ reason: 'too-large' });
+    expect(pulled).toBeLessThan(10);
+  });
+
   it('node:http handler refuses a body over maxBodyBytes with 400 too-large and still answers', async () => {
     const receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], maxBodyBytes: 1000, onEvent: () => {} });
     const server = createServer((req, res) => void receiver.node(req, res));

@@ -5,6 +5,7 @@ import type { DecodeInput } from '../format/format.ts';
 import { createMemoryDedupeStore } from '../dedupe/memory-store.ts';
 import type { DedupeStore } from '../dedupe/store.ts';
 import { answerFor, type ReceiverAnswer } from './answer.ts';
+import { readFetchBody } from './read-fetch-body.ts';
 import { readNodeBody } from './read-node-body.ts';
 import { verifyNotification, verifySettings, type VerifyOptions } from './verify.ts';
 
@@ -75,8 +76,12 @@ export function createNotificationReceiver<Context = void>(options: ReceiverOpti
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     },
     async fetch(request) {
-      const body = new Uint8Array(await request.arrayBuffer());
-      const answer = await receiver.handle({ body, headers: request.headers }, undefined as Context);
+      let answer: ReceiverAnswer;
+      try {
+        answer = await receiver.handle({ body: await readFetchBody(request, settings.maxBodyBytes), headers: request.headers }, undefined as Context);
+      } catch (error) {
+        answer = report(error instanceof NotificationRefusedError ? answerFor('refused', undefined, error) : answerFor('failed', undefined, error));
+      }
       return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
     },
   };
