@@ -1,12 +1,12 @@
-import type { OperationName } from '@gw/types';
 import type { IdSource } from './ids.ts';
+import type { SandboxNotifyKind } from './notifications/event-kind.ts';
 import type { SandboxState } from './state.ts';
 
 /**
  * Signs `record` as the answer of `operation` and queues it as a notification to `url` (nothing for an absent URL): the
  * sandbox-level way to notify from outside a request (a shopper's page, the operator, the clock).
  */
-export type SandboxNotify = (kind: 'payment' | 'payout', url: unknown, key: string, record: WireRecord, operation: OperationName) => void;
+export type SandboxNotify = (kind: SandboxNotifyKind, url: unknown, key: string, record: WireRecord, operation: string, copies?: number) => void;
 
 /** A decoded request record: field name to value. */
 export type WireRecord = Record<string, unknown>;

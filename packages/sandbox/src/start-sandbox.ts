@@ -21,7 +21,7 @@ import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
 import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
 import { writeResponse } from './server/write-response.ts';
 import { serverLimits } from './server/limits.ts';
-import { SandboxState, type ReceivedRequest } from './state.ts';
+import { SandboxState, type NotificationDelivery, type ReceivedRequest } from './state.ts';
 import { SqliteStateStore } from './store/sqlite-store.ts';
 import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
 import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
@@ -41,6 +41,8 @@ export interface Sandbox {
   reset(): void;
   /** Resolves when every queued notification was delivered or gave up. */
   notificationsIdle(timeoutMs?: number): Promise<void>;
+  /** Delivers a notification again with the same event id (by delivery id or event id); null when unknown. */
+  resendNotification(id: number | string): NotificationDelivery | null;
   /** Stops listening and closes open connections. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -64,10 +66,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
-  const notifier = new Notifier(state, clock, options.notify);
+  const notifier = new Notifier(state, clock, signer, options.notify);
   const store = options.stateFile ? await SqliteStateStore.open(options.stateFile, { state, clock: sandboxClock, ids }) : null;
   const validator = new RecordValidator();
-  const notificationsSigning = new Set<Promise<void>>();
+  /** Sends the notification of a result (in a request or outside one): one signed event, `copies` deliveries of it. */
+  const notify: SandboxNotify = (kind, url, key, record, operation, copies = 1) =>
+    void notifier.send({ kind, url, key, record, operation, copies });
   let baseUrl = '';
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
@@ -81,21 +85,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function logRequest(path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
     state.logRequest({ path, operation, at: clock(), processed, outcome });
   }
-
-  function queueNotification(kind: 'payment' | 'payout', url: unknown, key: string, payload: WireRecord, operation: OperationName, duplicate: boolean): void {
-    const signing = sign(operation, withoutCardData(payload))
-      .then((signed) => {
-        const json = JSON.stringify(signed);
-        notifier.send(kind, url, key, json);
-        if (duplicate) notifier.send(kind, url, key, json);
-      })
-      .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
-      .finally(() => notificationsSigning.delete(signing));
-    notificationsSigning.add(signing);
-  }
-
-  /** Sandbox-level notification (contract of issue 13): the shopper's pages, operator actions and the clock use it. */
-  const notify: SandboxNotify = (kind, url, key, record, operation) => queueNotification(kind, url, key, record, operation, false);
 
   async function process(req: IncomingMessage, path: string, variants: OperationSpec[], body: Buffer, duplicateNotification: boolean): Promise<EncodedResponse> {
     const { record, encoding } = decodeRequestBody(variants[0]!, String(req.headers['content-type'] ?? ''), body);
@@ -144,7 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       accountId,
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
-      notify: (kind, url, key, payload) => queueNotification(kind, url, key, payload, op.name as OperationName, duplicateNotification),
+      notify: (kind, url, key, payload) => notify(kind, url, key, payload, op.name, duplicateNotification ? 2 : 1),
     };
     let result: WireRecord | null;
     try {
@@ -250,11 +239,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
     advanceClock: advance,
     reset,
-    // Notifications still being signed are waited for first: they are queued once signed.
-    notificationsIdle: async (timeoutMs) => {
-      await Promise.all(notificationsSigning);
-      await notifier.idle(timeoutMs);
-    },
+    notificationsIdle: (timeoutMs) => notifier.idle(timeoutMs),
+    resendNotification: (id) => notifier.resend(id),
     stop,
     [Symbol.asyncDispose]: stop,
   };

@@ -1,3 +1,4 @@
+import type { NotificationEvent, NotificationKind } from '@gw/notifications';
 import { fromMinorUnits } from './money.ts';
 import { ObservedMap, type StateChange, type StateListener } from './store/state-change.ts';
 
@@ -73,10 +74,20 @@ export interface NotificationDelivery {
   readonly url: string;
   readonly kind: 'payment' | 'payout';
   readonly key: string;
+  /** The event delivered (plain data): the same event, with the same id, in its duplicates and resends. */
+  readonly event: NotificationEvent;
+  /** The event id, e.g. `evt_1f...`: what a receiver de-duplicates on (UNKNOWNS U44). */
+  readonly eventId: string;
+  /** The event kind, e.g. `payment.authorised`. */
+  readonly eventKind: NotificationKind;
+  /** The body and headers of the latest attempt, exactly as POSTed ('' and {} before the first). */
+  body: string;
+  headers: Record<string, string>;
+  /** The delivery this one re-sends (`Notifier.resend`), or null. */
+  readonly resendOf: number | null;
+  /** Every attempt: when it started, the HTTP status or the connection error. */
   readonly attempts: NotificationAttempt[];
   delivered: boolean;
-  /** The delivered body (JSON; never card data): what a resend or a restart delivers again. */
-  readonly body: string;
 }
 
 /** One delivery attempt of a notification: the HTTP status, or the error when no answer came. */

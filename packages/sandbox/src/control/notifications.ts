@@ -28,9 +28,8 @@ export function notificationsJson(deps: ControlDeps, query: URLSearchParams) {
   return { notifications: latestNotifications(deps, limit).map((d) => notificationView(d)) };
 }
 
-/** Delivers a notification again (same body), with a fresh round of attempts; the attempts join its log. */
+/** Delivers a notification's event again (same event id) as a new delivery with its own attempts (`resendOf` names the first). */
 export function resendNotification(deps: ControlDeps, idText: string): NotificationDelivery {
   const delivery = findNotification(deps, idText);
-  deps.notifier.resend(delivery.id);
-  return delivery;
+  return deps.notifier.resend(delivery.id) ?? delivery;
 }
