@@ -11,7 +11,9 @@ import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
 import { SeededRandom } from './random.ts';
-import { payPage } from './server/pay-page.ts';
+import { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps, type SandboxNotify } from './lifecycle/deps.ts';
+import { expireDuePayments } from './lifecycle/redirect-payment.ts';
+import { isShopperPath, serveShopperPage } from './pages/shopper-routes.ts';
 import { readBody } from './server/read-body.ts';
 import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
 import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
@@ -30,6 +32,8 @@ export interface Sandbox {
   readonly state: SandboxState;
   /** Injects one-shot faults or replaces the random fault rules. */
   readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  /** What shopper pages, the expiry sweep and the control API act through (see lifecycle/redirect-payment.ts). */
+  readonly deps: SandboxDeps;
   /** Resolves when every queued notification was delivered or gave up. */
   notificationsIdle(timeoutMs?: number): Promise<void>;
   /** Stops listening and closes open connections. */
@@ -57,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const notifier = new Notifier(state, clock, options.notify);
   const validator = new RecordValidator();
   const notificationsSigning = new Set<Promise<void>>();
+  const redirectExpiryMs = options.redirectExpiryMs ?? DEFAULT_REDIRECT_EXPIRY_MS;
   let baseUrl = '';
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
@@ -66,6 +71,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const message = createSignableMessage({ operation, record: unsigned, body: () => encodeResponseBody(op, unsigned).body });
     return { ...unsigned, encryption_data: await signer.sign(message) };
   }
+
+  /** The sandbox-level notification sender: signs `record` as an answer of `operation`, then queues it (U44, U45). */
+  const notify: SandboxNotify = (kind, url, key, record, operation) => {
+    const signing = sign(operation, withoutCardData(record))
+      .then((signed) => notifier.send(kind, url, key, JSON.stringify(signed)))
+      .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
+      .finally(() => notificationsSigning.delete(signing));
+    notificationsSigning.add(signing);
+  };
+  const deps: SandboxDeps = { state, clock, notify, signer, redirectExpiryMs };
 
   function logRequest(path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
     state.logRequest({ path, operation, at: clock(), processed, outcome });
@@ -118,16 +133,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       accountId,
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
+      redirectExpiryMs,
       notify: (kind, url, key, payload) => {
-        const signing = sign(op.name as OperationName, withoutCardData(payload))
-          .then((signed) => {
-            const json = JSON.stringify(signed);
-            notifier.send(kind, url, key, json);
-            if (duplicateNotification) notifier.send(kind, url, key, json);
-          })
-          .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
-          .finally(() => notificationsSigning.delete(signing));
-        notificationsSigning.add(signing);
+        notify(kind, url, key, payload, op.name as OperationName);
+        if (duplicateNotification) notify(kind, url, key, payload, op.name as OperationName);
       },
     };
     let result: WireRecord | null;
@@ -144,7 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path.startsWith('/sandbox/pay/')) return payPage(state, res, path.slice('/sandbox/pay/'.length));
+    if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
@@ -196,9 +205,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}`;
 
+  // Abandoned redirect payments expire on this sweep (unref'd: it never keeps the process alive).
+  const sweep = setInterval(() => expireDuePayments(deps, clock()), Math.max(10, Math.min(1000, Math.floor(redirectExpiryMs / 4))));
+  sweep.unref();
+
   let stopped: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopped ??= new Promise<void>((resolve) => {
+      clearInterval(sweep);
       notifier.stop();
       server.close(() => resolve());
       server.closeAllConnections();
@@ -209,6 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: baseUrl,
     port: address.port,
     state,
+    deps,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
     // Notifications still being signed are waited for first: they are queued once signed.
     notificationsIdle: async (timeoutMs) => {
