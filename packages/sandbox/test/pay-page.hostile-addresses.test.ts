@@ -16,11 +16,11 @@ describe('the sandbox pay page', () => {
     expect(sandbox.state.internalErrors).toEqual([]);
   });
 
-  it('redirects to a return_url holding characters a header cannot carry, percent-encoded', async () => {
+  it('after the shopper acts, redirects to a return_url holding characters a header cannot carry, percent-encoded', async () => {
     const respon = decodeAlternativeRespon((await send(sandbox, 'authoriseAlternative', { order_no: orderNo('ALT'), currency: 'BRL', amount: '8.00', payment_method: 'PIX', return_url: 'https://shop.example.test/voltar/café 中' })).text);
-    const page = await fetch(respon.issuer_url!, { redirect: 'manual' });
-    expect(page.status).toBe(302);
-    expect(page.headers.get('location')).toBe('https://shop.example.test/voltar/caf%C3%A9%20%E4%B8%AD');
+    const page = await fetch(respon.issuer_url!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'sandbox_action=approve', redirect: 'manual' });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toMatch(/^https:\/\/shop\.example\.test\/voltar\/caf%C3%A9%20%E4%B8%AD\?transaction_id=/);
     expect(sandbox.state.internalErrors).toEqual([]);
   });
 });
