@@ -10,7 +10,7 @@ export function checkoutPage(order: SandboxOrder, form: ReadonlyMap<string, stri
   const card = `<section aria-labelledby="card-title"><h2 id="card-title">Card details</h2>${problemList(problems)}
 <form method="post" action="${escapeHtml(action)}">
 <label for="card_number">Card number</label>
-<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" placeholder="4111 1111 1111 1111" required>
+<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" placeholder="1234 5678 9012 3456" required>
 <div class="row">
 <div><label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30" required></div>
 <div><label for="cvv">CVV</label><input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" placeholder="123" required></div>
