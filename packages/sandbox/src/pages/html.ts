@@ -15,15 +15,18 @@ header b{font-size:1.05rem}
 section{background:#fff;border-radius:.6rem;padding:1rem 1.1rem;margin-bottom:1rem;box-shadow:0 1px 2px rgba(0,0,0,.08)}
 h1{font-size:1.3rem;margin:0 0 .75rem}
 h2{font-size:1rem;margin:0 0 .5rem}
+dl+h2{margin-top:1rem}
+ul{margin:.25rem 0 0}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0}
 dt{color:#5b6675}dd{margin:0;text-align:right;overflow-wrap:anywhere}
-.total{font-size:1.4rem;font-weight:700}
+.total{font-size:1.6rem;font-weight:700;margin:0 0 .75rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #aab3bf;border-radius:.4rem}
 input:focus{outline:2px solid #2457c5;border-color:#2457c5}
 .row{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
 .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:1.1rem}
-button{flex:1 1 8rem;font:inherit;font-weight:600;padding:.7rem 1rem;border-radius:.4rem;border:1px solid #2457c5;cursor:pointer;background:#2457c5;color:#fff}
+.actions.grid{display:grid;grid-template-columns:1fr 1fr}
+button,a.button{flex:1 1 10rem;text-align:center;text-decoration:none;display:inline-block;font:inherit;font-weight:600;padding:.7rem 1rem;border-radius:.4rem;border:1px solid #2457c5;cursor:pointer;background:#2457c5;color:#fff}
 button.secondary{background:#fff;color:#2457c5}
 button.danger{background:#fff;color:#b3261e;border-color:#b3261e}
 .errors{border-left:4px solid #b3261e;background:#fdecea;padding:.6rem .9rem;border-radius:.3rem;margin-bottom:.75rem}

@@ -11,7 +11,7 @@ export function issuerPage(order: SandboxOrder): string {
 ${summaryList([['Merchant', order.merchantId], ['Order number', order.orderNo], ['Method', method]])}
 <p class="note">This page stands in for the shopper's bank or wallet. Choose what the shopper does.</p>
 <form method="post" action="${escapeHtml(action)}">
-<div class="actions">
+<div class="actions grid">
 <button type="submit" name="sandbox_action" value="approve">Approve</button>
 <button type="submit" name="sandbox_action" value="decline" class="danger">Decline</button>
 <button type="submit" name="sandbox_action" value="cancel" class="secondary">Cancel</button>

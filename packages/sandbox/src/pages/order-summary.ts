@@ -28,5 +28,5 @@ export function orderSummary(order: SandboxOrder, form: ReadonlyMap<string, stri
   if (field('shopper_email')) rows.push(['Email', field('shopper_email')]);
   const items = cartLines(form.get('cart_items') ?? (order.record.cart_items ? JSON.stringify(order.record.cart_items) : undefined));
   const itemList = items.length > 0 ? `<h2>Items</h2><ul>${items.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : '';
-  return `<section aria-labelledby="summary-title"><h1 id="summary-title">Pay ${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</h1><p class="total">${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</p>${summaryList(rows)}${itemList}</section>`;
+  return `<section aria-labelledby="summary-title"><h1 id="summary-title">Checkout</h1><p class="total" aria-label="Total">${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</p>${summaryList(rows)}${itemList}</section>`;
 }

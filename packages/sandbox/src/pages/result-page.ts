@@ -15,9 +15,11 @@ const HEADLINES: Readonly<Record<SandboxOrder['state'], string>> = {
 
 /** A page stating the order's state, with a link back to the shop when there is one. */
 export function resultPage(order: SandboxOrder, backTo: string | null, note = 'You can close this window and return to the shop.'): string {
-  const back = backTo ? `<p><a href="${escapeHtml(backTo)}">Return to the shop</a></p>` : `<p class="note">${escapeHtml(note)}</p>`;
+  const back = backTo ? `<div class="actions"><a class="button" href="${escapeHtml(backTo)}">Return to the shop</a></div>` : `<p class="note">${escapeHtml(note)}</p>`;
+  const split = /^([^:]*):(.*)$/s.exec(order.resultInfo);
+  const result: [string, string][] = split ? [['Result', split[2]!], ['Code', split[1]!]] : [['Result', order.resultInfo]];
   const body = `<section aria-labelledby="result-title"><h1 id="result-title">${escapeHtml(HEADLINES[order.state])}</h1>
-${summaryList([['Order number', order.orderNo], ['Amount', `${order.amount} ${order.currency}`], ['Result', order.resultInfo]])}${back}</section>`;
+${summaryList([['Order number', order.orderNo], ['Amount', `${order.amount} ${order.currency}`], ...result])}${back}</section>`;
   return layout(HEADLINES[order.state], body);
 }
 
