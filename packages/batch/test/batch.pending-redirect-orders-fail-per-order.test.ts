@@ -1,9 +1,10 @@
 // Issue 13: a checkout order waits `pending` for the shopper. A capture batch that meets one fails that order with the
 // sandbox's reason, captures the others, and (its answer lost) reconciles it as not applied rather than unknown.
-import { ORDER_ERRORS, sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
+import { createClient } from '@gw/client';
+import { ORDER_ERRORS, SANDBOX_DEFAULT_MERCHANT, sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../src/index.ts';
-import { authorisedOrders, clientFor } from './harness.ts';
+import { authorisedOrders, clientFor, signer } from './harness.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -12,8 +13,10 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 async function pendingCheckout(orderNo: string) {
-  const page = await clientFor(sandbox).checkout!({ order_no: orderNo, currency: 'USD', amount: '25.00', return_url: 'https://shop.example.test/back' });
-  const transactionId = decodeURIComponent(String(page.action).split('/').pop()!);
+  const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer });
+  const page = await client.checkout({ order_no: orderNo, currency: 'USD', amount: '25.00', return_url: 'https://shop.example.test/back' });
+  await client.close();
+  const transactionId = decodeURIComponent(page.action.split('/').pop()!);
   return { transaction_id: transactionId, order_no: orderNo, currency: 'USD', amount: '25.00' };
 }
 

@@ -62,12 +62,12 @@ describe('a direct card payment that asks for a 3-D Secure challenge', () => {
     expect(respon).toMatchObject({ order_status: '2', threeds_result: 'CHALLENGE_REQUIRED', transaction_id: expect.stringMatching(/^T/) });
     expect(respon.challenge_url).toBe(`${sandbox.url}/sandbox/3ds/${respon.transaction_id}`);
     const before = await client.query({ order_no: payment.order_no });
-    expect(before.orders_list[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.pending });
+    expect(before.orders_list?.[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.pending });
     const done = await fetch(respon.challenge_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'sandbox_action=complete' });
     expect(done.status).toBe(200);
     const after = await client.query({ order_no: payment.order_no });
-    expect(after.orders_list[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.authorised, is3ds: '1' });
+    expect(after.orders_list?.[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.authorised, is3ds: '1' });
     const capture = await client.capture({ capture_orders: [{ transaction_id: respon.transaction_id, order_no: payment.order_no, currency: 'USD', amount: payment.amount }] });
-    expect(capture.capture_orders[0]).toMatchObject({ capture_status: '1' });
+    expect(capture.capture_orders?.[0]).toMatchObject({ capture_status: '1' });
   });
 });
