@@ -38,14 +38,16 @@ function orderNo(prefix: string): string {
 }
 
 /** The return or cancel page: the verified parameters, and the order as a query shows it. */
-async function returnPage(app: { client: GwClient; operations: Map<string, ReturnOperation> }, req: IncomingMessage, res: ServerResponse, title: string): Promise<void> {
+const TITLES: Readonly<Record<string, string>> = { authorised: 'Thank you for your order', declined: 'Your payment was declined', cancelled: 'Your order was cancelled', pending: 'Your payment is pending', expired: 'Your payment expired' };
+
+async function returnPage(app: { client: GwClient; operations: Map<string, ReturnOperation> }, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://merchant');
   const operation = app.operations.get(url.searchParams.get('order_no') ?? '') ?? 'checkout';
   const verified = await verifyReturnParameters(url.searchParams, { verifier: signer, operation });
   const queried = await app.client.query({ order_no: verified.order_no });
   const status = String((queried.orders_list?.[0] as { payment_status?: string } | undefined)?.payment_status ?? '');
   const rows = [['Order', verified.order_no], ['Result', verified.result], ['Result info', verified.result_info], ['Amount', `${verified.amount} ${verified.currency}`], ['payment_status (query)', status]];
-  html(res, 200, title, `<p id="verified">Signature verified.</p><dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k!)}</dt><dd data-field="${escapeHtml(k!)}">${escapeHtml(v!)}</dd>`).join('')}</dl>`);
+  html(res, 200, TITLES[verified.result] ?? 'Your order', `<p id="verified">Signature verified.</p><dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k!)}</dt><dd data-field="${escapeHtml(k!)}">${escapeHtml(v!)}</dd>`).join('')}</dl>`);
 }
 
 /** Starts the merchant app on 127.0.0.1 against `sandbox`. */
@@ -78,8 +80,7 @@ export async function startMerchantApp(sandbox: Sandbox): Promise<MerchantApp> {
       const respon = await client.authoriseAlternative({ order_no: no, currency: 'BRL', amount: '80.00', payment_method: 'PIX', notify_url, return_url });
       return void res.writeHead(302, { location: respon.issuer_url! }).end();
     }
-    if (url.pathname === '/return') return returnPage({ client, operations }, req, res, 'Thank you for your order');
-    if (url.pathname === '/cancel') return returnPage({ client, operations }, req, res, 'Your order was cancelled');
+    if (url.pathname === '/return' || url.pathname === '/cancel') return returnPage({ client, operations }, req, res);
     html(res, 404, 'Not found', '');
   }
 
