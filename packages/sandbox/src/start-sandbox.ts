@@ -206,7 +206,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   baseUrl = `http://${host}:${address.port}`;
 
   // Abandoned redirect payments expire on this sweep (unref'd: it never keeps the process alive).
-  const sweep = setInterval(() => expireDuePayments(deps, clock()), Math.max(10, Math.min(1000, Math.floor(redirectExpiryMs / 4))));
+  const sweep = setInterval(() => {
+    try {
+      expireDuePayments(deps, clock());
+    } catch (error) {
+      state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
+  }, Math.max(10, Math.min(1000, Math.floor(redirectExpiryMs / 4))));
   sweep.unref();
 
   let stopped: Promise<void> | null = null;

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, verifyReturnParameters, type GwClient, type ReturnOperation } from '@gw/client';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, TEST_CARDS, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 
 /** A running merchant app. */
@@ -79,6 +79,14 @@ export async function startMerchantApp(sandbox: Sandbox): Promise<MerchantApp> {
       const { notify_url, return_url } = links();
       const respon = await client.authoriseAlternative({ order_no: no, currency: 'BRL', amount: '80.00', payment_method: 'PIX', notify_url, return_url });
       return void res.writeHead(302, { location: respon.issuer_url! }).end();
+    }
+    if (url.pathname === '/buy/card-3ds') {
+      // A direct card payment (the shop's own card form, not shown) that the issuer wants to challenge (UNKNOWNS U17).
+      const no = orderNo('CARD');
+      operations.set(no, 'authoriseCard');
+      const respon = (await client.authoriseCard({ order_no: no, currency: 'USD', amount: '42.00', card: TEST_CARDS.threeDsRequired, expiration_month: '12', expiration_year: '2030', security_code: '123', open3d: 'do3DS', notify_url: links().notify_url })) as Record<string, unknown>;
+      if (respon.order_status !== '2' || typeof respon.challenge_url !== 'string') return html(res, 200, 'Payment answered at once', `<p>${escapeHtml(String(respon.result_info))}</p>`);
+      return void res.writeHead(302, { location: respon.challenge_url }).end();
     }
     if (url.pathname === '/return' || url.pathname === '/cancel') return returnPage({ client, operations }, req, res);
     html(res, 404, 'Not found', '');

@@ -125,6 +125,22 @@ describe('hosted checkout in a browser', () => {
   });
 });
 
+describe('a direct card payment with a 3-D Secure challenge in a browser', () => {
+  it('sends the shopper to challenge_url; Complete authorises it, notified then, and the page states the result', async () => {
+    await page.goto(`${app.url}/buy/card-3ds`);
+    await page.waitForURL(/\/sandbox\/3ds\//);
+    await expect.poll(() => page.getByRole('heading', { name: '3-D Secure check' }).count()).toBe(1);
+    await screenshot(page, 'direct-challenge-1-challenge');
+    const orderNo = [...app.operations].find(([, op]) => op === 'authoriseCard')![0];
+    expect((await notificationOf(orderNo))).toEqual([]);
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Payment authorised' }).count()).toBe(1);
+    await screenshot(page, 'direct-challenge-2-result');
+    expect((await app.client.query({ order_no: orderNo })).orders_list?.[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.authorised, is3ds: '1' });
+    expect(await notificationOf(orderNo)).toEqual([expect.objectContaining({ order_status: '1', threeds_result: 'CHALLENGE_PASSED' })]);
+  });
+});
+
 describe('an alternative method in a browser', () => {
   for (const [button, result] of [['Approve', 'authorised'], ['Decline', 'declined']] as const) {
     it(`${button} on the issuer page lands on return_url with the order ${result}`, async () => {
