@@ -109,6 +109,25 @@ describe('hosted checkout in a browser', () => {
     });
   }
 
+  it('works with JavaScript switched off: Continue on the merchant page, then the plain card form', async () => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const plain = await noScript.newPage();
+      await plain.goto(`${app.url}/buy/checkout`);
+      await plain.getByRole('button', { name: 'Continue' }).click();
+      await plain.waitForURL(/\/sandbox\/pay\//);
+      await plain.getByLabel('Card number').fill(TEST_CARDS.approved);
+      await plain.getByLabel('Expiry (MM/YY)').fill('12/30');
+      await plain.getByLabel('CVV').fill('123');
+      await plain.getByLabel('Name on card').fill('Ana Lee');
+      await plain.getByRole('button', { name: /^Pay / }).click();
+      await plain.waitForURL(/\/return\?/);
+      expect(await plain.locator('dd[data-field="Result"]').textContent()).toBe('authorised');
+    } finally {
+      await noScript.close();
+    }
+  });
+
   it('is readable on a phone', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     try {
