@@ -20,6 +20,8 @@ export interface HandlerContext {
   readonly accountId: string;
   readonly remoteAddress: string;
   readonly baseUrl: string;
+  /** How long a new redirect payment waits for the shopper (option `redirectExpiryMs`). */
+  readonly redirectExpiryMs: number;
   /** Queues a signed notification of `record` to `url` (UNKNOWNS U44, U45). */
   notify(kind: 'payment' | 'payout', url: unknown, key: string, record: WireRecord): void;
 }

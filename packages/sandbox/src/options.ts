@@ -36,6 +36,11 @@ export interface SandboxOptions {
   readonly merchants?: readonly SandboxMerchant[];
   /** Notification delivery. */
   readonly notify?: NotifyOptions;
+  /**
+   * How long a checkout, alternative-method or challenged card payment waits for the shopper before it becomes
+   * `expired` and its notification is sent (UNKNOWNS U22). Default 30 minutes (1_800_000 ms).
+   */
+  readonly redirectExpiryMs?: number;
   /** Largest request body in bytes. Default 1 MiB (UNKNOWNS U51). */
   readonly maxBodyBytes?: number;
   /**

@@ -15,7 +15,9 @@ import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
 import { SeededRandom } from './random.ts';
-import { payPage } from './server/pay-page.ts';
+import { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps } from './lifecycle/deps.ts';
+import { expireDuePayments } from './lifecycle/redirect-payment.ts';
+import { isShopperPath, serveShopperPage } from './pages/shopper-routes.ts';
 import { readBody } from './server/read-body.ts';
 import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
 import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
@@ -39,6 +41,8 @@ export interface Sandbox {
   advanceClock(ms: number): DueWork;
   /** Empties the state (and the state file), cancels queued notification retries and one-shot faults; keeps the address. */
   reset(): void;
+  /** What shopper pages, the expiry sweep and the control API act through (see lifecycle/redirect-payment.ts). */
+  readonly deps: SandboxDeps;
   /** Resolves when every queued notification was delivered or gave up. */
   notificationsIdle(timeoutMs?: number): Promise<void>;
   /** Delivers a notification again with the same event id (by delivery id or event id); null when unknown. */
@@ -72,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   /** Sends the notification of a result (in a request or outside one): one signed event, `copies` deliveries of it. */
   const notify: SandboxNotify = (kind, url, key, record, operation, copies = 1) =>
     void notifier.send({ kind, url, key, record, operation, copies });
+  const redirectExpiryMs = options.redirectExpiryMs ?? DEFAULT_REDIRECT_EXPIRY_MS;
   let baseUrl = '';
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
@@ -81,6 +86,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const message = createSignableMessage({ operation, record: unsigned, body: () => encodeResponseBody(op, unsigned).body });
     return { ...unsigned, encryption_data: await signer.sign(message) };
   }
+
+  const deps: SandboxDeps = { state, clock, notify, signer, redirectExpiryMs };
 
   function logRequest(path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
     state.logRequest({ path, operation, at: clock(), processed, outcome });
@@ -133,6 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       accountId,
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
+      redirectExpiryMs,
       notify: (kind, url, key, payload) => notify(kind, url, key, payload, op.name, duplicateNotification ? 2 : 1),
     };
     let result: WireRecord | null;
@@ -149,7 +157,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path.startsWith('/sandbox/pay/')) return payPage(state, res, path.slice('/sandbox/pay/'.length));
+    if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
     if (control && isControlPath(path)) return serveControl(control, req, res);
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
@@ -193,12 +201,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state.clear();
   };
   const advance = (ms: number): DueWork => {
-    const work = advanceClock({ state, clock: sandboxClock, ids, notify }, ms);
+    const work = advanceClock({ state, clock: sandboxClock, ids, notify, redirect: deps }, ms);
     store?.schedule();
     return work;
   };
   const control: ControlDeps | null =
-    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, reset, advanceClock: advance, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, redirect: deps, reset, advanceClock: advance, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
 
   const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -222,9 +230,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Notifications a state file held that were neither delivered nor out of attempts go on where they stopped.
   if (store) for (const delivery of state.notifications) notifier.resume(delivery);
 
+  // Abandoned redirect payments expire on this sweep (unref'd: it never keeps the process alive).
+  const sweep = setInterval(() => {
+    try {
+      expireDuePayments(deps, clock());
+    } catch (error) {
+      state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
+  }, Math.max(10, Math.min(1000, Math.floor(redirectExpiryMs / 4))));
+  sweep.unref();
+
   let stopped: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopped ??= new Promise<void>((resolve) => {
+      clearInterval(sweep);
       notifier.stop();
       store?.close();
       server.close(() => resolve());
@@ -236,6 +255,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: baseUrl,
     port: address.port,
     state,
+    deps,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
     advanceClock: advance,
     reset,

@@ -41,11 +41,16 @@ export interface SandboxOrder {
   capturedMinor: bigint;
   refunds: SandboxRefund[];
   reviewFlag: string | null;
-  readonly maskedCard: string;
-  readonly is3ds: boolean;
-  readonly riskAction: string;
-  readonly riskScore: number;
-  readonly resultInfo: string;
+  /** Set when the card is known: at creation for a direct payment, when the shopper pays on the hosted page. */
+  maskedCard: string;
+  is3ds: boolean;
+  riskAction: string;
+  riskScore: number;
+  resultInfo: string;
+  /** `threeds_result` of the payment: '' without 3-D Secure, `CHALLENGE_REQUIRED` while a challenge waits (UNKNOWNS U17). */
+  threedsResult: string;
+  /** When a pending order expires unpaid (UNKNOWNS U22); null for an order that is not waiting for the shopper. */
+  expiresAt: Date | null;
   readonly createdAt: Date;
   readonly record: Readonly<Record<string, unknown>>;
   recurringId: string | null;

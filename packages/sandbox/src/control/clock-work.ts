@@ -1,11 +1,11 @@
 // Advancing the sandbox clock, then running what became due: expiring abandoned redirect payments, charging subscriptions.
 import type { ControlDeps } from './control-deps.ts';
 import { invalid } from './control-error.ts';
-import { expireDuePayments } from './redirect-actions.ts';
+import { expireDuePayments } from '../lifecycle/redirect-payment.ts';
 import { runSubscriptionCharges } from './subscription-charges.ts';
 
 /** What running due work needs. */
-export type DueWorkDeps = Pick<ControlDeps, 'state' | 'clock' | 'ids' | 'notify'>;
+export type DueWorkDeps = Pick<ControlDeps, 'state' | 'clock' | 'ids' | 'notify' | 'redirect'>;
 
 /** What one advance of the clock did. */
 export interface DueWork {
@@ -23,7 +23,7 @@ export function clockJson(deps: DueWorkDeps) {
 /** Runs the work due at the sandbox's current time. */
 export function runDueWork(deps: DueWorkDeps): DueWork {
   const now = deps.clock.now();
-  const expiredPayments = expireDuePayments({ state: deps.state, clock: () => deps.clock.now(), notify: deps.notify }, now);
+  const expiredPayments = expireDuePayments(deps.redirect, now);
   const subscriptionCharges = runSubscriptionCharges(deps, now);
   return { now: now.toISOString(), offsetMs: deps.clock.offsetMs, expiredPayments, subscriptionCharges };
 }

@@ -2,7 +2,7 @@
 import type { OrderState, SandboxOrder } from '../state.ts';
 import type { ControlDeps } from './control-deps.ts';
 import { CONTROL_ERROR_CODES, ControlError, invalid, notFound } from './control-error.ts';
-import { settleRedirectPayment, type RedirectOutcome } from './redirect-actions.ts';
+import { settleRedirectPayment, type RedirectOutcome } from '../lifecycle/redirect-payment.ts';
 import { orderDetail, orderSummary, refundView } from './views.ts';
 
 /** Every state an order can be in. */
@@ -60,7 +60,7 @@ export function actOnOrder(deps: ControlDeps, transactionId: string, action: str
   if (order.state !== 'pending') {
     throw new ControlError(409, CONTROL_ERROR_CODES.notPending, `${transactionId} is ${order.state}: only a pending order (checkout or alternative method waiting for the shopper) can be settled by an operator`, { transactionId, state: order.state });
   }
-  settleRedirectPayment({ state: deps.state, clock: () => deps.clock.now(), notify: deps.notify }, order, outcome, 'operator');
+  settleRedirectPayment(deps.redirect, order, outcome, 'operator');
   return order;
 }
 
