@@ -35,7 +35,8 @@ describe('control API: the sandbox clock', () => {
       expect(charge.history.map((e: { event: string; by: string }) => `${e.event}/${e.by}`)).toEqual(['created/clock', 'captured/clock']);
 
       await until(() => hook.bodies.length === before + 2);
-      const sent = hook.bodies.slice(before).map((b) => JSON.parse(b));
+      const sent = hook.events.slice(before).map((e) => e.data as Record<string, unknown>);
+      expect(hook.events.slice(before).map((e) => e.kind)).toEqual(['payment.authorised', 'payment.authorised']);
       expect(sent.map((n) => n.transaction_id).sort()).toEqual(charges.map((o: { transactionId: string }) => o.transactionId).sort());
       expect(sent[0]).toMatchObject({ order_status: '1', recurring_id: respon.recurring_id });
       const query = await send(sandbox, 'query', { transaction_id: respon.transaction_id });
@@ -51,17 +52,19 @@ describe('control API: the sandbox clock', () => {
     try {
       const order = orderNo('CHK');
       await send(sandbox, 'checkout', { order_no: order, currency: 'USD', amount: '5.00', notify_url: hook.url });
-      const stored = sandbox.state.ordersByNo.get(`M100200\u0000${order}`)! as { state: string; expiresAt?: Date };
-      // What the redirect lifecycle (pages slice) sets on a checkout order; set here until it is merged.
-      stored.state = 'pending';
-      stored.expiresAt = new Date(start.getTime() + 30 * 60_000);
+      const stored = sandbox.state.ordersByNo.get(`M100200\u0000${order}`)!;
+      // A checkout order waits for the shopper for redirectExpiryMs (default 30 minutes) on the sandbox clock.
+      expect(stored.state).toBe('pending');
+      expect(stored.expiresAt).toEqual(new Date(start.getTime() + 30 * 60_000));
       await sandbox.notificationsIdle();
       const before = hook.bodies.length;
       expect((await api(sandbox, 'POST', 'clock/advance', { seconds: 29 * 60 })).json.expiredPayments).toBe(0);
       expect((await api(sandbox, 'POST', 'clock/advance', { seconds: 60 })).json.expiredPayments).toBe(1);
       expect(stored.state).toBe('expired');
       await until(() => hook.bodies.length === before + 1);
-      expect(JSON.parse(hook.bodies.at(-1)!)).toMatchObject({ order_no: order, order_status: '0' });
+      expect(hook.refused).toEqual([]);
+      expect(hook.events.at(-1)).toMatchObject({ kind: 'payment.expired', operation: 'checkout', data: { order_no: order, order_status: '0' } });
+      expect(stored.history.at(-1)).toMatchObject({ event: 'expired', by: 'clock' });
     } finally {
       await hook.close();
     }

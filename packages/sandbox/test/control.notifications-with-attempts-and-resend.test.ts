@@ -5,7 +5,7 @@ import { api, receiver, until } from './control-harness.ts';
 import { cardPayment, send } from './harness.ts';
 
 describe('control API: notifications', () => {
-  it('shows every delivery attempt, and resend delivers the same body again to the merchant', async () => {
+  it('shows every delivery attempt, and resend makes a new delivery of the same event, which the merchant receives again', async () => {
     const hook = await receiver([500]);
     await using sandbox = await startSandbox({ notify: { baseDelayMs: 5 } });
     try {
@@ -14,7 +14,7 @@ describe('control API: notifications', () => {
       const list = await api(sandbox, 'GET', 'notifications');
       expect(list.status).toBe(200);
       const [first] = list.json.notifications;
-      expect(first).toMatchObject({ kind: 'payment', key: respon.transaction_id, url: hook.url, delivered: true });
+      expect(first).toMatchObject({ kind: 'payment', eventKind: 'payment.authorised', eventId: hook.events[0]!.id, resendOf: null, key: respon.transaction_id, url: hook.url, delivered: true });
       expect(first.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200]);
       expect(first.attempts[0].at).toMatch(/Z$/);
       expect(first.body).toBeUndefined();
@@ -25,14 +25,20 @@ describe('control API: notifications', () => {
 
       const resent = await api(sandbox, 'POST', `notifications/${first.id}/resend`);
       expect(resent.status).toBe(200);
-      expect(resent.json.resent).toBe(true);
+      expect(resent.json).toMatchObject({ resent: true, notification: { eventId: first.eventId, resendOf: first.id } });
+      const second = resent.json.notification;
+      expect(second.id).not.toBe(first.id);
       await until(() => hook.bodies.length === 3);
+      expect(hook.refused).toEqual([]);
+      expect(hook.events.map((e) => e.id)).toEqual([first.eventId, first.eventId, first.eventId]); // the receiver de-duplicates by it
       expect(hook.bodies[2]).toBe(hook.bodies[0]);
       await sandbox.notificationsIdle();
-      const after = await api(sandbox, 'GET', `notifications/${first.id}`);
-      expect(after.json.notification.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200, 200]);
+      const [original, again] = await Promise.all([first.id, second.id].map((id) => api(sandbox, 'GET', `notifications/${id}`)));
+      expect(original!.json.notification.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200]);
+      expect(again!.json.notification).toMatchObject({ delivered: true, resendOf: first.id, body: hook.bodies[2] });
+      expect(again!.json.notification.attempts.map((a: { status: number }) => a.status)).toEqual([200]);
       const order = await api(sandbox, 'GET', `orders/${respon.transaction_id}`);
-      expect(order.json.order.notifications).toEqual([expect.objectContaining({ id: first.id, delivered: true })]);
+      expect(order.json.order.notifications).toEqual([expect.objectContaining({ id: first.id, delivered: true }), expect.objectContaining({ id: second.id, resendOf: first.id, delivered: true })]);
     } finally {
       await hook.close();
     }

@@ -24,8 +24,7 @@ async function pendingCheckout(notifyUrl: string): Promise<string> {
   const order = orderNo('CHK');
   expect((await send(sandbox, 'checkout', { order_no: order, currency: 'USD', amount: '12.00', notify_url: notifyUrl, return_url: 'https://shop.example.test/ok' })).status).toBe(200);
   const stored = sandbox.state.ordersByNo.get(`M100200\u0000${order}`)!;
-  // Until the redirect lifecycle (pages slice) is merged, checkout orders are authorised at once; it makes them pending.
-  stored.state = 'pending';
+  expect(stored.state).toBe('pending'); // a checkout order waits for the shopper (or an operator)
   return stored.transactionId;
 }
 
@@ -77,15 +76,18 @@ describe('control API: orders', () => {
       const declined = await pendingCheckout(hook.url);
       await sandbox.notificationsIdle();
       const before = hook.bodies.length;
+      expect(before).toBe(0); // nothing is notified before the shopper or an operator acts
       const a = await api(sandbox, 'POST', `orders/${approved}/actions/authorise`);
       expect(a.status).toBe(200);
       expect(a.json.order.state).toBe('authorised');
       expect(a.json.order.history.at(-1)).toMatchObject({ event: 'authorised', by: 'operator' });
       expect((await api(sandbox, 'POST', `orders/${declined}/actions/decline`)).json.order.state).toBe('declined');
       await until(() => hook.bodies.length >= before + 2);
-      const sent = hook.bodies.slice(before).map((b) => JSON.parse(b));
-      expect(sent).toContainEqual(expect.objectContaining({ transaction_id: approved, order_status: '1' }));
-      expect(sent).toContainEqual(expect.objectContaining({ transaction_id: declined, order_status: '0' }));
+      expect(hook.bodies).toHaveLength(2);
+      expect(hook.refused).toEqual([]);
+      const sent = hook.events.slice(before);
+      expect(sent).toContainEqual(expect.objectContaining({ kind: 'payment.authorised', data: expect.objectContaining({ transaction_id: approved, order_status: '1' }) }));
+      expect(sent).toContainEqual(expect.objectContaining({ kind: 'payment.declined', data: expect.objectContaining({ transaction_id: declined, order_status: '0' }) }));
       const again = await api(sandbox, 'POST', `orders/${approved}/actions/cancel`);
       expect(again.status).toBe(409);
       expect(again.json.error).toMatchObject({ code: 'not_pending', details: { transactionId: approved, state: 'authorised' } });

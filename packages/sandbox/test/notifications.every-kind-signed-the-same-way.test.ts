@@ -1,12 +1,14 @@
-// Issue 14: every notification the sandbox sends (card authorised and declined, alternative method, hosted checkout,
-// payout) is one envelope signed the same way over the delivered bytes, verified by the receiver of @gw/notifications.
+// Issue 14: every notification the sandbox sends (card authorised and declined, alternative method, hosted checkout
+// cancelled by the shopper and expired by the clock, payout) is one envelope signed the same way over the delivered
+// bytes, verified by the receiver of @gw/notifications.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constructEvent, createNotificationReceiver, createNotificationEvent, headerValue, NotificationRefusedError, notificationMessage, type NotificationEvent } from '@gw/notifications';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TEST_CARDS } from '../src/index.ts';
-import { cardPayment, orderNo, send, signer } from './harness.ts';
+import { cardPayment, send, signer } from './harness.ts';
+import { createAlternative, createCheckout, page } from './pages-harness.ts';
 
 const servers: Server[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
@@ -28,23 +30,30 @@ async function hook(): Promise<{ url: string; got: { body: Uint8Array; headers: 
 }
 
 describe('one signed notification format for every kind', () => {
-  it('card authorised and declined, alternative, checkout and payout all verify with the same receiver', async () => {
+  it('card authorised and declined, alternative, checkout (cancelled, expired) and payout all verify with the same receiver', async () => {
     const h = await hook();
     await using sandbox = await startSandbox();
     await send(sandbox, 'authoriseCard', cardPayment({ notify_url: h.url }));
     await send(sandbox, 'authoriseCard', cardPayment({ notify_url: h.url, card: TEST_CARDS.declined }));
-    await send(sandbox, 'authoriseAlternative', { order_no: orderNo('ALT'), currency: 'BRL', amount: '80.00', payment_method: 'PIX', notify_url: h.url });
-    await send(sandbox, 'checkout', { order_no: orderNo('CO'), currency: 'USD', amount: '12.00', notify_url: h.url });
+    // Redirect payments are notified when the shopper acts (the issuer page, the checkout page) or when they expire.
+    const alternative = await createAlternative(sandbox, { notify_url: h.url });
+    expect((await page(alternative.issuerUrl, { sandbox_action: 'approve' })).status).toBe(303);
+    const cancelled = await createCheckout(sandbox, { notify_url: h.url });
+    expect((await page(cancelled.action, { sandbox_action: 'cancel' })).status).toBe(303);
+    const abandoned = await createCheckout(sandbox, { notify_url: h.url });
+    expect(sandbox.advanceClock(31 * 60_000).expiredPayments).toBe(1);
+    expect(sandbox.state.orders.get(abandoned.transactionId)!.state).toBe('expired');
     await send(sandbox, 'payout', { request_id: crypto.randomUUID(), payment_amount: '1.00', payment_currency: 'USD', notify_url: h.url });
     await sandbox.notificationsIdle();
-    expect(h.got).toHaveLength(5);
+    expect(h.got).toHaveLength(6);
     const events: NotificationEvent[] = [];
     for (const delivery of h.got) events.push(await constructEvent(delivery, { verifiers: [signer] }));
     expect(events.map((e) => [e.operation, e.kind]).sort()).toEqual([
       ['authoriseAlternative', 'payment.authorised'],
       ['authoriseCard', 'payment.authorised'],
       ['authoriseCard', 'payment.declined'],
-      ['checkout', 'payment.authorised'],
+      ['checkout', 'payment.cancelled'],
+      ['checkout', 'payment.expired'],
       ['payout', 'payout.completed'],
     ]);
     for (const e of events) {

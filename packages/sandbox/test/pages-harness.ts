@@ -1,10 +1,11 @@
 // Helpers for the shopper pages over real HTTP: a form POST as a browser sends it, without following redirects.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { constructEvent, type NotificationEvent } from '@gw/notifications';
 import { checkoutForm } from '@gw/types';
 import { decodeAlternativeRespon, decodeCheckoutPage } from '@gw/xml-codec';
 import type { Sandbox } from '../src/index.ts';
-import { orderNo, send } from './harness.ts';
+import { orderNo, send, signer } from './harness.ts';
 
 /** What a page answered. */
 export interface PageReply {
@@ -43,16 +44,40 @@ export async function createAlternative(sandbox: Sandbox, fields: Record<string,
   return { orderNo: no, issuerUrl, transactionId: decodeURIComponent(issuerUrl.split('/').pop()!) };
 }
 
-/** A notification endpoint on 127.0.0.1 that keeps every body it receives. */
-export async function notificationSink(): Promise<{ url: string; bodies: Record<string, unknown>[]; server: Server }> {
-  const bodies: Record<string, unknown>[] = [];
+/** What the notification sink received: each verified event, its result record, and deliveries it refused. */
+export interface NotificationSink {
+  url: string;
+  /** Every verified event, in arrival order (duplicates and resends included). */
+  events: NotificationEvent[];
+  /** The result record (`event.data`) of each verified event. */
+  bodies: Record<string, unknown>[];
+  /** Every delivery's body exactly as received, verified or not. */
+  raw: string[];
+  /** Deliveries that did not verify (answered 400); a test expects none. */
+  refused: unknown[];
+  server: Server;
+}
+
+/** A notify_url on 127.0.0.1 that verifies each delivery with @gw/notifications (the sandbox's secret) and keeps it. */
+export async function notificationSink(): Promise<NotificationSink> {
+  const sink: Omit<NotificationSink, 'url' | 'server'> = { events: [], bodies: [], raw: [], refused: [] };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
-      res.writeHead(200).end('ok');
+      sink.raw.push(Buffer.concat(chunks).toString('utf8'));
+      constructEvent({ body: Buffer.concat(chunks), headers: req.headers }, { verifiers: [signer] }).then(
+        (event) => {
+          sink.events.push(event);
+          sink.bodies.push(event.data as unknown as Record<string, unknown>);
+          res.writeHead(200).end('ok');
+        },
+        (error: unknown) => {
+          sink.refused.push(error);
+          res.writeHead(400).end();
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, bodies, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, server, ...sink };
 }

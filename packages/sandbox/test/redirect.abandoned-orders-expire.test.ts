@@ -1,10 +1,9 @@
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_ERRORS, RedirectPaymentError, SANDBOX_PAYMENT_STATUS, expireDuePayments, settleRedirectPayment, startSandbox, type Sandbox } from '../src/index.ts';
 import { send } from './harness.ts';
-import { createAlternative, createCheckout, notificationSink, page } from './pages-harness.ts';
+import { createAlternative, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
 
-let sink: { url: string; bodies: Record<string, unknown>[]; server: Server };
+let sink: NotificationSink;
 beforeAll(async () => {
   sink = await notificationSink();
 });
@@ -18,6 +17,8 @@ describe('an abandoned redirect payment', () => {
     expect((await send(sandbox, 'query', { order_no: order.orderNo })).json.orders_list[0].payment_status).toBe(SANDBOX_PAYMENT_STATUS.expired);
     await sandbox.notificationsIdle();
     expect(sink.bodies.filter((b) => b.transaction_id === order.transactionId)).toEqual([expect.objectContaining({ order_status: '0', result_info: expect.stringMatching(/^2021:/) })]);
+    expect(sink.events.filter((e) => (e.data as { transaction_id?: string }).transaction_id === order.transactionId).map((e) => e.kind)).toEqual(['payment.expired']);
+    expect(sink.refused).toEqual([]);
     const reply = await page(order.action, { sandbox_action: 'pay', card_number: '4111111111111111', expiry: '12/30', cvv: '123', holder: 'A' });
     expect(reply.html).toContain('Payment expired');
     const capture = await send(sandbox, 'capture', { capture_orders: [{ transaction_id: order.transactionId, order_no: order.orderNo, currency: 'USD', amount: '59.90' }] });

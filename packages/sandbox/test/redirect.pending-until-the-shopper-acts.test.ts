@@ -1,13 +1,12 @@
-import type { Server } from 'node:http';
 import { createSignableMessage } from '@gw/signer-interface';
 import { operations } from '@gw/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_ERRORS, RETURN_PARAMETERS, SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
 import { send, signer } from './harness.ts';
-import { cardForm, createAlternative, createCheckout, notificationSink, page } from './pages-harness.ts';
+import { cardForm, createAlternative, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
 
 let sandbox: Sandbox;
-let sink: { url: string; bodies: Record<string, unknown>[]; server: Server };
+let sink: NotificationSink;
 beforeAll(async () => {
   sandbox = await startSandbox({ notify: { baseDelayMs: 10 } });
   sink = await notificationSink();
@@ -22,8 +21,15 @@ async function paymentStatus(orderNo: string): Promise<string> {
   return reply.json.orders_list[0].payment_status;
 }
 
+/** The result records of the verified notifications about one order (none may have failed verification). */
 function notificationsFor(transactionId: string) {
+  expect(sink.refused).toEqual([]);
   return sink.bodies.filter((b) => b.transaction_id === transactionId);
+}
+
+/** The event kinds notified about one order. */
+function kindsFor(transactionId: string) {
+  return sink.events.filter((e) => (e.data as { transaction_id?: string }).transaction_id === transactionId).map((e) => e.kind);
 }
 
 describe('a hosted checkout order', () => {
@@ -65,6 +71,7 @@ describe('a hosted checkout order', () => {
     expect(await paymentStatus(order.orderNo)).toBe(SANDBOX_PAYMENT_STATUS.authorised);
     await sandbox.notificationsIdle();
     expect(notificationsFor(order.transactionId)).toEqual([expect.objectContaining({ order_status: '1', result_info: '0000:Success', card: '411111******1111' })]);
+    expect(kindsFor(order.transactionId)).toEqual(['payment.authorised']);
     expect(sandbox.state.orders.get(order.transactionId)!.history.map((e) => [e.event, e.by])).toEqual([['created', 'api'], ['authorised', 'shopper']]);
     // The order is settled once: a second submission shows where it stands and changes nothing.
     const again = await page(order.action, cardForm(TEST_CARDS.declined));
@@ -82,6 +89,7 @@ describe('a hosted checkout order', () => {
     expect(await paymentStatus(order.orderNo)).toBe(SANDBOX_PAYMENT_STATUS.declined);
     await sandbox.notificationsIdle();
     expect(notificationsFor(order.transactionId)).toEqual([expect.objectContaining({ order_status: '0', result_info: '2004:Insufficient funds' })]);
+    expect(kindsFor(order.transactionId)).toEqual(['payment.declined']);
   });
 
   it('asks again, naming every problem, for a malformed card entry, and never writes the entry back', async () => {
@@ -104,6 +112,7 @@ describe('a hosted checkout order', () => {
     expect(await paymentStatus(order.orderNo)).toBe(SANDBOX_PAYMENT_STATUS.cancelled);
     await sandbox.notificationsIdle();
     expect(notificationsFor(order.transactionId)).toEqual([expect.objectContaining({ order_status: '0', result_info: '2020:Cancelled by the shopper' })]);
+    expect(kindsFor(order.transactionId)).toEqual(['payment.cancelled']);
   });
 
   it('shows the result itself, and redirects nowhere, when return_url is not an http(s) address', async () => {
@@ -132,6 +141,7 @@ describe('an alternative-method order', () => {
     expect(await paymentStatus(order.orderNo)).toBe(SANDBOX_PAYMENT_STATUS[state]);
     await sandbox.notificationsIdle();
     expect(notificationsFor(order.transactionId)).toEqual([expect.objectContaining({ order_status: orderStatus, transaction_id: order.transactionId })]);
+    expect(kindsFor(order.transactionId)).toEqual([`payment.${state}`]);
   });
 
   it('stays pending when the shopper leaves it, going back with result=pending and no notification', async () => {

@@ -1,12 +1,11 @@
-import type { Server } from 'node:http';
 import { decodeCardRespon } from '@gw/xml-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE_FAILED_RESULT, CHALLENGE_ORDER_STATUS, SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
 import { cardPayment, send } from './harness.ts';
-import { cardForm, createCheckout, notificationSink, page } from './pages-harness.ts';
+import { cardForm, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
 
 let sandbox: Sandbox;
-let sink: { url: string; bodies: Record<string, unknown>[]; server: Server };
+let sink: NotificationSink;
 beforeAll(async () => {
   sandbox = await startSandbox({ notify: { baseDelayMs: 10 } });
   sink = await notificationSink();
@@ -38,6 +37,8 @@ describe('a direct card payment with open3d=do3DS and the challenge card (UNKNOW
     expect((await send(sandbox, 'query', { order_no: orderNo })).json.orders_list[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS[state], is3ds: '1' });
     await sandbox.notificationsIdle();
     expect(sink.bodies.filter((b) => b.order_no === orderNo)).toEqual([expect.objectContaining({ order_status: orderStatus, threeds_result: threeds, result_info: resultInfo, card: '400000******3220' })]);
+    expect(sink.events.filter((e) => (e.data as { order_no?: string }).order_no === orderNo).map((e) => e.kind)).toEqual([`payment.${state}`]);
+    expect(sink.refused).toEqual([]);
   });
 });
 

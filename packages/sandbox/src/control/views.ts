@@ -27,7 +27,10 @@ export function orderSummary(state: SandboxState, order: SandboxOrder) {
 /** A notification: where it went, whether it was delivered, and every attempt. */
 export function notificationView(delivery: NotificationDelivery, withBody = false) {
   const attempts = delivery.attempts.map((a) => ({ at: a.at.toISOString(), status: a.status, error: a.error }));
-  const view = { id: delivery.id, kind: delivery.kind, key: delivery.key, url: delivery.url, delivered: delivery.delivered, attempts };
+  const view = {
+    id: delivery.id, kind: delivery.kind, eventKind: delivery.eventKind, eventId: delivery.eventId, resendOf: delivery.resendOf,
+    key: delivery.key, url: delivery.url, delivered: delivery.delivered, attempts,
+  };
   return withBody ? { ...view, body: delivery.body } : view;
 }
 
