@@ -53,20 +53,26 @@ describe('the sandbox console in Chromium', () => {
     await screenshot(page, 'console-order');
   });
 
-  it('resends a notification: the merchant endpoint receives the same body again', async () => {
+  it('resends a notification: a new delivery of the same event, which the merchant acknowledges without handling twice', async () => {
     expect(hook.bodies).toHaveLength(1);
+    expect(hook.handled.map((e) => [e.kind, (e.data as { transaction_id?: string }).transaction_id])).toEqual([['payment.authorised', paid.approved]]);
     await page.goto(`${sandbox.url}/sandbox/console/notifications`);
     const row = page.getByRole('row').filter({ hasText: paid.approved! });
     await expect(row.textContent()).resolves.toContain('HTTP 200');
+    await expect(row.textContent()).resolves.toContain('payment.authorised');
     await row.getByRole('button', { name: /Resend/ }).click();
-    await expect(page.getByRole('status').textContent()).resolves.toContain('being delivered again');
+    await expect(page.getByRole('status').textContent()).resolves.toMatch(/^event evt_[0-9a-f]{32} is being delivered again to .* as notification 2 \(resend of #1\)$/);
     await until(() => hook.bodies.length === 2);
     expect(hook.bodies[1]).toBe(hook.bodies[0]);
     await sandbox.notificationsIdle();
+    expect(hook.handled).toHaveLength(1); // same event id: the receiver answered 200 without running the handler again
+    expect(hook.refused).toEqual([]);
     await page.reload();
     await screenshot(page, 'console-notifications');
-    const attempts = await page.getByRole('row').filter({ hasText: paid.approved! }).locator('li').count();
-    expect(attempts).toBe(2);
+    const rows = page.getByRole('row').filter({ hasText: paid.approved! });
+    await expect(rows.count()).resolves.toBe(2);
+    await expect(rows.first().textContent()).resolves.toContain('resend of #1'); // newest first
+    for (const i of [0, 1]) await expect(rows.nth(i).locator('li').count()).resolves.toBe(1);
   });
 
   it('switches a fault on that the next client call meets, and off again', async () => {

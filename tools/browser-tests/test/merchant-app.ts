@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, verifyReturnParameters, type GwClient, type ReturnOperation } from '@gw/client';
+import { createNotificationReceiver, type NotificationEvent } from '@gw/notifications';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, TEST_CARDS, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 
@@ -10,8 +11,10 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 export interface MerchantApp {
   readonly url: string;
   readonly client: GwClient;
-  /** Notification bodies received at /notify, parsed. */
-  readonly notifications: Record<string, unknown>[];
+  /** Each call of the app's notification handler: a verified, de-duplicated event (@gw/notifications at /notify). */
+  readonly notifications: NotificationEvent[];
+  /** Deliveries to /notify the receiver refused (bad signature, stale, malformed); a test expects none. */
+  readonly refusedNotifications: unknown[];
   /** The operation of each order this app created, by order_no. */
   readonly operations: Map<string, ReturnOperation>;
   close(): Promise<void>;
@@ -53,19 +56,24 @@ async function returnPage(app: { client: GwClient; operations: Map<string, Retur
 /** Starts the merchant app on 127.0.0.1 against `sandbox`. */
 export async function startMerchantApp(sandbox: Sandbox): Promise<MerchantApp> {
   const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer });
-  const notifications: Record<string, unknown>[] = [];
+  const notifications: NotificationEvent[] = [];
+  const refusedNotifications: unknown[] = [];
+  // The merchant's notification handler: verified with the shared secret, run once per event id (duplicates and resends
+  // are acknowledged without running it again), acknowledged with 2xx only after it returned.
+  const receiver = createNotificationReceiver({
+    verifiers: [signer],
+    onEvent: (event) => void notifications.push(event),
+    onError: (error, answer) => {
+      if (answer.outcome === 'refused') refusedNotifications.push(error);
+    },
+  });
   const operations = new Map<string, ReturnOperation>();
   let base = '';
   const links = () => ({ return_url: `${base}/return`, cancel_url: `${base}/cancel`, notify_url: `${base}/notify` });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', base);
-    if (req.method === 'POST' && url.pathname === '/notify') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      notifications.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
-      return void res.writeHead(200).end('OK');
-    }
+    if (req.method === 'POST' && url.pathname === '/notify') return receiver.node(req, res);
     if (url.pathname === '/buy/checkout') {
       const no = orderNo('WEB');
       operations.set(no, 'checkout');
@@ -101,6 +109,7 @@ export async function startMerchantApp(sandbox: Sandbox): Promise<MerchantApp> {
     url: base,
     client,
     notifications,
+    refusedNotifications,
     operations,
     close: async () => {
       await client.close();

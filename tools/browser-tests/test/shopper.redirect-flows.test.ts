@@ -1,5 +1,6 @@
 // Issue 13: the shopper's side in a real Chromium. A merchant app creates each order through @gw/client; the browser
-// follows the gateway's page or issuer_url through the sandbox's pages and back to the merchant.
+// follows the gateway's page or issuer_url through the sandbox's pages and back to the merchant. Each payment ends with
+// the merchant's @gw/notifications handler called exactly once with a verified event (issue 14), even when resent.
 import { SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -48,9 +49,26 @@ async function startCheckout(name: string, card: string, amount = '59.90'): Prom
   await screenshot(page, `${name}-1-checkout`);
 }
 
-async function notificationOf(orderNo: string): Promise<Record<string, unknown>[]> {
-  await sandbox.notificationsIdle();
-  return app.notifications.filter((n) => n.order_no === orderNo);
+/**
+ * The merchant handler's calls for one order, once the sandbox is idle: each a verified event. Every delivery about the
+ * order is then resent (same event id) to show the handler still runs once per payment.
+ */
+async function handled(orderNo: string, on: { sandbox: Sandbox; app: MerchantApp } = { sandbox, app }): Promise<{ kind: string; data: Record<string, unknown> }[]> {
+  await on.sandbox.notificationsIdle();
+  const calls = () => on.app.notifications.filter((e) => (e.data as { order_no?: string }).order_no === orderNo).map((e) => ({ kind: e.kind, data: e.data as unknown as Record<string, unknown> }));
+  const before = calls();
+  const deliveries = on.sandbox.state.notifications.filter((d) => (d.event.data as { order_no?: string }).order_no === orderNo);
+  for (const d of deliveries) expect(on.sandbox.resendNotification(d.id)).not.toBeNull();
+  await on.sandbox.notificationsIdle();
+  expect(on.sandbox.state.notifications.filter((d) => deliveries.some((o) => o.id === d.resendOf)).every((d) => d.delivered)).toBe(true);
+  expect(calls()).toEqual(before);
+  expect(on.app.refusedNotifications).toEqual([]);
+  return before;
+}
+
+/** Exactly one verified handler call for the order, of this kind, whose result record matches. */
+async function expectOneNotification(orderNo: string, kind: string, data: Record<string, unknown>, on?: { sandbox: Sandbox; app: MerchantApp }): Promise<void> {
+  expect(await handled(orderNo, on)).toEqual([{ kind, data: expect.objectContaining({ order_no: orderNo, ...data }) }]);
 }
 
 describe('hosted checkout in a browser', () => {
@@ -62,7 +80,7 @@ describe('hosted checkout in a browser', () => {
     const result = await merchantResult();
     await screenshot(page, 'checkout-paid-2-return');
     expect(result).toMatchObject({ Result: 'authorised', 'Result info': '0000:Success', 'payment_status (query)': SANDBOX_PAYMENT_STATUS.authorised });
-    expect(await notificationOf(result.Order!)).toEqual([expect.objectContaining({ order_status: '1', card: '411111******1111' })]);
+    await expectOneNotification(result.Order!, 'payment.authorised', { order_status: '1', card: '411111******1111' });
   });
 
   it('cancels: lands on cancel_url and the order is cancelled', async () => {
@@ -72,6 +90,7 @@ describe('hosted checkout in a browser', () => {
     const result = await merchantResult();
     await screenshot(page, 'checkout-cancelled-2-cancel');
     expect(result).toMatchObject({ Result: 'cancelled', 'payment_status (query)': SANDBOX_PAYMENT_STATUS.cancelled });
+    await expectOneNotification(result.Order!, 'payment.cancelled', { order_status: '0' });
   });
 
   it('declines a declining test card: back on return_url with the reason', async () => {
@@ -81,6 +100,7 @@ describe('hosted checkout in a browser', () => {
     const result = await merchantResult();
     await screenshot(page, 'checkout-declined-2-return');
     expect(result).toMatchObject({ Result: 'declined', 'Result info': '2004:Insufficient funds', 'payment_status (query)': SANDBOX_PAYMENT_STATUS.declined });
+    await expectOneNotification(result.Order!, 'payment.declined', { order_status: '0', result_info: '2004:Insufficient funds' });
   });
 
   it('asks again, naming the problems, when the card entry is malformed', async () => {
@@ -91,6 +111,8 @@ describe('hosted checkout in a browser', () => {
     expect(await page.getByRole('alert').textContent()).toContain('Expiry: enter the month and year as MM/YY.');
     expect(await page.getByLabel('Card number').inputValue()).toBe('');
     await screenshot(page, 'checkout-invalid-2-asks-again');
+    const orderNo = [...app.operations.keys()].at(-1)!;
+    expect(await handled(orderNo)).toEqual([]); // still pending: nothing notified yet
   });
 
   for (const [button, result, info] of [['Complete', 'authorised', '0000:Success'], ['Fail', 'declined', '2012:3-D Secure challenge failed']] as const) {
@@ -106,6 +128,7 @@ describe('hosted checkout in a browser', () => {
       const fields = await merchantResult();
       await screenshot(page, `${name}-3-return`);
       expect(fields).toMatchObject({ Result: result, 'Result info': info, 'payment_status (query)': SANDBOX_PAYMENT_STATUS[result] });
+      await expectOneNotification(fields.Order!, `payment.${result}`, { result_info: info, threeds_result: result === 'authorised' ? 'CHALLENGE_PASSED' : 'CHALLENGE_FAILED' });
     });
   }
 
@@ -123,6 +146,7 @@ describe('hosted checkout in a browser', () => {
       await plain.getByRole('button', { name: /^Pay / }).click();
       await plain.waitForURL(/\/return\?/);
       expect(await plain.locator('dd[data-field="Result"]').textContent()).toBe('authorised');
+      await expectOneNotification((await plain.locator('dd[data-field="Order"]').textContent())!, 'payment.authorised', { order_status: '1' });
     } finally {
       await noScript.close();
     }
@@ -151,12 +175,12 @@ describe('a direct card payment with a 3-D Secure challenge in a browser', () =>
     await expect.poll(() => page.getByRole('heading', { name: '3-D Secure check' }).count()).toBe(1);
     await screenshot(page, 'direct-challenge-1-challenge');
     const orderNo = [...app.operations].find(([, op]) => op === 'authoriseCard')![0];
-    expect((await notificationOf(orderNo))).toEqual([]);
+    expect(await handled(orderNo)).toEqual([]);
     await page.getByRole('button', { name: 'Complete' }).click();
     await expect.poll(() => page.getByRole('heading', { name: 'Payment authorised' }).count()).toBe(1);
     await screenshot(page, 'direct-challenge-2-result');
     expect((await app.client.query({ order_no: orderNo })).orders_list?.[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.authorised, is3ds: '1' });
-    expect(await notificationOf(orderNo)).toEqual([expect.objectContaining({ order_status: '1', threeds_result: 'CHALLENGE_PASSED' })]);
+    await expectOneNotification(orderNo, 'payment.authorised', { order_status: '1', threeds_result: 'CHALLENGE_PASSED' });
   });
 });
 
@@ -173,7 +197,7 @@ describe('an alternative method in a browser', () => {
       const fields = await merchantResult();
       await screenshot(page, `${name}-2-return`);
       expect(fields).toMatchObject({ Result: result, 'payment_status (query)': SANDBOX_PAYMENT_STATUS[result] });
-      expect(await notificationOf(fields.Order!)).toEqual([expect.objectContaining({ order_status: result === 'authorised' ? '1' : '0' })]);
+      await expectOneNotification(fields.Order!, `payment.${result}`, { order_status: result === 'authorised' ? '1' : '0' });
     });
   }
 });
@@ -191,8 +215,8 @@ describe('an abandoned order in a browser', () => {
       await page.goto(payUrl);
       await expect.poll(() => page.getByRole('heading', { name: 'Payment expired' }).count()).toBe(1);
       await screenshot(page, 'abandoned-expired');
-      await short.notificationsIdle();
-      expect(shop.notifications).toEqual([expect.objectContaining({ order_no: orderNo, order_status: '0', result_info: expect.stringMatching(/^2021:/) })]);
+      await expectOneNotification(orderNo, 'payment.expired', { order_status: '0', result_info: expect.stringMatching(/^2021:/) }, { sandbox: short, app: shop });
+      expect(shop.notifications).toHaveLength(1);
     } finally {
       await shop.close();
     }

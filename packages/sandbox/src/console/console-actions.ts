@@ -51,7 +51,7 @@ export function runConsoleForm(deps: ControlDeps, subPath: string, form: URLSear
   }
   if ((m = /^notifications\/([^/]+)\/resend$/.exec(subPath))) {
     const delivery = resendNotification(deps, decodeURIComponent(m[1]!));
-    return { back: localBack(form.get('back'), '/sandbox/console/notifications'), notice: `notification ${delivery.id} is being delivered again to ${delivery.url}` };
+    return { back: localBack(form.get('back'), '/sandbox/console/notifications'), notice: `event ${delivery.eventId} is being delivered again to ${delivery.url} as notification ${delivery.id}${delivery.resendOf === null ? '' : ` (resend of #${delivery.resendOf})`}` };
   }
   if (subPath === 'faults/switch') return { back: '/sandbox/console/faults', notice: switchFault(deps, form) };
   if (subPath === 'faults/off') {

@@ -15,14 +15,19 @@ export function resendForm(d: NotificationDelivery, back: string): SafeHtml {
   return html`<form class="inline" method="post" action="/sandbox/console/notifications/${segment(d.id)}/resend"><input type="hidden" name="back" value="${back}"><button type="submit" class="secondary" aria-label="Resend notification ${d.id}">Resend</button></form>`;
 }
 
+/** The event of a delivery: its kind, its id (shared by duplicates and resends) and which delivery it resends. */
+export function eventCell(d: NotificationDelivery): SafeHtml {
+  return html`${d.eventKind}<br><span class="mono muted">${d.eventId}</span>${d.resendOf === null ? '' : html`<br><span class="muted">resend of #${d.resendOf}</span>`}`;
+}
+
 /** The delivery log, newest first, with every attempt and a Resend button. */
 export function notificationsPage(deps: ControlDeps, notice: string | null): string {
   const rows = latestNotifications(deps, 200).map(
-    (d) => html`<tr><td>${d.id}</td><td>${d.kind}</td><td>${d.kind === 'payment' && deps.state.orders.has(d.key) ? html`<a class="mono" href="/sandbox/console/orders/${segment(d.key)}">${d.key}</a>` : html`<span class="mono">${d.key}</span>`}</td>
+    (d) => html`<tr><td>${d.id}</td><td>${eventCell(d)}</td><td>${d.kind === 'payment' && deps.state.orders.has(d.key) ? html`<a class="mono" href="/sandbox/console/orders/${segment(d.key)}">${d.key}</a>` : html`<span class="mono">${d.key}</span>`}</td>
 <td class="mono">${d.url}</td><td>${d.delivered ? html`<span class="state ok">delivered</span>` : html`<span class="state bad">not delivered</span>`}</td><td>${attemptsCell(d)}</td><td>${resendForm(d, '/sandbox/console/notifications')}</td></tr>`,
   );
-  const content = html`<h1>Notifications</h1><p class="muted">${deps.state.notifications.length} notification(s), the newest 200 shown first. Resend delivers the same body again; its attempts join the list.</p>
-<div class="scroll"><table><thead><tr><th>#</th><th>Kind</th><th>For</th><th>To</th><th>Status</th><th>Attempts</th><th></th></tr></thead>
+  const content = html`<h1>Notifications</h1><p class="muted">${deps.state.notifications.length} notification(s), the newest 200 shown first. Resend makes a new delivery of the same event (same event id: a receiver that de-duplicates acknowledges it without running its handler again).</p>
+<div class="scroll"><table><thead><tr><th>#</th><th>Event</th><th>For</th><th>To</th><th>Status</th><th>Attempts</th><th></th></tr></thead>
 <tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7">No notifications yet.</td></tr>`}</tbody></table></div>`;
   return page('Notifications', 'notifications', content, notice);
 }
