@@ -125,31 +125,61 @@ describe('gw trigger', () => {
     await until(() => c.out().includes('receiving on'));
     const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
     await using sandbox = await startSandbox();
-    for (const kind of ['payment.authorised', 'payment.declined', 'payout.completed']) {
+    // cancelled and expired: a pending alternative-method payment settled through the control API, as an operator would.
+    const kinds = ['payment.authorised', 'payment.declined', 'payment.cancelled', 'payment.expired', 'payout.completed'];
+    for (const kind of kinds) {
       const t = capturedIo();
       expect(await runCli(['trigger', kind, '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], t.io, t.signals)).toBe(0);
       expect(t.out()).toContain(`(${kind})`);
     }
     await sandbox.notificationsIdle();
-    await until(() => target.handled.length === 3);
-    expect(target.handled.map((e) => e.kind).sort()).toEqual(['payment.authorised', 'payment.declined', 'payout.completed']);
+    await until(() => target.handled.length === 5);
+    expect(target.handled.map((e) => e.kind).sort()).toEqual([...kinds].sort());
+    const settled = [...sandbox.state.orders.values()].filter((o) => o.state === 'cancelled' || o.state === 'expired');
+    expect(settled.map((o) => [o.state, o.history.at(-1)!.by]).sort()).toEqual([['cancelled', 'operator'], ['expired', 'operator']]);
     const refused = capturedIo();
-    expect(await runCli(['trigger', 'payment.expired', '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], refused.io, refused.signals)).toBe(2);
-    expect(refused.err()).toContain('control API');
+    expect(await runCli(['trigger', 'payout.failed', '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], refused.io, refused.signals)).toBe(2);
+    expect(refused.err()).toContain('the sandbox completes every valid payout');
     c.signals.emit('SIGINT');
     expect(await running).toBe(0);
   });
 });
 
 describe('gw notifications list / resend', () => {
-  // The control API (/sandbox/api/notifications) is built on another branch; against a sandbox without it the
-  // commands say so plainly and exit with the HTTP status (5), never printing an empty list as if there were none.
-  it('says plainly that a sandbox without the control API cannot list or resend', async () => {
-    await using sandbox = await startSandbox();
+  it('lists the deliveries of a running sandbox, and resend makes a new delivery of the same event, handled once', async () => {
+    const target = await app();
+    await using sandbox = await startSandbox({ notify: { baseDelayMs: 5 } });
+    const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }) });
+    await client.authoriseCard({ order_no: 'N-1', currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: target.url });
+    await client.close();
+    await sandbox.notificationsIdle();
+    const eventId = sandbox.state.notifications[0]!.eventId;
+
     const list = capturedIo();
-    const status = await runCli(['notifications', 'list', '--sandbox-url', sandbox.url], list.io, list.signals);
-    if (status === 0) return; // the control API exists on this build: covered by its own tests
-    expect(status).toBe(5);
+    expect(await runCli(['notifications', 'list', '--sandbox-url', sandbox.url], list.io, list.signals)).toBe(0);
+    const row = list.out().split('\n').find((l) => l.includes(eventId))!;
+    expect(row.split(/\s{2,}|\s*\|\s*/).map((c) => c.trim()).filter(Boolean).slice(0, 6)).toEqual(['1', 'payment.authorised', eventId, 'yes', '1', '200']);
+
+    const resend = capturedIo();
+    expect(await runCli(['notifications', 'resend', '1', '--sandbox-url', sandbox.url], resend.io, resend.signals)).toBe(0);
+    expect(resend.out()).toContain(`resent delivery 1 as new delivery 2 of event ${eventId} (payment.authorised)`);
+    await sandbox.notificationsIdle();
+    expect(sandbox.state.notifications.map((d) => [d.id, d.eventId, d.resendOf, d.delivered])).toEqual([[1, eventId, null, true], [2, eventId, 1, true]]);
+    expect(target.handled.map((e) => e.id)).toEqual([eventId]); // delivered twice, handled once
+
+    const json = capturedIo();
+    expect(await runCli(['notifications', 'list', '--json', '--sandbox-url', sandbox.url], json.io, json.signals)).toBe(0);
+    expect(JSON.parse(json.out()).notifications.map((d: { id: number; resendOf: number | null }) => [d.id, d.resendOf])).toEqual([[2, 1], [1, null]]);
+
+    const missing = capturedIo();
+    expect(await runCli(['notifications', 'resend', '99', '--sandbox-url', sandbox.url], missing.io, missing.signals)).toBe(5);
+    expect(missing.err()).toContain('answered HTTP 404 (not_found:');
+  });
+
+  it('says plainly that a sandbox without the control API cannot list or resend', async () => {
+    await using sandbox = await startSandbox({ control: false });
+    const list = capturedIo();
+    expect(await runCli(['notifications', 'list', '--sandbox-url', sandbox.url], list.io, list.signals)).toBe(5);
     expect(list.err()).toContain('no control API');
     const resend = capturedIo();
     expect(await runCli(['notifications', 'resend', '1', '--sandbox-url', sandbox.url], resend.io, resend.signals)).toBe(5);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
 import { createHmacSha256Signer } from '@gw/signer-interface';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, SANDBOX_PAYMENT_STATUS } from '@gw/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.ts';
 import { capturedIo } from './io.ts';
@@ -26,19 +27,19 @@ async function running(args: string[], env: Record<string, string> = {}) {
 describe('gw sandbox flags', () => {
   it('refuses bad flags naming every problem at once, exit 2, without printing a secret', async () => {
     const c = capturedIo({ cwd: dir });
-    const args = ['sandbox', '--port', 'eighty', '--latency', '-5', '--faults', '{"/v1/nope":{"http5xx":2}}', '--notify-attempts', '0', '--unknown-fields', 'maybe', '--secret', SECRET, '--secret-env', 'NO_SUCH_VAR', '--merchants', 'missing.json', '--max-connections', '1.5'];
+    const args = ['sandbox', '--port', 'eighty', '--latency', '-5', '--faults', '{"/v1/nope":{"http5xx":2}}', '--notify-attempts', '0', '--unknown-fields', 'maybe', '--secret', SECRET, '--secret-env', 'NO_SUCH_VAR', '--merchants', 'missing.json', '--max-connections', '1.5', '--redirect-expiry', '10 minutes'];
     const status = await runCli(args, c.io, c.signals);
     expect(status).toBe(EXIT_CODES.usage);
     const err = c.err();
-    for (const flag of ['--port', '--latency', '--faults: "/v1/nope"', '"/v1/nope".http5xx', '--notify-attempts', '--unknown-fields', '--secret and --secret-env', '--secret-env NO_SUCH_VAR', '--merchants missing.json', '--max-connections']) expect(err).toContain(flag);
-    expect(err).toMatch(/10 bad flag/);
+    for (const flag of ['--port', '--latency', '--faults: "/v1/nope"', '"/v1/nope".http5xx', '--notify-attempts', '--unknown-fields', '--secret and --secret-env', '--secret-env NO_SUCH_VAR', '--merchants missing.json', '--max-connections', '--redirect-expiry "10 minutes"']) expect(err).toContain(flag);
+    expect(err).toMatch(/11 bad flag/);
     expect(err + c.out()).not.toContain(SECRET);
   });
 
   it('lists every flag in its help', async () => {
     const c = capturedIo();
     expect(await runCli(['sandbox', '--help'], c.io, c.signals)).toBe(0);
-    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--state', '--no-control', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
+    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--redirect-expiry', '--state', '--no-control', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
       expect(c.out()).toContain(flag);
     }
   });
@@ -67,6 +68,26 @@ describe('gw sandbox flags', () => {
     expect(second.c.out()).toContain('(1 orders loaded)');
     expect(await second.stop()).toBe(0);
     expect(first.c.out() + first.c.err() + second.c.out() + second.c.err()).not.toContain(SECRET);
+  });
+
+  it('expires a redirect payment the shopper left after --redirect-expiry', async () => {
+    const run = await running(['--port', '0', '--redirect-expiry', '300ms']);
+    const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+    const client = createClient({ baseUrl: run.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+    try {
+      await client.authoriseAlternative({ order_no: 'CLI-EXPIRY-1', currency: 'BRL', amount: '80.00', payment_method: 'PIX' });
+      const found = async () => (await client.query({ order_no: 'CLI-EXPIRY-1' })).orders_list![0]!;
+      const status = async () => (await found()).payment_status;
+      expect(await status()).toBe(SANDBOX_PAYMENT_STATUS.pending);
+      await expect.poll(status, { timeout: 5000, interval: 50 }).toBe(SANDBOX_PAYMENT_STATUS.expired);
+      const detail = (await (await fetch(`${run.url}/sandbox/api/orders/${(await found()).transaction_id}`)).json()) as { order: { history: { event: string; by: string; at: string }[] } };
+      const [created, expired] = detail.order.history;
+      expect([created!.event, expired!.event, expired!.by]).toEqual(['created', 'expired', 'clock']);
+      expect(Date.parse(expired!.at) - Date.parse(created!.at)).toBeGreaterThanOrEqual(300);
+    } finally {
+      await client.close();
+    }
+    expect(await run.stop()).toBe(0);
   });
 
   it('turns the control API and console off with --no-control', async () => {

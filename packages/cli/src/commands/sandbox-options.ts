@@ -26,6 +26,7 @@ export interface SandboxFlags {
   readonly maxConnections?: string;
   readonly unknownFields?: string;
   readonly state?: string;
+  readonly redirectExpiry?: string;
   readonly control: boolean;
 }
 
@@ -70,6 +71,20 @@ function latency(problems: Problems, text: string | undefined): number | [number
     return undefined;
   }
   return m[2] === undefined ? Number(m[1]) : [Number(m[1]), Number(m[2])];
+}
+
+const DURATION_UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--redirect-expiry`: milliseconds (`90000`) or a duration (`90s`, `30m`, `2h`, `1d`), from 1 ms to 30 days. */
+function duration(problems: Problems, flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * DURATION_UNIT_MS[m[2] ?? 'ms']! : NaN;
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > 30 * 86_400_000) {
+    problems.push(`${flag} ${JSON.stringify(text)} must be milliseconds (e.g. 90000) or a duration such as 90s, 30m, 2h, 1d (at most 30 days)`);
+    return undefined;
+  }
+  return ms;
 }
 
 function faults(problems: Problems, flags: SandboxFlags, cwd: string): FaultRules | undefined {
@@ -130,6 +145,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
   const accepted = merchants(problems, flags.merchants, io.cwd);
   const key = secret(problems, flags, io);
   const bounds = limits(problems, flags);
+  const redirectExpiryMs = duration(problems, '--redirect-expiry', flags.redirectExpiry);
   if (flags.state === '') problems.push('--state: give a file path');
   if (problems.length > 0) {
     throw new GwError(GW_ERROR_CODES.config, `gw sandbox: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
@@ -145,6 +161,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
     ...(accepted ? { merchants: accepted } : {}),
     ...(signer ? { signer, verifier: signer } : {}),
     ...(Object.keys(notify).length > 0 ? { notify } : {}),
+    ...(redirectExpiryMs === undefined ? {} : { redirectExpiryMs }),
     ...(flags.state ? { stateFile: isAbsolute(flags.state) ? flags.state : join(io.cwd, flags.state) } : {}),
     ...(flags.control ? {} : { control: false }),
   };

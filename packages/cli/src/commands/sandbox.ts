@@ -18,6 +18,7 @@ function withSandboxOptions(command: Command): Command {
     .option('--merchants <file|json>', 'accepted merchants: a JSON array of {"merchantId","accountId"}')
     .option('--notify-attempts <n>', 'notification attempts in all, the first included (default 5)')
     .option('--notify-base-delay-ms <ms>', 'delay before the second notification attempt, doubling each time (default 200)')
+    .option('--redirect-expiry <duration>', 'how long a checkout or alternative-method payment waits for the shopper before it expires: ms or 90s, 30m, 2h, 1d (default 30m)')
     .option('--state <file>', 'keep the state in this SQLite file across restarts (default: memory only)')
     .option('--no-control', 'turn off the control API (/sandbox/api/) and the web console (/sandbox/console)')
     .option('--max-body-bytes <n>', 'largest request body (default 1048576)')
