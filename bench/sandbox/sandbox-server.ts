@@ -1,6 +1,7 @@
-// @gw/sandbox in its own process, with one authorised order for the benchmark's capture body to act on.
+// @gw/sandbox in its own process. GW_SANDBOX_STATE=FILE keeps its state in that SQLite file (`gw sandbox --state`).
 import { startSandbox } from '@gw/sandbox';
 
-const sandbox = await startSandbox({ port: 0 });
+const stateFile = process.env.GW_SANDBOX_STATE;
+const sandbox = await startSandbox({ port: 0, ...(stateFile ? { stateFile } : {}) });
 console.log(`PORT ${sandbox.port}`);
 process.on('SIGTERM', () => void sandbox.stop().then(() => process.exit(0)));

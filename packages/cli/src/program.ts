@@ -5,6 +5,9 @@ import { registerBatch } from './commands/batch.ts';
 import { registerCall } from './commands/call.ts';
 import { registerDecode } from './commands/decode.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerListen } from './commands/listen.ts';
+import { registerNotifications } from './commands/notifications.ts';
+import { registerTrigger } from './commands/trigger.ts';
 import { registerSandbox } from './commands/sandbox.ts';
 import { EXIT_CODES, exitCodeFor, exitCodeHelp } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
@@ -40,6 +43,9 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
   registerCall(program, io, withGatewayOptions, run);
   registerBatch(program, io, withGatewayOptions, signals, run);
   registerDecode(program, io);
+  registerListen(program, io, signals);
+  registerTrigger(program, io, withGatewayOptions);
+  registerNotifications(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -126,7 +126,9 @@ describe('card data and the secret in what users and operators see', () => {
     await sandbox.notificationsIdle(10_000);
     for (const order of sandbox.state.orders.values()) {
       const page = await fetch(`${sandbox.url}/sandbox/pay/${encodeURIComponent(order.transactionId)}`, { redirect: 'manual' });
-      seen.pages!.push(`${page.status} ${page.headers.get('location') ?? ''}\n${await page.text()}`);
+      // The hosted checkout page lists the published test cards on purpose (issue 13): that list is left out of the search.
+      const html = (await page.text()).replace(/<section aria-labelledby="cards-title">[\s\S]*?<\/section>/, '');
+      seen.pages!.push(`${page.status} ${page.headers.get('location') ?? ''}\n${html}`);
     }
     seen.notifications!.push(...notificationBodies);
     seen.state!.push(stateText(sandbox));

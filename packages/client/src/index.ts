@@ -17,6 +17,8 @@ export { TimeoutError, type TimeoutErrorDetails } from './errors/timeout-error.t
 export { ConnectionError, type ConnectionErrorDetails } from './errors/connection-error.ts';
 export { OutcomeUnknownError, type OutcomeUnknownErrorDetails, type OutcomeUnknownReason } from './errors/outcome-unknown-error.ts';
 export { ConfigError, type ConfigErrorDetails, type ConfigProblem } from './errors/config-error.ts';
+export { ReturnParametersError, type ReturnParametersErrorDetails, type ReturnParametersFailure } from './errors/return-parameters-error.ts';
+export { RETURN_PARAMETERS, verifyReturnParameters, type ReturnOperation, type ReturnParameters, type VerifyReturnOptions } from './verify-return-parameters.ts';
 export { NotSentError, type NotSentErrorDetails, type NotSentStage } from './errors/not-sent-error.ts';
 export { DecodeError, type DecodeErrorDetails, type DecodeFailure } from '@gw/xml-codec';
 export { GW_ERROR_CODES, GwError, isGwError, ValidationError, type GwErrorCode, type ValidationProblem } from '@gw/types';

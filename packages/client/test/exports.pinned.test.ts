@@ -15,6 +15,8 @@ describe('@gw/client public exports', () => {
       'NotSentError',
       'OutcomeUnknownError',
       'REDACTED',
+      'RETURN_PARAMETERS',
+      'ReturnParametersError',
       'SignatureError',
       'TimeoutError',
       'ValidationError',
@@ -25,12 +27,13 @@ describe('@gw/client public exports', () => {
       'redactRecord',
       'redactText',
       'splitCodeMessage',
+      'verifyReturnParameters',
     ]);
   });
 
   it('every error class is a GwError with a stable code', () => {
     const codes = Object.fromEntries(
-      ['ConfigError', 'ConnectionError', 'DecodeError', 'GatewayError', 'HttpError', 'NotSentError', 'OutcomeUnknownError', 'SignatureError', 'TimeoutError', 'ValidationError'].map((name) => [
+      ['ConfigError', 'ConnectionError', 'DecodeError', 'GatewayError', 'HttpError', 'NotSentError', 'OutcomeUnknownError', 'ReturnParametersError', 'SignatureError', 'TimeoutError', 'ValidationError'].map((name) => [
         name,
         (client as unknown as Record<string, { prototype: unknown }>)[name]!.prototype instanceof client.GwError,
       ]),

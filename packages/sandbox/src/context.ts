@@ -1,5 +1,12 @@
 import type { IdSource } from './ids.ts';
+import type { SandboxNotifyKind } from './notifications/event-kind.ts';
 import type { SandboxState } from './state.ts';
+
+/**
+ * Signs `record` as the answer of `operation` and queues it as a notification to `url` (nothing for an absent URL): the
+ * sandbox-level way to notify from outside a request (a shopper's page, the operator, the clock).
+ */
+export type SandboxNotify = (kind: SandboxNotifyKind, url: unknown, key: string, record: WireRecord, operation: string, copies?: number) => void;
 
 /** A decoded request record: field name to value. */
 export type WireRecord = Record<string, unknown>;
@@ -13,6 +20,8 @@ export interface HandlerContext {
   readonly accountId: string;
   readonly remoteAddress: string;
   readonly baseUrl: string;
+  /** How long a new redirect payment waits for the shopper (option `redirectExpiryMs`). */
+  readonly redirectExpiryMs: number;
   /** Queues a signed notification of `record` to `url` (UNKNOWNS U44, U45). */
   notify(kind: 'payment' | 'payout', url: unknown, key: string, record: WireRecord): void;
 }

@@ -56,6 +56,21 @@ export class FaultPlan {
     return stream;
   }
 
+  /** The random fault rules in force. */
+  get rules(): FaultRules {
+    return this.#rules;
+  }
+
+  /** The one-shot faults still queued, by path. */
+  queued(): Record<string, FaultKind[]> {
+    return Object.fromEntries([...this.#queued].filter(([, kinds]) => kinds.length > 0).map(([path, kinds]) => [path, [...kinds]]));
+  }
+
+  /** Drops every queued one-shot fault. */
+  clearQueued(): void {
+    this.#queued.clear();
+  }
+
   /** Replaces the rules (an empty object turns random faults off). */
   setRules(rules: FaultRules): void {
     this.#rules = rules;

@@ -21,6 +21,16 @@ export class IdSource {
     return `${prefix}${stamp(this.#clock(), 8)}${String(this.#sequence).padStart(8, '0')}`;
   }
 
+  /** How many ids were issued: what a state file keeps so new ids never repeat after a restart. */
+  get sequence(): number {
+    return this.#sequence;
+  }
+
+  /** Continues the sequence from a state file. */
+  restoreSequence(sequence: number): void {
+    this.#sequence = Math.max(this.#sequence, sequence);
+  }
+
   /** A payment transaction id, e.g. `T2026112200000001`. */
   transactionId(): string {
     return this.#next('T');

@@ -36,6 +36,11 @@ export interface SandboxOptions {
   readonly merchants?: readonly SandboxMerchant[];
   /** Notification delivery. */
   readonly notify?: NotifyOptions;
+  /**
+   * How long a checkout, alternative-method or challenged card payment waits for the shopper before it becomes
+   * `expired` and its notification is sent (UNKNOWNS U22). Default 30 minutes (1_800_000 ms).
+   */
+  readonly redirectExpiryMs?: number;
   /** Largest request body in bytes. Default 1 MiB (UNKNOWNS U51). */
   readonly maxBodyBytes?: number;
   /**
@@ -54,4 +59,14 @@ export interface SandboxOptions {
   readonly keepAliveTimeoutMs?: number;
   /** Open connections at most; connections over it are closed at once. Default 256. */
   readonly maxConnections?: number;
+  /**
+   * The control API (`/sandbox/api/`) and web console (`/sandbox/console`): no authentication, on the sandbox's own
+   * address. `false` turns both off (those paths answer 404 like any unknown path). Default on.
+   */
+  readonly control?: boolean;
+  /**
+   * Keeps the state in this SQLite file (node:sqlite) across restarts: orders with history and refunds, subscriptions,
+   * payouts, notifications with attempts, the ledger, id sequences, the clock's offset. Default none: memory only.
+   */
+  readonly stateFile?: string;
 }

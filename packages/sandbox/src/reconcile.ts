@@ -9,6 +9,9 @@ export interface SandboxReconcileInput {
   readonly queried: { readonly payment_status?: string } | undefined;
 }
 
+// No operation acts on an order still waiting for the shopper, or abandoned by them (E211, E212).
+const NEVER_ACTED_ON = new Set<string>([SANDBOX_PAYMENT_STATUS.pending, SANDBOX_PAYMENT_STATUS.expired]);
+
 const CAPTURED = new Set<string>([SANDBOX_PAYMENT_STATUS.captured, SANDBOX_PAYMENT_STATUS.partially_refunded, SANDBOX_PAYMENT_STATUS.refunded]);
 
 /**
@@ -21,6 +24,7 @@ export function sandboxReconciler(input: SandboxReconcileInput): Verdict {
   const status = input.queried?.payment_status;
   // Not found: the request cannot have acted on it; sending again gets the gateway's own per-order answer.
   if (status === undefined) return 'not-applied';
+  if (NEVER_ACTED_ON.has(status)) return 'not-applied';
   switch (input.operation) {
     case 'capture':
       if (CAPTURED.has(status)) return 'applied';

@@ -4,20 +4,27 @@ import { createHmacSha256Signer, createSignableMessage, type Signer, type Verifi
 import { RecordValidator, operations, type OperationName, type OperationSpec } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { withoutCardData } from './card-data.ts';
-import type { HandlerContext, WireRecord } from './context.ts';
+import { SandboxClock } from './clock.ts';
+import type { HandlerContext, SandboxNotify, WireRecord } from './context.ts';
+import type { ControlDeps } from './control/control-deps.ts';
+import { advanceClock, type DueWork } from './control/clock-work.ts';
+import { isControlPath, serveControl } from './control/serve.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from './options.ts';
 import { SeededRandom } from './random.ts';
-import { payPage } from './server/pay-page.ts';
+import { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps } from './lifecycle/deps.ts';
+import { expireDuePayments } from './lifecycle/redirect-payment.ts';
+import { isShopperPath, serveShopperPage } from './pages/shopper-routes.ts';
 import { readBody } from './server/read-body.ts';
 import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
 import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
 import { writeResponse } from './server/write-response.ts';
 import { serverLimits } from './server/limits.ts';
-import { SandboxState, type ReceivedRequest } from './state.ts';
+import { SandboxState, type NotificationDelivery, type ReceivedRequest } from './state.ts';
+import { SqliteStateStore } from './store/sqlite-store.ts';
 import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
 import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
 
@@ -30,8 +37,16 @@ export interface Sandbox {
   readonly state: SandboxState;
   /** Injects one-shot faults or replaces the random fault rules. */
   readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  /** Moves the sandbox clock forward by `ms`, then expires due redirect payments and charges due subscriptions. */
+  advanceClock(ms: number): DueWork;
+  /** Empties the state (and the state file), cancels queued notification retries and one-shot faults; keeps the address. */
+  reset(): void;
+  /** What shopper pages, the expiry sweep and the control API act through (see lifecycle/redirect-payment.ts). */
+  readonly deps: SandboxDeps;
   /** Resolves when every queued notification was delivered or gave up. */
   notificationsIdle(timeoutMs?: number): Promise<void>;
+  /** Delivers a notification again with the same event id (by delivery id or event id); null when unknown. */
+  resendNotification(id: number | string): NotificationDelivery | null;
   /** Stops listening and closes open connections. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -43,7 +58,8 @@ function normaliseAddress(address: string | undefined): string {
 
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const clock = options.clock ?? (() => new Date());
+  const sandboxClock = new SandboxClock(options.clock);
+  const clock = () => sandboxClock.now();
   const random = new SeededRandom(options.seed ?? 1);
   const reference = options.signer && options.verifier ? null : createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
   const signer: Signer = options.signer ?? reference!;
@@ -54,9 +70,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
-  const notifier = new Notifier(state, clock, options.notify);
+  const notifier = new Notifier(state, clock, signer, options.notify);
+  const store = options.stateFile ? await SqliteStateStore.open(options.stateFile, { state, clock: sandboxClock, ids }) : null;
   const validator = new RecordValidator();
-  const notificationsSigning = new Set<Promise<void>>();
+  /** Sends the notification of a result (in a request or outside one): one signed event, `copies` deliveries of it. */
+  const notify: SandboxNotify = (kind, url, key, record, operation, copies = 1) =>
+    void notifier.send({ kind, url, key, record, operation, copies });
+  const redirectExpiryMs = options.redirectExpiryMs ?? DEFAULT_REDIRECT_EXPIRY_MS;
   let baseUrl = '';
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
@@ -66,6 +86,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const message = createSignableMessage({ operation, record: unsigned, body: () => encodeResponseBody(op, unsigned).body });
     return { ...unsigned, encryption_data: await signer.sign(message) };
   }
+
+  const deps: SandboxDeps = { state, clock, notify, signer, redirectExpiryMs };
 
   function logRequest(path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
     state.logRequest({ path, operation, at: clock(), processed, outcome });
@@ -118,17 +140,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       accountId,
       remoteAddress: normaliseAddress(req.socket.remoteAddress),
       baseUrl,
-      notify: (kind, url, key, payload) => {
-        const signing = sign(op.name as OperationName, withoutCardData(payload))
-          .then((signed) => {
-            const json = JSON.stringify(signed);
-            notifier.send(kind, url, key, json);
-            if (duplicateNotification) notifier.send(kind, url, key, json);
-          })
-          .catch((error: unknown) => void state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error)))
-          .finally(() => notificationsSigning.delete(signing));
-        notificationsSigning.add(signing);
-      },
+      redirectExpiryMs,
+      notify: (kind, url, key, payload) => notify(kind, url, key, payload, op.name, duplicateNotification ? 2 : 1),
     };
     let result: WireRecord | null;
     try {
@@ -144,7 +157,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (path.startsWith('/sandbox/pay/')) return payPage(state, res, path.slice('/sandbox/pay/'.length));
+    if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
+    if (control && isControlPath(path)) return serveControl(control, req, res);
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
@@ -181,6 +195,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setImmediate(writeResponse, res, response);
   }
 
+  const reset = (): void => {
+    notifier.cancelPending();
+    faults.clearQueued();
+    state.clear();
+  };
+  const advance = (ms: number): DueWork => {
+    const work = advanceClock({ state, clock: sandboxClock, ids, notify, redirect: deps }, ms);
+    store?.schedule();
+    return work;
+  };
+  const control: ControlDeps | null =
+    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, redirect: deps, reset, advanceClock: advance, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+
   const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
@@ -188,18 +215,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    store?.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}`;
+  // Notifications a state file held that were neither delivered nor out of attempts go on where they stopped.
+  if (store) for (const delivery of state.notifications) notifier.resume(delivery);
+
+  // Abandoned redirect payments expire on this sweep (unref'd: it never keeps the process alive).
+  const sweep = setInterval(() => {
+    try {
+      expireDuePayments(deps, clock());
+    } catch (error) {
+      state.internalErrors.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
+  }, Math.max(10, Math.min(1000, Math.floor(redirectExpiryMs / 4))));
+  sweep.unref();
 
   let stopped: Promise<void> | null = null;
   const stop = (): Promise<void> => {
     stopped ??= new Promise<void>((resolve) => {
+      clearInterval(sweep);
       notifier.stop();
+      store?.close();
       server.close(() => resolve());
       server.closeAllConnections();
     });
@@ -209,12 +255,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: baseUrl,
     port: address.port,
     state,
+    deps,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
-    // Notifications still being signed are waited for first: they are queued once signed.
-    notificationsIdle: async (timeoutMs) => {
-      await Promise.all(notificationsSigning);
-      await notifier.idle(timeoutMs);
-    },
+    advanceClock: advance,
+    reset,
+    notificationsIdle: (timeoutMs) => notifier.idle(timeoutMs),
+    resendNotification: (id) => notifier.resend(id),
     stop,
     [Symbol.asyncDispose]: stop,
   };

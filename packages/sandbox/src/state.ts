@@ -1,4 +1,6 @@
+import type { NotificationEvent, NotificationKind } from '@gw/notifications';
 import { fromMinorUnits } from './money.ts';
+import { ObservedMap, type StateChange, type StateListener } from './store/state-change.ts';
 
 /**
  * Where an order stands in the sandbox's own state machine (UNKNOWNS U28). `pending` is a checkout or
@@ -39,11 +41,16 @@ export interface SandboxOrder {
   capturedMinor: bigint;
   refunds: SandboxRefund[];
   reviewFlag: string | null;
-  readonly maskedCard: string;
-  readonly is3ds: boolean;
-  readonly riskAction: string;
-  readonly riskScore: number;
-  readonly resultInfo: string;
+  /** Set when the card is known: at creation for a direct payment, when the shopper pays on the hosted page. */
+  maskedCard: string;
+  is3ds: boolean;
+  riskAction: string;
+  riskScore: number;
+  resultInfo: string;
+  /** `threeds_result` of the payment: '' without 3-D Secure, `CHALLENGE_REQUIRED` while a challenge waits (UNKNOWNS U17). */
+  threedsResult: string;
+  /** When a pending order expires unpaid (UNKNOWNS U22); null for an order that is not waiting for the shopper. */
+  expiresAt: Date | null;
   readonly createdAt: Date;
   readonly record: Readonly<Record<string, unknown>>;
   recurringId: string | null;
@@ -62,8 +69,8 @@ export interface SandboxSubscription {
   charges: number;
   /** `<count> <interval>`, as the payment's answer gave it and queries give it. */
   readonly deductionPeriod: string;
-  /** The next deduction (`YYYY-MM-DD HH:MM:SS`), as the payment's answer gave it and queries give it. */
-  readonly deductionTime: string;
+  /** The next deduction (`YYYY-MM-DD HH:MM:SS`), as the payment's answer gave it and queries give it; moves on at each charge. */
+  deductionTime: string;
 }
 
 /** One notification the sandbox tried to deliver, with every attempt. */
@@ -72,8 +79,27 @@ export interface NotificationDelivery {
   readonly url: string;
   readonly kind: 'payment' | 'payout';
   readonly key: string;
-  readonly attempts: { at: Date; status: number | null; error: string | null }[];
+  /** The event delivered (plain data): the same event, with the same id, in its duplicates and resends. */
+  readonly event: NotificationEvent;
+  /** The event id, e.g. `evt_1f...`: what a receiver de-duplicates on (UNKNOWNS U44). */
+  readonly eventId: string;
+  /** The event kind, e.g. `payment.authorised`. */
+  readonly eventKind: NotificationKind;
+  /** The body and headers of the latest attempt, exactly as POSTed ('' and {} before the first). */
+  body: string;
+  headers: Record<string, string>;
+  /** The delivery this one re-sends (`Notifier.resend`), or null. */
+  readonly resendOf: number | null;
+  /** Every attempt: when it started, the HTTP status or the connection error. */
+  readonly attempts: NotificationAttempt[];
   delivered: boolean;
+}
+
+/** One delivery attempt of a notification: the HTTP status, or the error when no answer came. */
+export interface NotificationAttempt {
+  readonly at: Date;
+  readonly status: number | null;
+  readonly error: string | null;
 }
 
 /** One request the sandbox received (after faults that drop it before processing). */
@@ -101,10 +127,10 @@ export const REQUEST_LOG_LIMIT = 10_000;
 export class SandboxState {
   readonly orders = new Map<string, SandboxOrder>();
   readonly ordersByNo = new Map<string, SandboxOrder>();
-  readonly subscriptions = new Map<string, SandboxSubscription>();
-  readonly payouts = new Map<string, Readonly<Record<string, unknown>>>();
+  readonly subscriptions = new ObservedMap<SandboxSubscription>();
+  readonly payouts = new ObservedMap<Readonly<Record<string, unknown>>>();
   /** A digest of the parameters each payout was made with, by the same key as `payouts` (UNKNOWNS U40). */
-  readonly payoutParameters = new Map<string, string>();
+  readonly payoutParameters = new ObservedMap<string>();
   readonly notifications: NotificationDelivery[] = [];
   readonly requests: ReceivedRequest[] = [];
   readonly ledger: LedgerEntry[] = [];
@@ -112,6 +138,68 @@ export class SandboxState {
   readonly internalErrors: string[] = [];
 
   #requestSeq = 0;
+  #notificationSeq = 0;
+  #listener: StateListener = () => {};
+
+  /** Tells `listener` of every change from now on (the state store, `stateFile`); one listener at a time. */
+  observe(listener: StateListener): void {
+    this.#listener = listener;
+    this.subscriptions.observe((key) => listener({ kind: 'subscription', key }));
+    this.payouts.observe((key) => listener({ kind: 'payout', key }));
+    this.payoutParameters.observe((key) => listener({ kind: 'payout', key }));
+  }
+
+  /** Tells the listener that an order changed (anything that appends to its history does so already). */
+  touchOrder(order: SandboxOrder): void {
+    this.#listener({ kind: 'order', key: order.transactionId });
+  }
+
+  /** Tells the listener that a subscription changed in place (its status, charges or next deduction). */
+  touchSubscription(subscription: SandboxSubscription): void {
+    this.#listener({ kind: 'subscription', key: subscription.recurringId });
+  }
+
+  /** The id of the next notification: never reused, across resets and (with a state file) restarts. */
+  nextNotificationId(): number {
+    this.#notificationSeq += 1;
+    return this.#notificationSeq;
+  }
+
+  /** The last notification id issued. */
+  get notificationSeq(): number {
+    return this.#notificationSeq;
+  }
+
+  /** Restores the notification id sequence from a state file. */
+  restoreNotificationSeq(seq: number): void {
+    this.#notificationSeq = Math.max(this.#notificationSeq, seq);
+  }
+
+  /** Appends a notification to the delivery log. */
+  addNotification(delivery: NotificationDelivery): void {
+    this.notifications.push(delivery);
+    this.#listener({ kind: 'notification', id: delivery.id });
+  }
+
+  /** Records one delivery attempt of a notification. */
+  addAttempt(delivery: NotificationDelivery, attempt: NotificationAttempt): void {
+    delivery.attempts.push(attempt);
+    if (attempt.status !== null && attempt.status >= 200 && attempt.status < 300) delivery.delivered = true;
+    this.#listener({ kind: 'notification', id: delivery.id });
+  }
+
+  /** Empties orders, subscriptions, payouts, notifications, the ledger and the request log; id sequences and internal errors stay. */
+  clear(): void {
+    this.orders.clear();
+    this.ordersByNo.clear();
+    this.subscriptions.clear();
+    this.payouts.clear();
+    this.payoutParameters.clear();
+    this.notifications.length = 0;
+    this.requests.length = 0;
+    this.ledger.length = 0;
+    this.#listener({ kind: 'reset' });
+  }
 
   /** Appends to the request log, which keeps about the last REQUEST_LOG_LIMIT requests so a long-running sandbox stays small. */
   logRequest(entry: Omit<ReceivedRequest, 'seq'>): void {
@@ -141,16 +229,20 @@ export class SandboxState {
   addOrder(order: SandboxOrder): void {
     this.orders.set(order.transactionId, order);
     this.ordersByNo.set(`${order.merchantId}\u0000${order.orderNo}`, order);
+    this.#listener({ kind: 'order', key: order.transactionId });
   }
 
   /** Appends an event to an order's history. */
   addEvent(order: SandboxOrder, event: string, by: OrderEvent['by'], at: Date, detail?: string): void {
     order.history.push(detail === undefined ? { at, event, by } : { at, event, by, detail });
+    this.#listener({ kind: 'order', key: order.transactionId });
   }
 
   /** Records a money movement. */
   record(kind: LedgerEntry['kind'], key: string, amountMinor = 0n): void {
-    this.ledger.push({ seq: this.ledger.length + 1, kind, key, amountMinor });
+    this.ledger.push({ seq: (this.ledger.at(-1)?.seq ?? 0) + 1, kind, key, amountMinor });
+    this.#listener({ kind: 'ledger' });
+    if (kind === 'cancel-subscription') this.#listener({ kind: 'subscription', key });
   }
 
   /** How many times each key was applied for a kind: a value above 1 is a doubled capture, refund or payout. */

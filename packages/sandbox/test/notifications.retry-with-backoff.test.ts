@@ -1,23 +1,25 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSignableMessage } from '@gw/signer-interface';
+import { constructEvent } from '@gw/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/index.ts';
 import { cardPayment, send, signer } from './harness.ts';
 
 /** A notify_url receiver on 127.0.0.1 that answers with the given statuses in turn. */
-async function receiver(statuses: number[]): Promise<{ url: string; bodies: string[]; server: Server }> {
+async function receiver(statuses: number[]): Promise<{ url: string; bodies: string[]; headers: Record<string, string>[]; server: Server }> {
   const bodies: string[] = [];
+  const headers: Record<string, string>[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       bodies.push(body);
+      headers.push(req.headers as Record<string, string>);
       res.writeHead(statuses.shift() ?? 200).end();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, bodies, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, bodies, headers, server };
 }
 
 const servers: Server[] = [];
@@ -34,10 +36,14 @@ describe('notifications to notify_url (UNKNOWNS U44, U45)', () => {
     expect(delivery).toMatchObject({ url: hook.url, kind: 'payment', delivered: true });
     expect(delivery!.attempts.map((a) => a.status)).toEqual([500, 503, 200]);
     const gaps = delivery!.attempts.slice(1).map((a, i) => a.at.getTime() - delivery!.attempts[i]!.at.getTime());
-    expect(gaps[1]!).toBeGreaterThanOrEqual(gaps[0]!);
-    const { encryption_data, ...unsigned } = JSON.parse(hook.bodies[2]!);
-    expect(unsigned.order_status).toBe('1');
-    expect(await signer.verify(createSignableMessage({ operation: 'authoriseCard', record: unsigned, body: '' }), encryption_data)).toBe(true);
+    // Attempts are stamped when they start: each waits at least its backoff (20 ms, then 40 ms) after the one before.
+    expect(gaps[0]!).toBeGreaterThanOrEqual(20);
+    expect(gaps[1]!).toBeGreaterThanOrEqual(40);
+    const event = await constructEvent({ body: new TextEncoder().encode(hook.bodies[2]!), headers: hook.headers[2]! }, { verifiers: [signer] });
+    expect(event).toMatchObject({ type: 'gw.notification', version: 1, kind: 'payment.authorised', operation: 'authoriseCard', data: { order_status: '1' } });
+    // Every attempt carries the same event (same id, same body); only the signed time may differ.
+    expect(new Set(hook.bodies).size).toBe(1);
+    expect(delivery).toMatchObject({ eventId: event.id, eventKind: 'payment.authorised', body: hook.bodies[2] });
   });
 
   it('gives up after the bounded number of attempts', async () => {
@@ -60,5 +66,10 @@ describe('notifications to notify_url (UNKNOWNS U44, U45)', () => {
     await sandbox.notificationsIdle();
     expect(hook.bodies).toHaveLength(2);
     expect(hook.bodies[0]).toBe(hook.bodies[1]);
+    // Two deliveries of one event: the same event id is what a receiver de-duplicates on.
+    const [a, b] = sandbox.state.notifications;
+    expect(a!.id).not.toBe(b!.id);
+    expect(a!.eventId).toBe(b!.eventId);
+    expect(JSON.parse(hook.bodies[0]!)).toMatchObject({ id: a!.eventId, kind: 'payout.completed', operation: 'payout' });
   });
 });

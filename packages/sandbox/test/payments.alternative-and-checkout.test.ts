@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 describe('alternative-method payments', () => {
-  it('answers a respon with issuer_url that leads the shopper to return_url', async () => {
+  it('answers a respon with issuer_url leading to the issuer page; the order waits pending for the shopper', async () => {
     const order = orderNo('ALT');
     const reply = await send(sandbox, 'authoriseAlternative', { order_no: order, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back' });
     expect(reply.status).toBe(200);
@@ -19,10 +19,10 @@ describe('alternative-method payments', () => {
     expect(respon).toMatchObject({ order_no: order, amount: '80.00', currency: 'BRL' });
     expect(respon.issuer_url).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/T\\d{16}$`));
     const page = await fetch(respon.issuer_url!, { redirect: 'manual' });
-    expect(page.status).toBe(302);
-    expect(page.headers.get('location')).toBe('https://shop.example.test/back');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('>Approve</button>');
     const stored = [...sandbox.state.orders.values()].find((o) => o.orderNo === order);
-    expect(stored).toMatchObject({ variant: 'alternative', state: 'authorised' });
+    expect(stored).toMatchObject({ variant: 'alternative', state: 'pending' });
   });
 });
 

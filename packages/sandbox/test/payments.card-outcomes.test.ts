@@ -1,7 +1,7 @@
 import { createSignableMessage } from '@gw/signer-interface';
 import { decodeCardRespon } from '@gw/xml-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DECLINE_CENTS, TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
+import { CHALLENGE_NEEDS_3DS_RESULT, DECLINE_CENTS, TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
 import { cardPayment, send, signer } from './harness.ts';
 
 let sandbox: Sandbox;
@@ -40,9 +40,9 @@ describe('card payments (/v1/authorise, card variant)', () => {
     expect(sandbox.state.orders.get(respon.transaction_id!)?.state).toBe('declined');
   });
 
-  it('runs 3-D Secure when open3d is do3DS and for the 3-D Secure test card', async () => {
+  it('runs 3-D Secure when open3d is do3DS; the challenge test card without it is declined', async () => {
     expect(await pay({ open3d: 'do3DS' })).toMatchObject({ order_status: '1', threeds_result: 'AUTHENTICATED' });
-    expect(await pay({ card: TEST_CARDS.threeDsRequired })).toMatchObject({ order_status: '1', threeds_result: 'CHALLENGE_PASSED' });
+    expect(await pay({ card: TEST_CARDS.threeDsRequired })).toMatchObject({ order_status: '0', result_info: CHALLENGE_NEEDS_3DS_RESULT });
   });
 
   it('creates a subscription for a payment carrying `subscription`', async () => {

@@ -1,27 +1,64 @@
 import type { Command } from 'commander';
 import { SANDBOX_DEFAULT_MERCHANT, startSandbox } from '@gw/sandbox';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
 import { paint, say } from '../output.ts';
+import { sandboxOptionsFromFlags, type SandboxFlags } from './sandbox-options.ts';
 
-/** `gw sandbox [--port] [--host] [--seed]`: runs the local gateway until interrupted. */
-export function registerSandbox(program: Command, io: CliIo, signals: NodeJS.EventEmitter): void {
-  program
-    .command('sandbox')
-    .description('run the stateful local gateway (every /v1 operation) until Ctrl-C')
+/** The options of `gw sandbox`, as listed by `gw sandbox --help`. */
+function withSandboxOptions(command: Command): Command {
+  return command
     .option('--port <port>', 'TCP port (0 picks a free one)', '8787')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--seed <seed>', 'seed of faults and generated references', '1')
-    .action(async (options: { port: string; host: string; seed: string }) => {
-      const sandbox = await startSandbox({ port: Number(options.port), host: options.host, seed: Number(options.seed) });
-      say(io, `${paint(io, 'green', 'gw sandbox')} listening on ${sandbox.url}`);
-      say(io, `  merchant ${SANDBOX_DEFAULT_MERCHANT.merchantId} / account ${SANDBOX_DEFAULT_MERCHANT.accountId}, reference HMAC-SHA256 signer (its secret is not printed)`);
-      say(io, `  try: gw call query --base-url ${sandbox.url} --sandbox-defaults --data query.json`);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        signals.once('SIGINT', stop);
-        signals.once('SIGTERM', stop);
-      });
-      await sandbox.stop();
-      say(io, `gw sandbox stopped after ${sandbox.state.requestCount} requests`);
+    .option('--faults <file|json>', 'random fault rules by path, a JSON file or inline JSON, e.g. \'{"/v1/capture":{"http5xx":0.1}}\'')
+    .option('--latency <ms>', 'added latency on every operation: milliseconds or a range such as 20-80')
+    .option('--secret <secret>', 'secret of the reference HMAC-SHA256 signer (default: the public sandbox secret); never printed')
+    .option('--secret-env <name>', 'read that secret from this environment variable instead')
+    .option('--merchants <file|json>', 'accepted merchants: a JSON array of {"merchantId","accountId"}')
+    .option('--notify-attempts <n>', 'notification attempts in all, the first included (default 5)')
+    .option('--notify-base-delay-ms <ms>', 'delay before the second notification attempt, doubling each time (default 200)')
+    .option('--redirect-expiry <duration>', 'how long a checkout or alternative-method payment waits for the shopper before it expires: ms or 90s, 30m, 2h, 1d (default 30m)')
+    .option('--state <file>', 'keep the state in this SQLite file across restarts (default: memory only)')
+    .option('--no-control', 'turn off the control API (/sandbox/api/) and the web console (/sandbox/console)')
+    .option('--max-body-bytes <n>', 'largest request body (default 1048576)')
+    .option('--headers-timeout-ms <ms>', 'time to receive request headers (default 10000)')
+    .option('--request-timeout-ms <ms>', 'time to receive a whole request (default 30000)')
+    .option('--body-timeout-ms <ms>', 'longest pause while a body arrives (default 10000)')
+    .option('--keep-alive-timeout-ms <ms>', 'idle keep-alive connection lifetime (default 5000)')
+    .option('--max-connections <n>', 'open connections at most (default 256)')
+    .option('--unknown-fields <refuse|accept>', 'request members the spec does not list (default refuse)');
+}
+
+async function start(flags: SandboxFlags, io: CliIo) {
+  const { options, customSecret } = sandboxOptionsFromFlags(flags, io);
+  try {
+    return { sandbox: await startSandbox(options), options, customSecret };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new GwError(GW_ERROR_CODES.config, `gw sandbox: cannot listen on ${flags.host}:${flags.port} (${String(code)}); choose another --port or --host`, { host: flags.host, port: flags.port }, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** `gw sandbox [flags]`: runs the local gateway until interrupted. */
+export function registerSandbox(program: Command, io: CliIo, signals: NodeJS.EventEmitter): void {
+  withSandboxOptions(program.command('sandbox').description('run the stateful local gateway (every /v1 operation, control API and console) until Ctrl-C')).action(async (flags: SandboxFlags) => {
+    const { sandbox, options, customSecret } = await start(flags, io);
+    const merchants = options.merchants ?? [SANDBOX_DEFAULT_MERCHANT];
+    say(io, `${paint(io, 'green', 'gw sandbox')} listening on ${sandbox.url}`);
+    say(io, `  merchants ${merchants.map((m) => `${m.merchantId} / ${m.accountId}`).join(', ')}; reference HMAC-SHA256 signer with ${customSecret ? 'your secret' : 'the default sandbox secret'} (not printed)`);
+    if (options.control !== false) say(io, `  console ${sandbox.url}/sandbox/console, control API ${sandbox.url}/sandbox/api/ (no authentication: keep it on a local address)`);
+    say(io, options.stateFile ? `  state kept in ${options.stateFile} (${sandbox.state.orders.size} orders loaded)` : '  state in memory only (--state FILE keeps it across restarts)');
+    say(io, `  try: gw call query --base-url ${sandbox.url} --sandbox-defaults --data query.json`);
+    await new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      signals.once('SIGINT', stop);
+      signals.once('SIGTERM', stop);
     });
+    await sandbox.stop();
+    say(io, `gw sandbox stopped after ${sandbox.state.requestCount} requests`);
+  });
 }

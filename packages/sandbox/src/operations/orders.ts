@@ -19,6 +19,8 @@ export const ORDER_ERRORS = {
   reviewFlag: 'E208:review_flag must be 1 (approve) or 0 (reject)',
   reviewState: 'E209:only an authorised order can be reviewed',
   incomplete: 'E210:amount and currency are needed to act on an order',
+  pending: 'E211:order is pending: the shopper has not completed the payment yet (query it again later, or wait for its notification)',
+  expired: 'E212:order expired unpaid: the shopper never completed the payment',
   refundAmount: 'E301:refund_amount is not a positive amount with at most two decimals',
   refundTooMuch: 'E302:refund_amount exceeds the captured amount not yet refunded',
   refundCount: 'E303:an order takes at most 99 refunds',
@@ -48,6 +50,10 @@ function blockedFor(order: SandboxOrder, allowed: readonly SandboxOrder['state']
       return ORDER_ERRORS.captured;
     case 'refunded':
       return ORDER_ERRORS.refundedFully;
+    case 'pending':
+      return ORDER_ERRORS.pending;
+    case 'expired':
+      return ORDER_ERRORS.expired;
     default:
       return ORDER_ERRORS.notCaptured;
   }
@@ -82,6 +88,7 @@ function reviewOne(element: WireRecord, ctx: HandlerContext): string | null {
   if (typeof order === 'string') return order;
   const flag = element.review_flag;
   if (flag !== '1' && flag !== '0') return ORDER_ERRORS.reviewFlag;
+  if (order.state === 'pending' || order.state === 'expired') return ORDER_ERRORS[order.state];
   if (order.state !== 'authorised') return ORDER_ERRORS.reviewState;
   order.reviewFlag = flag;
   if (flag === '0') order.state = 'cancelled';

@@ -4,7 +4,7 @@ import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { dateTimeText } from '../ids.ts';
 import { toMinorUnits } from '../money.ts';
 import type { SandboxOrder } from '../state.ts';
-import { decideCardOutcome, maskCard } from '../test-cards.ts';
+import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../test-cards.ts';
 import { withoutCardData } from '../card-data.ts';
 
 const SUCCESS = '0000:Success';
@@ -35,6 +35,8 @@ function newOrder(record: WireRecord, ctx: HandlerContext, fields: Partial<Sandb
     riskAction: 'ACCEPT',
     riskScore: 12,
     resultInfo: SUCCESS,
+    threedsResult: '',
+    expiresAt: null,
     createdAt: ctx.clock(),
     record: Object.freeze(withoutCardData(record)),
     recurringId: null,
@@ -50,7 +52,7 @@ function newOrder(record: WireRecord, ctx: HandlerContext, fields: Partial<Sandb
 
 function subscriptionFields(record: WireRecord, order: SandboxOrder, ctx: HandlerContext) {
   const sub = record.subscription;
-  if (!sub || typeof sub !== 'object' || !order || order.state === 'declined') {
+  if (!sub || typeof sub !== 'object' || !order || order.state !== 'authorised') {
     return { contract_name: '', recurring_id: '', recurring_deduction_period: '', recurring_deduction_time: '' };
   }
   const s = sub as WireRecord;
@@ -67,26 +69,38 @@ function subscriptionFields(record: WireRecord, order: SandboxOrder, ctx: Handle
   return { contract_name: contractName, recurring_id: recurringId, recurring_deduction_period: deductionPeriod, recurring_deduction_time: deductionTime };
 }
 
-/** Card variant of /v1/authorise: test cards and amounts decide the outcome (see test-cards.ts). */
+/** When a new pending order expires unpaid. */
+function deadline(ctx: HandlerContext): Date {
+  return new Date(ctx.clock().getTime() + ctx.redirectExpiryMs);
+}
+
+/**
+ * Card variant of /v1/authorise: the test-card table decides (test-cards.ts). A challenge card with `open3d=do3DS`
+ * leaves the order pending with `order_status` `2` and a `challenge_url` (UNKNOWNS U17); its notification comes
+ * when the shopper completes or fails the challenge.
+ */
 export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireRecord {
   if (duplicateOrderNo(record, ctx)) {
     return { ...echo(record, ctx), transaction_id: '', card: maskCard(record.card), order_status: '0', result_info: '1001:order_no already used on this account', note: text(record, 'note'), token_id: text(record, 'token_id') };
   }
-  const outcome = decideCardOutcome(record.card, record.amount, record.open3d);
+  const outcome = decideCardOutcome(record.card, record.amount, record.open3d === 'do3DS');
+  const challenge = outcome.behaviour === 'challenge';
   const order = newOrder(record, ctx, {
     variant: 'card',
-    state: outcome.approved ? 'authorised' : 'declined',
+    state: challenge ? 'pending' : outcome.approved ? 'authorised' : 'declined',
     maskedCard: maskCard(record.card),
     is3ds: outcome.threeDs,
     riskAction: outcome.riskAction,
     riskScore: outcome.riskScore,
     resultInfo: outcome.resultInfo,
+    threedsResult: outcome.threedsResult,
+    expiresAt: challenge ? deadline(ctx) : null,
   });
   const response: WireRecord = {
     ...echo(record, ctx),
     transaction_id: order.transactionId,
     card: order.maskedCard,
-    order_status: outcome.approved ? '1' : '0',
+    order_status: challenge ? CHALLENGE_ORDER_STATUS : outcome.approved ? '1' : '0',
     result_info: outcome.resultInfo,
     ...subscriptionFields(record, order, ctx),
     note: text(record, 'note'),
@@ -97,17 +111,18 @@ export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireReco
     risk_score: outcome.riskScore,
     risk_reasons: outcome.riskReasons,
   };
-  ctx.notify('payment', record.notify_url, order.transactionId, response);
+  if (challenge) {
+    response.challenge_url = `${ctx.baseUrl}/sandbox/3ds/${order.transactionId}`;
+    ctx.state.addEvent(order, 'challenge-required', 'api', order.createdAt);
+  } else ctx.notify('payment', record.notify_url, order.transactionId, response);
   return response;
 }
 
-/** Alternative-method variant of /v1/authorise: authorised at once (UNKNOWNS U22), `issuer_url` leads to a sandbox page. */
+/** Alternative-method variant of /v1/authorise: pending until the shopper acts on `issuer_url` (UNKNOWNS U22). */
 export function authoriseAlternative(record: WireRecord, ctx: HandlerContext): WireRecord {
   if (duplicateOrderNo(record, ctx)) return { ...echo(record, ctx), issuer_url: '' };
-  const order = newOrder(record, ctx, { variant: 'alternative', state: 'authorised' });
-  const response = { ...echo(record, ctx), issuer_url: `${ctx.baseUrl}/sandbox/pay/${order.transactionId}` };
-  ctx.notify('payment', record.notify_url, order.transactionId, { ...response, transaction_id: order.transactionId, order_status: '1', result_info: SUCCESS });
-  return response;
+  const order = newOrder(record, ctx, { variant: 'alternative', state: 'pending', expiresAt: deadline(ctx) });
+  return { ...echo(record, ctx), issuer_url: `${ctx.baseUrl}/sandbox/pay/${order.transactionId}` };
 }
 
 function fieldText(value: unknown): string {
@@ -115,10 +130,10 @@ function fieldText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** /v1/checkout: the hidden fields of the auto-submitting page (seed 2.4, the catalogue in the spec). */
+/** /v1/checkout: a pending order and the hidden fields of the auto-submitting page (seed 2.4, the catalogue in the spec). */
 export function checkout(record: WireRecord, ctx: HandlerContext): { fields: [string, string][]; action: string } | null {
   if (duplicateOrderNo(record, ctx)) return null;
-  const order = newOrder(record, ctx, { variant: 'checkout', state: 'authorised' });
+  const order = newOrder(record, ctx, { variant: 'checkout', state: 'pending', expiresAt: deadline(ctx) });
   const fields = new Map<string, string>();
   const routing: Record<string, string> = {
     gbc_id: 'SANDBOX',
@@ -155,6 +170,6 @@ export function checkout(record: WireRecord, ctx: HandlerContext): { fields: [st
   for (const name of checkoutForm.extraFields) if (name !== checkoutForm.allParamsField) fields.set(name, extra[name] ?? fieldText(safe[name]));
   // Aliases carry the value of the field they stand for, a request field or one of the extra fields above.
   for (const [alias, source] of Object.entries(checkoutForm.aliases)) fields.set(alias, fields.get(source) ?? fieldText(safe[source]));
-  ctx.notify('payment', record.notify_url, order.transactionId, { ...echo(record, ctx), transaction_id: order.transactionId, order_status: '1', result_info: SUCCESS });
+  // No notification yet: it is sent when the shopper pays, cancels, or the order expires (lifecycle/redirect-payment.ts).
   return { fields: [...fields], action: `${ctx.baseUrl}/sandbox/pay/${order.transactionId}` };
 }

@@ -7,7 +7,7 @@ import type { SandboxOrder, SandboxState } from '../state.ts';
 /**
  * The sandbox's own `payment_status` codes, one per state (UNKNOWNS U28): the gateway's codes are not shown, so
  * these say nothing about it. `3000` is the value the seed shows; the others are the sandbox's. Reconciliation
- * against the sandbox reads them through `classifySandboxOrder`.
+ * against the sandbox reads them through `sandboxReconciler`.
  */
 export const SANDBOX_PAYMENT_STATUS = {
   authorised: '3000',

@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import { createFileDedupeStore, createMemoryDedupeStore, verifySettings } from '@gw/notifications';
+import { SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
+import type { CliIo } from '../io.ts';
+import { startListener, type ListenRecord } from '../listen/listener.ts';
+import { paint, say } from '../output.ts';
+
+interface ListenFlags {
+  forwardTo: string;
+  port: string;
+  host: string;
+  secret?: string[];
+  secretEnv?: string[];
+  sandboxDefaults?: boolean;
+  toleranceSeconds: string;
+  skipDuplicates?: boolean;
+  seenFile?: string;
+  forwardTimeoutMs: string;
+}
+
+/** The secrets to verify with: `--secret` values, the variables named by `--secret-env`, GW_SECRET, or the sandbox's. */
+function secrets(flags: ListenFlags, io: CliIo): string[] {
+  const list = [...(flags.secret ?? [])];
+  for (const name of flags.secretEnv ?? []) {
+    const value = io.env[name];
+    if (!value) throw new GwError(GW_ERROR_CODES.config, `--secret-env ${name}: the variable is not set`, { variable: name });
+    list.push(value);
+  }
+  if (list.length === 0 && io.env.GW_SECRET) list.push(io.env.GW_SECRET);
+  if (list.length === 0 && flags.sandboxDefaults) list.push(SANDBOX_DEFAULT_SECRET);
+  if (list.length === 0) throw new GwError(GW_ERROR_CODES.config, 'no secret to verify with: pass --secret, --secret-env NAME, GW_SECRET or --sandbox-defaults', {});
+  return list;
+}
+
+function describeRecord(io: CliIo, r: ListenRecord): string {
+  const time = r.at.toISOString().slice(11, 19);
+  const kind = r.event?.kind ?? '?';
+  const id = r.event?.id ?? '-';
+  const verified = r.verification.ok ? paint(io, 'green', 'verified') : paint(io, 'red', `refused: ${r.verification.reason} (${r.verification.code})`);
+  let forward: string;
+  if (r.skippedDuplicate) forward = 'duplicate of an event already forwarded: not forwarded, answered 200';
+  else if (!r.forward) forward = 'not forwarded';
+  else if (r.forward.ok) forward = `forwarded -> ${r.forward.status}`;
+  else forward = paint(io, 'red', `forward failed: ${r.forward.error}; answered ${r.answered}, the sender will retry`);
+  return `${time}  ${kind}  ${id}  ${verified}  ${forward}`;
+}
+
+/** `gw listen --forward-to URL`: receives notifications, verifies and prints each, forwards the raw body and headers. */
+export function registerListen(program: Command, io: CliIo, signals: NodeJS.EventEmitter): void {
+  program
+    .command('listen')
+    .description("receive notifications locally: verify each, print its kind, id and verification, forward it unchanged to your app")
+    .requiredOption('--forward-to <url>', "your application's notification endpoint")
+    .option('--port <port>', 'TCP port to receive on (0 picks a free one)', '8788')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--secret <secret...>', 'secret(s) of the reference HMAC-SHA256 signer; several during a rotation; never printed')
+    .option('--secret-env <name...>', 'read the secret(s) from these environment variables')
+    .option('--sandbox-defaults', "verify with the sandbox's default secret")
+    .option('--tolerance-seconds <s>', 'largest distance of the signed time from now', '300')
+    .option('--skip-duplicates', 'do not forward an event already forwarded and acknowledged (default: forward every delivery)')
+    .option('--seen-file <path>', 'with --skip-duplicates: keep forwarded event ids in this file across restarts')
+    .option('--forward-timeout-ms <ms>', 'time allowed for your app to answer', '10000')
+    .action(async (flags: ListenFlags) => {
+      if (!/^https?:\/\//.test(flags.forwardTo)) throw new GwError(GW_ERROR_CODES.config, `--forward-to must be an http(s) URL, not ${flags.forwardTo}`, {});
+      const settings = verifySettings({ verifiers: secrets(flags, io).map((secret) => createHmacSha256Signer({ secret })), toleranceSeconds: Number(flags.toleranceSeconds) });
+      const store = flags.seenFile ? createFileDedupeStore(flags.seenFile) : createMemoryDedupeStore();
+      const { url, server } = await startListener({
+        forwardTo: flags.forwardTo,
+        port: Number(flags.port),
+        host: flags.host,
+        settings,
+        store,
+        skipDuplicates: Boolean(flags.skipDuplicates),
+        forwardTimeoutMs: Number(flags.forwardTimeoutMs),
+        onRecord: (record) => say(io, describeRecord(io, record)),
+      });
+      say(io, `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${settings.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`);
+      say(io, `  use it as notify_url; Ctrl-C stops`);
+      await new Promise<void>((resolve) => {
+        signals.once('SIGINT', () => resolve());
+        signals.once('SIGTERM', () => resolve());
+      });
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      say(io, 'gw listen stopped');
+    });
+}

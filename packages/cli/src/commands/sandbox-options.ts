@@ -1,0 +1,169 @@
+// `gw sandbox` flags -> startSandbox options: every problem of every flag found at once (exit 2).
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { faultRulesProblems, type FaultRules, type SandboxMerchant, type SandboxOptions } from '@gw/sandbox';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
+import type { CliIo } from '../io.ts';
+
+/** The flags as commander gives them (all text). */
+export interface SandboxFlags {
+  readonly port: string;
+  readonly host: string;
+  readonly seed: string;
+  readonly faults?: string;
+  readonly latency?: string;
+  readonly secret?: string;
+  readonly secretEnv?: string;
+  readonly merchants?: string;
+  readonly notifyAttempts?: string;
+  readonly notifyBaseDelayMs?: string;
+  readonly maxBodyBytes?: string;
+  readonly headersTimeoutMs?: string;
+  readonly requestTimeoutMs?: string;
+  readonly bodyTimeoutMs?: string;
+  readonly keepAliveTimeoutMs?: string;
+  readonly maxConnections?: string;
+  readonly unknownFields?: string;
+  readonly state?: string;
+  readonly redirectExpiry?: string;
+  readonly control: boolean;
+}
+
+/** The options, and whether the signer secret is the sandbox's default one (for the banner; the secret is never printed). */
+export interface ResolvedSandboxFlags {
+  readonly options: SandboxOptions;
+  readonly customSecret: boolean;
+}
+
+type Problems = string[];
+
+function whole(problems: Problems, flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+    problems.push(`${flag} ${JSON.stringify(text)} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}`);
+    return undefined;
+  }
+  return n;
+}
+
+function readJson(problems: Problems, flag: string, text: string, cwd: string): unknown {
+  const inline = /^\s*[[{]/.test(text);
+  const path = isAbsolute(text) ? text : join(cwd, text);
+  if (!inline && !existsSync(path)) {
+    problems.push(`${flag} ${text}: no such file (give a JSON file or inline JSON)`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(inline ? text : readFileSync(path, 'utf8'));
+  } catch (error) {
+    problems.push(`${flag} ${inline ? '(inline JSON)' : text}: not valid JSON (${(error as Error).message})`);
+    return undefined;
+  }
+}
+
+function latency(problems: Problems, text: string | undefined): number | [number, number] | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)(?:-(\d+))?$/.exec(text);
+  if (!m || (m[2] !== undefined && Number(m[2]) < Number(m[1]))) {
+    problems.push(`--latency ${JSON.stringify(text)} must be milliseconds (e.g. 50) or a range (e.g. 20-80)`);
+    return undefined;
+  }
+  return m[2] === undefined ? Number(m[1]) : [Number(m[1]), Number(m[2])];
+}
+
+const DURATION_UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `--redirect-expiry`: milliseconds (`90000`) or a duration (`90s`, `30m`, `2h`, `1d`), from 1 ms to 30 days. */
+function duration(problems: Problems, flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * DURATION_UNIT_MS[m[2] ?? 'ms']! : NaN;
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > 30 * 86_400_000) {
+    problems.push(`${flag} ${JSON.stringify(text)} must be milliseconds (e.g. 90000) or a duration such as 90s, 30m, 2h, 1d (at most 30 days)`);
+    return undefined;
+  }
+  return ms;
+}
+
+function faults(problems: Problems, flags: SandboxFlags, cwd: string): FaultRules | undefined {
+  let rules: Record<string, Record<string, unknown>> = {};
+  if (flags.faults !== undefined) {
+    const value = readJson(problems, '--faults', flags.faults, cwd);
+    const found = value === undefined ? [] : faultRulesProblems(value);
+    problems.push(...found.map((p) => `--faults: ${p.path} ${p.message}`));
+    if (value !== undefined && found.length === 0) rules = value as typeof rules;
+  }
+  const latencyMs = latency(problems, flags.latency);
+  if (latencyMs !== undefined) rules = { ...rules, '*': { ...rules['*'], latencyMs } };
+  return Object.keys(rules).length > 0 ? (rules as FaultRules) : undefined;
+}
+
+function merchants(problems: Problems, file: string | undefined, cwd: string): SandboxMerchant[] | undefined {
+  if (file === undefined) return undefined;
+  const value = readJson(problems, '--merchants', file, cwd);
+  if (value === undefined) return undefined;
+  const ok = Array.isArray(value) && value.length > 0 && value.every((m) => m && typeof m.merchantId === 'string' && m.merchantId && typeof m.accountId === 'string' && m.accountId);
+  if (!ok) problems.push(`--merchants ${file}: must be a non-empty JSON array of { "merchantId": "...", "accountId": "..." }`);
+  return ok ? (value as SandboxMerchant[]).map((m) => ({ merchantId: m.merchantId, accountId: m.accountId })) : undefined;
+}
+
+function secret(problems: Problems, flags: SandboxFlags, io: CliIo): string | undefined {
+  if (flags.secret !== undefined && flags.secretEnv !== undefined) problems.push('--secret and --secret-env: give one of them');
+  if (flags.secretEnv !== undefined) {
+    const value = io.env[flags.secretEnv];
+    if (!value) problems.push(`--secret-env ${flags.secretEnv}: that environment variable is not set or empty`);
+    return value || undefined;
+  }
+  if (flags.secret === '') problems.push('--secret: must not be empty');
+  return flags.secret || undefined;
+}
+
+function limits(problems: Problems, flags: SandboxFlags): Partial<SandboxOptions> {
+  const out: Record<string, unknown> = {
+    maxBodyBytes: whole(problems, '--max-body-bytes', flags.maxBodyBytes, 1),
+    headersTimeoutMs: whole(problems, '--headers-timeout-ms', flags.headersTimeoutMs, 1),
+    requestTimeoutMs: whole(problems, '--request-timeout-ms', flags.requestTimeoutMs, 1),
+    bodyTimeoutMs: whole(problems, '--body-timeout-ms', flags.bodyTimeoutMs, 1),
+    keepAliveTimeoutMs: whole(problems, '--keep-alive-timeout-ms', flags.keepAliveTimeoutMs, 1),
+    maxConnections: whole(problems, '--max-connections', flags.maxConnections, 1),
+  };
+  if (flags.unknownFields !== undefined && flags.unknownFields !== 'refuse' && flags.unknownFields !== 'accept') problems.push(`--unknown-fields ${JSON.stringify(flags.unknownFields)} must be refuse or accept`);
+  else out.unknownFields = flags.unknownFields;
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
+}
+
+/** The startSandbox options of `gw sandbox`'s flags, or a GW_CONFIG error listing every bad flag. */
+export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): ResolvedSandboxFlags {
+  const problems: Problems = [];
+  const port = whole(problems, '--port', flags.port, 0, 65_535);
+  const seed = whole(problems, '--seed', flags.seed, 0, 2 ** 32 - 1);
+  const attempts = whole(problems, '--notify-attempts', flags.notifyAttempts, 1, 100);
+  const baseDelayMs = whole(problems, '--notify-base-delay-ms', flags.notifyBaseDelayMs, 0, 3_600_000);
+  const rules = faults(problems, flags, io.cwd);
+  const accepted = merchants(problems, flags.merchants, io.cwd);
+  const key = secret(problems, flags, io);
+  const bounds = limits(problems, flags);
+  const redirectExpiryMs = duration(problems, '--redirect-expiry', flags.redirectExpiry);
+  if (flags.state === '') problems.push('--state: give a file path');
+  if (problems.length > 0) {
+    throw new GwError(GW_ERROR_CODES.config, `gw sandbox: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
+  }
+  const signer = key === undefined ? undefined : createHmacSha256Signer({ secret: key });
+  const notify = { ...(attempts === undefined ? {} : { attempts }), ...(baseDelayMs === undefined ? {} : { baseDelayMs }) };
+  const options: SandboxOptions = {
+    port,
+    host: flags.host,
+    seed,
+    ...bounds,
+    ...(rules ? { faults: rules } : {}),
+    ...(accepted ? { merchants: accepted } : {}),
+    ...(signer ? { signer, verifier: signer } : {}),
+    ...(Object.keys(notify).length > 0 ? { notify } : {}),
+    ...(redirectExpiryMs === undefined ? {} : { redirectExpiryMs }),
+    ...(flags.state ? { stateFile: isAbsolute(flags.state) ? flags.state : join(io.cwd, flags.state) } : {}),
+    ...(flags.control ? {} : { control: false }),
+  };
+  return { options, customSecret: signer !== undefined };
+}

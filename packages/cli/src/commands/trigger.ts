@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { NOTIFICATION_KINDS } from '@gw/notifications';
+import { TEST_CARDS } from '@gw/sandbox';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { requireGateway } from '../config.ts';
+import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
+import type { CliIo } from '../io.ts';
+import { say } from '../output.ts';
+import { control } from './sandbox-control.ts';
+
+/** Kinds `trigger` can cause with a direct request, and the request that does. */
+const DIRECT: Record<string, (notifyUrl: string) => { operation: 'authoriseCard' | 'payout'; record: Record<string, unknown> }> = {
+  'payment.authorised': (notifyUrl) => ({ operation: 'authoriseCard', record: card(TEST_CARDS.approved, notifyUrl) }),
+  'payment.declined': (notifyUrl) => ({ operation: 'authoriseCard', record: card(TEST_CARDS.declined, notifyUrl) }),
+  'payout.completed': (notifyUrl) => ({ operation: 'payout', record: { request_id: randomUUID(), payment_amount: '1.00', payment_currency: 'USD', notify_url: notifyUrl } }),
+};
+
+function card(number: string, notifyUrl: string): Record<string, unknown> {
+  return { order_no: `TRIGGER-${Date.now()}-${randomUUID().slice(0, 8)}`, currency: 'USD', amount: '10.00', card: number, expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: notifyUrl };
+}
+
+/** Kinds that need a pending redirect payment settled by an operator, and the control API action that settles it. */
+const SETTLED: Record<string, 'cancel' | 'expire'> = { 'payment.cancelled': 'cancel', 'payment.expired': 'expire' };
+
+/** Creates a pending alternative-method payment, then settles it through the sandbox's control API; returns its transaction id. */
+async function settledRedirectPayment(io: CliIo, flags: GatewayFlags & { notifyUrl: string }, action: 'cancel' | 'expire'): Promise<string> {
+  const config = gatewayConfig(io, flags);
+  const client = await clientFor(io, config);
+  let transactionId: string;
+  try {
+    const order_no = `TRIGGER-${Date.now()}-${randomUUID().slice(0, 8)}`;
+    await client.authoriseAlternative({ order_no, currency: 'BRL', amount: '10.00', payment_method: 'PIX', notify_url: flags.notifyUrl });
+    // The alternative-method answer carries issuer_url, not the transaction id: the query gives it.
+    const found = (await client.query({ order_no })).orders_list?.[0] as { transaction_id?: string } | undefined;
+    if (!found?.transaction_id) throw new GwError(GW_ERROR_CODES.decode, `the query of ${order_no} answered no transaction_id`, { order_no });
+    transactionId = found.transaction_id;
+  } finally {
+    await client.close();
+  }
+  await control(requireGateway(config).baseUrl, `/sandbox/api/orders/${encodeURIComponent(transactionId)}/actions/${action}`, 'POST');
+  return transactionId;
+}
+
+const KINDS = [...Object.keys(DIRECT), ...Object.keys(SETTLED)];
+
+/**
+ * `gw trigger KIND --notify-url URL`: makes the sandbox send a notification of that kind, by a request that ends in it
+ * (a test card payment or a payout), or for `payment.cancelled` / `payment.expired` by a pending alternative-method
+ * payment that the sandbox's control API then cancels or expires as an operator would.
+ */
+export function registerTrigger(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command): void {
+  withGatewayOptions(
+    program
+      .command('trigger')
+      .description(`make the sandbox send a notification of a kind (${KINDS.join(', ')})`)
+      .argument('<kind>', `one of ${KINDS.join(', ')}`)
+      .requiredOption('--notify-url <url>', 'where the notification goes (your app, or gw listen)'),
+  ).action(async (kind: string, flags: GatewayFlags & { notifyUrl: string }) => {
+    const settle = SETTLED[kind];
+    if (settle) {
+      const transactionId = await settledRedirectPayment(io, flags, settle);
+      say(io, `authoriseAlternative sent, then ${settle} through the control API: transaction ${transactionId}; the sandbox now notifies ${flags.notifyUrl} (${kind})`);
+      return;
+    }
+    const make = DIRECT[kind];
+    if (!make) {
+      const known = (NOTIFICATION_KINDS as readonly string[]).includes(kind);
+      const why = known ? `${kind} cannot be caused on purpose: the sandbox completes every valid payout` : `unknown kind ${kind}`;
+      throw new GwError(GW_ERROR_CODES.config, `${why}; trigger supports ${KINDS.join(', ')}`, { kind });
+    }
+    const { operation, record } = make(flags.notifyUrl);
+    const client = await clientFor(io, gatewayConfig(io, flags));
+    try {
+      const result = (await (client[operation] as (r: unknown) => Promise<Record<string, unknown>>)(record)) as Record<string, unknown>;
+      say(io, `${operation} sent: transaction ${String(result.transaction_id ?? '')}; the sandbox now notifies ${flags.notifyUrl} (${kind})`);
+    } finally {
+      await client.close();
+    }
+  });
+}

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@gw/client';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, SANDBOX_PAYMENT_STATUS } from '@gw/sandbox';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES, runCli } from '../src/index.ts';
+import { capturedIo } from './io.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'gw-cli-sandbox-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const SECRET = 'team-secret-9f3c1e';
+
+/** Runs `gw sandbox ...` in this process; resolves once it printed its address. */
+async function running(args: string[], env: Record<string, string> = {}) {
+  const c = capturedIo({ env, cwd: dir });
+  const exit = runCli(['sandbox', ...args], c.io, c.signals);
+  const until = Date.now() + 10_000;
+  while (!/listening on (http:\S+)/.test(c.out()) && Date.now() < until) {
+    if (await Promise.race([exit.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))])) break;
+  }
+  const url = /listening on (http:\S+)/.exec(c.out())?.[1];
+  return { url: url!, c, stop: async () => (c.signals.emit('SIGINT'), exit) };
+}
+
+describe('gw sandbox flags', () => {
+  it('refuses bad flags naming every problem at once, exit 2, without printing a secret', async () => {
+    const c = capturedIo({ cwd: dir });
+    const args = ['sandbox', '--port', 'eighty', '--latency', '-5', '--faults', '{"/v1/nope":{"http5xx":2}}', '--notify-attempts', '0', '--unknown-fields', 'maybe', '--secret', SECRET, '--secret-env', 'NO_SUCH_VAR', '--merchants', 'missing.json', '--max-connections', '1.5', '--redirect-expiry', '10 minutes'];
+    const status = await runCli(args, c.io, c.signals);
+    expect(status).toBe(EXIT_CODES.usage);
+    const err = c.err();
+    for (const flag of ['--port', '--latency', '--faults: "/v1/nope"', '"/v1/nope".http5xx', '--notify-attempts', '--unknown-fields', '--secret and --secret-env', '--secret-env NO_SUCH_VAR', '--merchants missing.json', '--max-connections', '--redirect-expiry "10 minutes"']) expect(err).toContain(flag);
+    expect(err).toMatch(/11 bad flag/);
+    expect(err + c.out()).not.toContain(SECRET);
+  });
+
+  it('lists every flag in its help', async () => {
+    const c = capturedIo();
+    expect(await runCli(['sandbox', '--help'], c.io, c.signals)).toBe(0);
+    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--redirect-expiry', '--state', '--no-control', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
+      expect(c.out()).toContain(flag);
+    }
+  });
+
+  it('runs with a secret from the environment, merchants, faults and a state file that survives a restart', async () => {
+    writeFileSync(join(dir, 'merchants.json'), JSON.stringify([{ merchantId: 'M777', accountId: 'A777' }]));
+    const state = 'team.sqlite';
+    const args = ['--port', '0', '--secret-env', 'TEAM_SECRET', '--merchants', 'merchants.json', '--faults', '{"/v1/refund":{"http5xx":1}}', '--state', state, '--notify-attempts', '2'];
+    const first = await running(args, { TEAM_SECRET: SECRET });
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const signer = createHmacSha256Signer({ secret: SECRET });
+    const client = createClient({ baseUrl: first.url, merchantId: 'M777', accountId: 'A777', signer, verifier: signer });
+    const paid = await client.authoriseCard({ order_no: 'CLI-STATE-1', amount: '12.00', currency: 'USD', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+    expect(paid.order_status).toBe('1');
+    const refund = await fetch(`${first.url}/v1/refund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(refund.status).toBe(503);
+    const faults = (await (await fetch(`${first.url}/sandbox/api/faults`)).json()) as { rules: unknown };
+    expect(faults.rules).toEqual({ '/v1/refund': { http5xx: 1 } });
+    expect(await first.stop()).toBe(0);
+    expect(first.c.out()).toContain(`state kept in ${join(dir, state)}`);
+
+    const second = await running(args, { TEAM_SECRET: SECRET });
+    const client2 = createClient({ baseUrl: second.url, merchantId: 'M777', accountId: 'A777', signer, verifier: signer });
+    const query = await client2.query({ transaction_id: paid.transaction_id });
+    expect(query.orders_list?.[0]).toMatchObject({ transaction_id: paid.transaction_id });
+    expect(second.c.out()).toContain('(1 orders loaded)');
+    expect(await second.stop()).toBe(0);
+    expect(first.c.out() + first.c.err() + second.c.out() + second.c.err()).not.toContain(SECRET);
+  });
+
+  it('expires a redirect payment the shopper left after --redirect-expiry', async () => {
+    const run = await running(['--port', '0', '--redirect-expiry', '300ms']);
+    const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+    const client = createClient({ baseUrl: run.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+    try {
+      await client.authoriseAlternative({ order_no: 'CLI-EXPIRY-1', currency: 'BRL', amount: '80.00', payment_method: 'PIX' });
+      const found = async () => (await client.query({ order_no: 'CLI-EXPIRY-1' })).orders_list![0]!;
+      const status = async () => (await found()).payment_status;
+      expect(await status()).toBe(SANDBOX_PAYMENT_STATUS.pending);
+      await expect.poll(status, { timeout: 5000, interval: 50 }).toBe(SANDBOX_PAYMENT_STATUS.expired);
+      const detail = (await (await fetch(`${run.url}/sandbox/api/orders/${(await found()).transaction_id}`)).json()) as { order: { history: { event: string; by: string; at: string }[] } };
+      const [created, expired] = detail.order.history;
+      expect([created!.event, expired!.event, expired!.by]).toEqual(['created', 'expired', 'clock']);
+      expect(Date.parse(expired!.at) - Date.parse(created!.at)).toBeGreaterThanOrEqual(300);
+    } finally {
+      await client.close();
+    }
+    expect(await run.stop()).toBe(0);
+  });
+
+  it('turns the control API and console off with --no-control', async () => {
+    const run = await running(['--port', '0', '--no-control']);
+    expect((await fetch(`${run.url}/sandbox/api/orders`)).status).toBe(404);
+    expect(run.c.out()).not.toContain('/sandbox/console');
+    expect(await run.stop()).toBe(0);
+  });
+
+  it('refuses a state file that is not one, exit 2, naming the file', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'not a database\n'.repeat(100));
+    const c = capturedIo({ cwd: dir });
+    expect(await runCli(['sandbox', '--port', '0', '--state', 'notes.txt'], c.io, c.signals)).toBe(EXIT_CODES.usage);
+    expect(c.err()).toContain(join(dir, 'notes.txt'));
+  });
+});

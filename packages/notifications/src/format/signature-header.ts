@@ -1,0 +1,37 @@
+import { NotificationRefusedError } from '../errors.ts';
+
+/** The header that carries the signature of the default format. */
+export const SIGNATURE_HEADER = 'gw-signature';
+
+/** The parts of a `gw-signature` header: the signed time and one or more signatures. */
+export interface SignatureHeader {
+  /** Unix seconds, as text exactly as sent (it is part of what is signed). */
+  readonly t: string;
+  readonly signatures: readonly string[];
+}
+
+/** `t=<unix seconds>,v1=<signature>`; more `v1=` parts when the sender signs with several keys. */
+export function formatSignatureHeader(t: string, signatures: readonly string[]): string {
+  return [`t=${t}`, ...signatures.map((s) => `v1=${s}`)].join(',');
+}
+
+/** Parses a `gw-signature` header; refuses (`no-signature`) a missing or unreadable one. Unknown parts are ignored. */
+export function parseSignatureHeader(value: string | undefined): SignatureHeader {
+  if (value === undefined || value.trim() === '') {
+    throw new NotificationRefusedError(`No ${SIGNATURE_HEADER} header: an unsigned notification is never trusted.`, { reason: 'no-signature' });
+  }
+  let t: string | undefined;
+  const signatures: string[] = [];
+  for (const part of value.split(',')) {
+    const at = part.indexOf('=');
+    if (at < 0) continue;
+    const key = part.slice(0, at).trim();
+    const text = part.slice(at + 1).trim();
+    if (key === 't' && t === undefined) t = text;
+    else if (key === 'v1' && text !== '') signatures.push(text);
+  }
+  if (t === undefined || !/^\d{1,12}$/.test(t) || signatures.length === 0) {
+    throw new NotificationRefusedError(`The ${SIGNATURE_HEADER} header is not "t=<unix seconds>,v1=<signature>".`, { reason: 'no-signature' });
+  }
+  return { t, signatures };
+}

@@ -1,0 +1,15 @@
+export { NOTIFICATION_KINDS, NOTIFICATION_TYPE, NOTIFICATION_VERSION, NOTIFYING_OPERATIONS, PAYMENT_KINDS, PAYOUT_KINDS, isNotificationKind, isNotifyingOperation, type NotificationKind, type NotifyingOperation, type PaymentKind, type PayoutKind } from './envelope/kinds.ts';
+export type { AlternativePaymentNotification, CardPaymentNotification, CheckoutPaymentNotification, NotificationEnvelope, NotificationEvent, PaymentNotification, PaymentResult, PayoutNotification } from './envelope/event.ts';
+export { createNotificationEvent, newEventId, type NotificationEventInput } from './envelope/create-event.ts';
+export { envelopeProblems, isNotificationEvent } from './envelope/check-envelope.ts';
+export { NotificationRefusedError, type NotificationRefusalDetails, type NotificationRefusalReason } from './errors.ts';
+export { headerValue, type DecodeInput, type DecodedNotification, type EncodeContext, type EncodedNotification, type HeaderSource, type NotificationDecoder, type NotificationEncoder } from './format/format.ts';
+export { decodeGwNotification, encodeGwNotification } from './format/gw-envelope.ts';
+export { formatSignatureHeader, parseSignatureHeader, SIGNATURE_HEADER, type SignatureHeader } from './format/signature-header.ts';
+export { notificationMessage } from './format/signed-message.ts';
+export { constructEvent, verifyNotification, verifySettings, type VerifyOptions, type VerifySettings } from './receive/verify.ts';
+export { createNotificationReceiver, type NotificationReceiver, type ReceiverOptions } from './receive/receiver.ts';
+export type { ReceiverAnswer, ReceiverOutcome } from './receive/answer.ts';
+export type { ClaimResult, DedupeStore } from './dedupe/store.ts';
+export { createMemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe/memory-store.ts';
+export { createFileDedupeStore } from './dedupe/file-store.ts';

@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NotificationEvent } from '../envelope/event.ts';
+import { NotificationRefusedError } from '../errors.ts';
+import type { DecodeInput } from '../format/format.ts';
+import { createMemoryDedupeStore } from '../dedupe/memory-store.ts';
+import type { DedupeStore } from '../dedupe/store.ts';
+import { answerFor, type ReceiverAnswer } from './answer.ts';
+import { readFetchBody } from './read-fetch-body.ts';
+import { readNodeBody } from './read-node-body.ts';
+import { verifyNotification, verifySettings, type VerifyOptions } from './verify.ts';
+
+/** What the receiver needs: how to verify, what to run per event, and where handled ids are kept. */
+export interface ReceiverOptions<Context = void> extends VerifyOptions {
+  /** Your handler. The sender gets 2xx only after it resolved, non-2xx when it threw (so it retries). */
+  readonly onEvent: (event: NotificationEvent, context: Context) => void | Promise<void>;
+  /** Handled event ids. Default: `createMemoryDedupeStore()` (one process). */
+  readonly store?: DedupeStore;
+  /** How long a delivery may hold an event before another may take it over (a crashed process). Default 5 min. */
+  readonly leaseMs?: number;
+  /** Called with each refusal and each handler failure (for your logs; the error never holds the body). */
+  readonly onError?: (error: unknown, answer: ReceiverAnswer) => void;
+}
+
+/** A receiver: one core `handle` and adapters for node:http and WHATWG `Request`. */
+export interface NotificationReceiver<Context = void> {
+  /** Verifies, de-duplicates, runs `onEvent` and says what to answer; for any framework that gives raw bytes. */
+  handle(input: DecodeInput, context: Context): Promise<ReceiverAnswer>;
+  /** A node:http handler `(req, res)` reading the raw body itself (do not put a JSON body parser before it). */
+  node(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** A WHATWG handler: Next.js route handlers, Hono, Bun, Deno. */
+  fetch(request: Request): Promise<Response>;
+}
+
+// UNKNOWNS U45: claim -> handler -> commit; 2xx only after the handler finished.
+async function runOnce<Context>(event: NotificationEvent, context: Context, options: ReceiverOptions<Context>, store: DedupeStore, leaseMs: number): Promise<ReceiverAnswer> {
+  const claim = await store.claim(event.id, leaseMs);
+  if (claim === 'done') return answerFor('duplicate', event);
+  if (claim === 'busy') return answerFor('in-progress', event);
+  try {
+    await options.onEvent(event, context);
+  } catch (error) {
+    await store.release(event.id);
+    return answerFor('failed', event, error);
+  }
+  await store.commit(event.id);
+  return answerFor('processed', event);
+}
+
+/** Builds a receiver; checks the options at once (`GW_CONFIG` listing every problem). */
+export function createNotificationReceiver<Context = void>(options: ReceiverOptions<Context>): NotificationReceiver<Context> {
+  const settings = verifySettings(options, typeof options?.onEvent === 'function' ? [] : ['onEvent must be a function (event) => void | Promise<void>']);
+  const store = options.store ?? createMemoryDedupeStore();
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const report = (answer: ReceiverAnswer): ReceiverAnswer => {
+    if (answer.error !== undefined) options.onError?.(answer.error, answer);
+    return answer;
+  };
+  const receiver: NotificationReceiver<Context> = {
+    async handle(input, context) {
+      let event: NotificationEvent;
+      try {
+        event = await verifyNotification(input, settings);
+      } catch (error) {
+        if (error instanceof NotificationRefusedError) return report(answerFor('refused', undefined, error));
+        throw error;
+      }
+      return report(await runOnce(event, context, options, store, leaseMs));
+    },
+    async node(req, res) {
+      let answer: ReceiverAnswer;
+      try {
+        answer = await receiver.handle({ body: await readNodeBody(req, settings.maxBodyBytes), headers: req.headers }, undefined as Context);
+      } catch (error) {
+        answer = report(error instanceof NotificationRefusedError ? answerFor('refused', undefined, error) : answerFor('failed', undefined, error));
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+    },
+    async fetch(request) {
+      let answer: ReceiverAnswer;
+      try {
+        answer = await receiver.handle({ body: await readFetchBody(request, settings.maxBodyBytes), headers: request.headers }, undefined as Context);
+      } catch (error) {
+        answer = report(error instanceof NotificationRefusedError ? answerFor('refused', undefined, error) : answerFor('failed', undefined, error));
+      }
+      return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
+    },
+  };
+  return receiver;
+}

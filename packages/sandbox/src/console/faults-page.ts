@@ -1,0 +1,34 @@
+import type { ControlDeps } from '../control/control-deps.ts';
+import { FAULT_KINDS } from '../control/fault-rules.ts';
+import { VARIANTS_BY_PATH } from '../server/routes.ts';
+import { html } from './html.ts';
+import { page } from './layout.ts';
+
+/** What each fault does, for the labels. */
+export const FAULT_LABELS: Record<string, string> = {
+  'http-5xx': 'HTTP 503, nothing processed',
+  'reset-before': 'connection reset before processing (nothing happened)',
+  'reset-after': 'processed, then connection reset (outcome unknown to the caller)',
+  'duplicate-notification': 'notification delivered twice',
+};
+
+/** Fault switches: rules in force, queued one-shot faults, and forms to switch faults on and off. */
+export function faultsPage(deps: ControlDeps, notice: string | null): string {
+  const paths = ['*', ...VARIANTS_BY_PATH.keys()];
+  const pathOptions = paths.map((p) => html`<option value="${p}">${p === '*' ? '* (every operation)' : p}</option>`);
+  const kindOptions = FAULT_KINDS.map((k) => html`<option value="${k}">${k}: ${FAULT_LABELS[k]}</option>`);
+  const rules = Object.entries(deps.faults.rules).map(([path, rule]) => html`<tr><td class="mono">${path}</td><td class="mono">${JSON.stringify(rule)}</td></tr>`);
+  const queued = Object.entries(deps.faults.queued()).map(([path, kinds]) => html`<tr><td class="mono">${path}</td><td>${kinds.join(', ')}</td></tr>`);
+  const content = html`<h1>Faults</h1>
+<h2>Switch a fault on</h2>
+<form class="card" method="post" action="/sandbox/console/faults/switch"><label>Operation<select name="path">${pathOptions}</select></label>
+<label>Fault kind<select name="kind">${kindOptions}</select></label>
+<label>Applies to<select name="mode"><option value="next">the next request(s) only</option><option value="always">every request until switched off</option></select></label>
+<label>How many (next only)<input name="times" type="number" min="1" max="10000" value="1" inputmode="numeric"></label>
+<label>Added latency, ms (every request)<input name="latency" type="number" min="0" max="600000" value="" inputmode="numeric"></label>
+<button type="submit">Switch on</button></form>
+<h2>Rules in force (every request)</h2>${rules.length > 0 ? html`<div class="scroll"><table><thead><tr><th>Path</th><th>Rule</th></tr></thead><tbody>${rules}</tbody></table></div>` : html`<p class="muted">None.</p>`}
+<h2>Queued one-shot faults</h2>${queued.length > 0 ? html`<div class="scroll"><table><thead><tr><th>Path</th><th>Next requests meet</th></tr></thead><tbody>${queued}</tbody></table></div>` : html`<p class="muted">None.</p>`}
+<form class="card" method="post" action="/sandbox/console/faults/off"><button type="submit" class="secondary">Switch every fault off</button></form>`;
+  return page('Faults', 'faults', content, notice);
+}

@@ -1,0 +1,43 @@
+import type { ControlDeps } from '../control/control-deps.ts';
+import { findOrder, OPERATOR_ACTIONS } from '../control/orders.ts';
+import { fromMinorUnits } from '../money.ts';
+import type { SandboxOrder } from '../state.ts';
+import { html, segment, type SafeHtml } from './html.ts';
+import { page, stateBadge } from './layout.ts';
+import { attemptsCell, eventCell, resendForm } from './notifications-page.ts';
+
+const ACTION_LABELS: Record<string, string> = { authorise: 'Authorise (shopper paid)', decline: 'Decline', cancel: 'Cancel (shopper cancelled)', expire: 'Expire (shopper left)' };
+
+function actions(order: SandboxOrder): SafeHtml {
+  if (order.state !== 'pending') {
+    return html`<p class="muted">No operator action: the order is ${order.state.replace('_', ' ')}. The merchant acts on it through the API (capture, cancel, review, refund).</p>`;
+  }
+  const buttons = Object.keys(OPERATOR_ACTIONS).map(
+    (action) => html`<form class="inline" method="post" action="/sandbox/console/orders/${segment(order.transactionId)}/actions/${action}"><button type="submit"${action === 'authorise' ? '' : html` class="secondary"`}>${ACTION_LABELS[action]}</button></form> `,
+  );
+  return html`<p class="muted">The order waits for the shopper: open <a href="/sandbox/pay/${segment(order.transactionId)}">the shopper's page</a>, or act in their place (the notification is sent at once).</p><div>${buttons}</div>`;
+}
+
+function details(deps: ControlDeps, order: SandboxOrder): SafeHtml {
+  return html`<dl><dt>State</dt><dd>${stateBadge(order.state)}</dd><dt>Order no.</dt><dd class="mono">${order.orderNo}</dd>
+<dt>Amount</dt><dd>${order.amount} ${order.currency}</dd><dt>Captured</dt><dd>${fromMinorUnits(order.capturedMinor)} ${order.currency}</dd>
+<dt>Refunded</dt><dd>${fromMinorUnits(deps.state.refundedMinor(order))} ${order.currency}</dd><dt>Kind</dt><dd>${order.variant}</dd>
+<dt>Merchant / account</dt><dd class="mono">${order.merchantId} / ${order.accountId}</dd><dt>Card</dt><dd class="mono">${order.maskedCard || '—'}</dd>
+<dt>Result</dt><dd class="mono">${order.resultInfo}</dd><dt>Risk</dt><dd>${order.riskAction} (${order.riskScore})</dd>
+${order.recurringId ? html`<dt>Subscription</dt><dd class="mono">${order.recurringId}</dd>` : ''}<dt>Created (UTC)</dt><dd class="mono">${order.createdAt.toISOString()}</dd></dl>`;
+}
+
+/** One order: details, the actions a shopper or operator could take, history, refunds, notifications. */
+export function orderPage(deps: ControlDeps, transactionId: string, notice: string | null): string {
+  const order = findOrder(deps, transactionId);
+  const history = order.history.map((e) => html`<tr><td class="mono">${e.at.toISOString().replace('T', ' ').slice(0, 19)}</td><td>${e.event}</td><td>${e.by}</td><td>${e.detail ?? ''}</td></tr>`);
+  const refunds = order.refunds.map((r) => html`<tr><td class="mono">${r.referenceId}</td><td class="mono">${r.reference}</td><td class="num">${fromMinorUnits(r.amountMinor)} ${order.currency}</td><td>${r.reason}</td></tr>`);
+  const deliveries = deps.state.notifications.filter((d) => d.kind === 'payment' && d.key === order.transactionId);
+  const notes = deliveries.map((d) => html`<tr><td>${d.id}</td><td>${eventCell(d)}</td><td class="mono">${d.url}</td><td>${d.delivered ? html`<span class="state ok">delivered</span>` : html`<span class="state bad">not delivered</span>`}</td><td>${attemptsCell(d)}</td><td>${resendForm(d, `/sandbox/console/orders/${segment(order.transactionId)}`)}</td></tr>`);
+  const content = html`<p><a href="/sandbox/console">← Orders</a></p><h1>Order <span class="mono">${order.transactionId}</span></h1>
+${details(deps, order)}<h2>Actions</h2>${actions(order)}
+<h2>History</h2><div class="scroll"><table><thead><tr><th>At (UTC)</th><th>Event</th><th>By</th><th>Detail</th></tr></thead><tbody>${history}</tbody></table></div>
+<h2>Refunds</h2>${refunds.length > 0 ? html`<div class="scroll"><table><thead><tr><th>Reference id</th><th>Reference</th><th>Amount</th><th>Reason</th></tr></thead><tbody>${refunds}</tbody></table></div>` : html`<p class="muted">None.</p>`}
+<h2>Notifications</h2>${notes.length > 0 ? html`<div class="scroll"><table><thead><tr><th>#</th><th>Event</th><th>To</th><th>Status</th><th>Attempts</th><th></th></tr></thead><tbody>${notes}</tbody></table></div>` : html`<p class="muted">None (the payment had no notify_url, or none was due yet).</p>`}`;
+  return page(`Order ${order.transactionId}`, 'orders', content, notice);
+}

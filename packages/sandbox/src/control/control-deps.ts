@@ -1,0 +1,28 @@
+import type { SandboxClock } from '../clock.ts';
+import type { DueWork } from './clock-work.ts';
+import type { SandboxNotify } from '../context.ts';
+import type { FaultPlan } from '../faults.ts';
+import type { IdSource } from '../ids.ts';
+import type { Notifier } from '../notifier.ts';
+import type { SandboxDeps } from '../lifecycle/deps.ts';
+import type { SandboxState } from '../state.ts';
+
+/** What the control API and the console act on: the running sandbox's parts. */
+export interface ControlDeps {
+  readonly state: SandboxState;
+  readonly clock: SandboxClock;
+  readonly ids: IdSource;
+  readonly faults: FaultPlan;
+  readonly notifier: Notifier;
+  /** Signs and queues a notification from outside a request (operator actions, the clock). */
+  readonly notify: SandboxNotify;
+  /** What settling and expiring redirect payments act through (lifecycle/redirect-payment.ts). */
+  readonly redirect: SandboxDeps;
+  /** Advances the clock by `ms` and runs the work due (kept in the state file when there is one). */
+  advanceClock(ms: number): DueWork;
+  /** Empties the state and cancels queued notification retries; the server keeps its address. */
+  reset(): void;
+  /** Largest request body the control API reads. */
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+}

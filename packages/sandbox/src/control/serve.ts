@@ -1,0 +1,57 @@
+// Serves the control API (/sandbox/api/) and the console (/sandbox/console) on the sandbox's own address.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorPage } from '../console/error-page.ts';
+import { serveConsole } from '../console/serve-console.ts';
+import { bodyReader, matchRoute } from './api-routes.ts';
+import type { ControlDeps } from './control-deps.ts';
+import { CONTROL_ERROR_CODES, ControlError } from './control-error.ts';
+import { refuseCrossOrigin, sendJson } from './http.ts';
+
+export const CONTROL_API_PREFIX = '/sandbox/api/';
+export const CONSOLE_PREFIX = '/sandbox/console';
+
+/** True for a path the control API or the console answers. */
+export function isControlPath(path: string): boolean {
+  return path.startsWith('/sandbox/api') || path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
+}
+
+async function serveApi(deps: ControlDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const method = req.method ?? 'GET';
+  const subPath = url.pathname.startsWith(CONTROL_API_PREFIX) ? url.pathname.slice(CONTROL_API_PREFIX.length) : '';
+  const found = matchRoute(method, subPath);
+  if ('allowed' in found) {
+    if (found.allowed.length === 0) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no control API route ${url.pathname} (see the README's "Control API")`, { path: url.pathname });
+    res.setHeader('allow', found.allowed.join(', '));
+    throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes ${found.allowed.join(' or ')}, not ${method}`, { allowed: found.allowed });
+  }
+  if (method !== 'GET') refuseCrossOrigin(req);
+  const value = await found.route.run(deps, { req, params: found.params, query: url.searchParams, body: bodyReader(req, deps) });
+  // From the check phase, as /v1 answers are: after a state file has written what this request changed.
+  setImmediate(sendJson, res, 200, value);
+}
+
+/** Answers a control API or console request; errors become `{ error: { code, message, details } }` with their status. */
+export async function serveControl(deps: ControlDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://sandbox');
+    decodeURIComponent(url.pathname);
+  } catch {
+    sendJson(res, 400, new ControlError(400, CONTROL_ERROR_CODES.invalidRequest, 'the path is not valid percent-encoding').toJSON());
+    return;
+  }
+  try {
+    if (url.pathname.startsWith('/sandbox/api')) await serveApi(deps, req, res, url);
+    else await serveConsole(deps, req, res, url);
+  } catch (error) {
+    if (!(error instanceof ControlError)) throw error;
+    if (url.pathname.startsWith('/sandbox/api')) sendJson(res, error.status, error.toJSON());
+    else serveConsoleError(res, error);
+  }
+}
+
+function serveConsoleError(res: ServerResponse, error: ControlError): void {
+  const html = errorPage(error);
+  res.writeHead(error.status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) });
+  res.end(html);
+}

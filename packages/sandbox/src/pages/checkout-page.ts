@@ -1,0 +1,26 @@
+// The hosted checkout page (`/sandbox/pay/<id>` of a checkout order): summary, card entry, Pay and Cancel.
+import type { SandboxOrder } from '../state.ts';
+import { escapeHtml, layout, problemList } from './html.ts';
+import { orderSummary } from './order-summary.ts';
+import { testCardList } from './test-card-list.ts';
+
+/** The checkout page's HTML. `problems` are shown above the form; entered card data is never written back. */
+export function checkoutPage(order: SandboxOrder, form: ReadonlyMap<string, string>, problems: readonly string[] = []): string {
+  const action = `/sandbox/pay/${encodeURIComponent(order.transactionId)}`;
+  const card = `<section aria-labelledby="card-title"><h2 id="card-title">Card details</h2>${problemList(problems)}
+<form method="post" action="${escapeHtml(action)}">
+<label for="card_number">Card number</label>
+<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" placeholder="1234 5678 9012 3456" required>
+<div class="row">
+<div><label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30" required></div>
+<div><label for="cvv">CVV</label><input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" placeholder="123" required></div>
+</div>
+<label for="holder">Name on card</label>
+<input id="holder" name="holder" autocomplete="cc-name" placeholder="Ana Lee" required>
+<div class="actions">
+<button type="submit" name="sandbox_action" value="pay">Pay ${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</button>
+<button type="submit" name="sandbox_action" value="cancel" class="secondary" formnovalidate>Cancel</button>
+</div>
+</form></section>`;
+  return layout(`Pay ${order.orderNo}`, `${orderSummary(order, form)}${card}${testCardList()}`);
+}

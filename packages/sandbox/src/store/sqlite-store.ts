@@ -1,0 +1,176 @@
+// Keeps the sandbox's state in a state file (`stateFile`, `gw sandbox --state`): loaded at start, and every change
+// written once per turn of the event loop, before the answer of the request that made it is written.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SandboxClock } from '../clock.ts';
+import type { IdSource } from '../ids.ts';
+import type { LedgerEntry, NotificationDelivery, SandboxOrder, SandboxState, SandboxSubscription } from '../state.ts';
+import { decodeEntity, encodeEntity } from './codec.ts';
+import { openStateFile } from './open-state-file.ts';
+import type { StateChange } from './state-change.ts';
+import { SandboxStateFileError } from './state-file-error.ts';
+
+/** The delivery with `id` in a log ordered by id (binary search). */
+function findDelivery(log: readonly NotificationDelivery[], id: number): NotificationDelivery | undefined {
+  let lo = 0;
+  let hi = log.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const d = log[mid]!;
+    if (d.id === id) return d;
+    if (d.id < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
+/** What the store keeps and restores. */
+export interface StoreTargets {
+  readonly state: SandboxState;
+  readonly clock: SandboxClock;
+  readonly ids: IdSource;
+}
+
+/** A sandbox state kept in an SQLite file. */
+export class SqliteStateStore {
+  readonly #db: DatabaseSync;
+  readonly #file: string;
+  readonly #t: StoreTargets;
+  readonly #dirty = { order: new Set<string>(), subscription: new Set<string>(), payout: new Set<string>(), notification: new Set<number>() };
+  #ledgerSaved = 0;
+  #scheduled = false;
+  #statements = new Map<string, StatementSync>();
+
+  private constructor(db: DatabaseSync, file: string, targets: StoreTargets) {
+    this.#db = db;
+    this.#file = file;
+    this.#t = targets;
+  }
+
+  /** Opens (or creates) `file`, loads what it holds into the targets, and starts keeping every change. */
+  static async open(file: string, targets: StoreTargets): Promise<SqliteStateStore> {
+    const store = new SqliteStateStore(await openStateFile(file), file, targets);
+    try {
+      store.#load();
+    } catch (error) {
+      store.#db.close();
+      if (error instanceof SandboxStateFileError) throw error;
+      throw new SandboxStateFileError(file, `its content cannot be read back (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    }
+    targets.state.observe((change) => store.#changed(change));
+    return store;
+  }
+
+  #sql(text: string): StatementSync {
+    let statement = this.#statements.get(text);
+    if (!statement) this.#statements.set(text, (statement = this.#db.prepare(text)));
+    return statement;
+  }
+
+  #rows(table: string): { key: string; body: string; parameters?: string | null }[] {
+    return this.#sql(`SELECT * FROM ${table} ORDER BY rowid`).all() as { key: string; body: string; parameters?: string | null }[];
+  }
+
+  #load(): void {
+    const { state, clock, ids } = this.#t;
+    for (const row of this.#rows('orders')) {
+      const order = decodeEntity<SandboxOrder>(row.body);
+      state.addOrder({ ...order, record: Object.freeze(order.record) });
+    }
+    for (const row of this.#rows('subscriptions')) state.subscriptions.set(row.key, decodeEntity<SandboxSubscription>(row.body));
+    for (const row of this.#rows('payouts')) {
+      state.payouts.set(row.key, Object.freeze(decodeEntity<Record<string, unknown>>(row.body)));
+      if (row.parameters) state.payoutParameters.set(row.key, row.parameters);
+    }
+    for (const row of this.#sql('SELECT body FROM notifications ORDER BY id').all() as { body: string }[]) state.notifications.push(decodeEntity<NotificationDelivery>(row.body));
+    for (const row of this.#sql('SELECT body FROM ledger ORDER BY seq').all() as { body: string }[]) state.ledger.push(decodeEntity<LedgerEntry>(row.body));
+    this.#ledgerSaved = state.ledger.at(-1)?.seq ?? 0;
+    const meta = new Map((this.#sql('SELECT key, value FROM gw_sandbox_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    ids.restoreSequence(Number(meta.get('idSequence') ?? 0));
+    state.restoreNotificationSeq(Math.max(Number(meta.get('notificationSeq') ?? 0), state.notifications.at(-1)?.id ?? 0));
+    clock.restoreOffset(Number(meta.get('clockOffsetMs') ?? 0));
+  }
+
+  #changed(change: StateChange): void {
+    if (change.kind === 'reset') return this.#clearFile();
+    if (change.kind === 'notification') this.#dirty.notification.add(change.id);
+    else if (change.kind !== 'ledger') this.#dirty[change.kind].add(change.key);
+    this.schedule();
+  }
+
+  /** Writes soon (this turn of the event loop): for changes the state does not announce, such as the clock's offset. */
+  schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  #clearFile(): void {
+    for (const set of Object.values(this.#dirty)) set.clear();
+    this.#db.exec('BEGIN; DELETE FROM orders; DELETE FROM subscriptions; DELETE FROM payouts; DELETE FROM notifications; DELETE FROM ledger; COMMIT;');
+    this.#ledgerSaved = 0;
+    this.schedule();
+  }
+
+  #writeKeyed(): void {
+    const { state } = this.#t;
+    for (const key of this.#dirty.order) {
+      const order = state.orders.get(key);
+      if (order) this.#sql('INSERT INTO orders (key, body) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body').run(key, encodeEntity(order));
+      else this.#sql('DELETE FROM orders WHERE key = ?').run(key);
+    }
+    for (const key of this.#dirty.subscription) {
+      const sub = state.subscriptions.get(key);
+      if (sub) this.#sql('INSERT INTO subscriptions (key, body) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body').run(key, encodeEntity(sub));
+      else this.#sql('DELETE FROM subscriptions WHERE key = ?').run(key);
+    }
+    for (const key of this.#dirty.payout) {
+      const payout = state.payouts.get(key);
+      if (payout) this.#sql('INSERT INTO payouts (key, body, parameters) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body, parameters = excluded.parameters').run(key, encodeEntity(payout), state.payoutParameters.get(key) ?? null);
+      else this.#sql('DELETE FROM payouts WHERE key = ?').run(key);
+    }
+  }
+
+  #writeLogs(): void {
+    const { state } = this.#t;
+    if (this.#dirty.notification.size > 0) {
+      for (const id of this.#dirty.notification) {
+        const delivery = findDelivery(state.notifications, id);
+        if (delivery) this.#sql('INSERT INTO notifications (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body').run(id, encodeEntity(delivery));
+      }
+    }
+    for (const entry of state.ledger) {
+      if (entry.seq <= this.#ledgerSaved) continue;
+      this.#sql('INSERT OR REPLACE INTO ledger (seq, body) VALUES (?, ?)').run(entry.seq, encodeEntity(entry));
+    }
+    this.#ledgerSaved = state.ledger.at(-1)?.seq ?? 0;
+  }
+
+  /** Writes every change not yet in the file, in one transaction. */
+  flush(): void {
+    this.#scheduled = false;
+    if (!this.#db.isOpen) return;
+    const { state, clock, ids } = this.#t;
+    this.#db.exec('BEGIN');
+    try {
+      this.#writeKeyed();
+      this.#writeLogs();
+      const put = this.#sql('INSERT INTO gw_sandbox_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+      put.run('idSequence', String(ids.sequence));
+      put.run('notificationSeq', String(state.notificationSeq));
+      put.run('clockOffsetMs', String(clock.offsetMs));
+      this.#db.exec('COMMIT');
+    } catch (error) {
+      this.#db.exec('ROLLBACK');
+      state.internalErrors.push(`state file ${this.#file}: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    for (const set of Object.values(this.#dirty)) set.clear();
+  }
+
+  /** Writes what is left and closes the file. */
+  close(): void {
+    if (!this.#db.isOpen) return;
+    this.flush();
+    this.#db.close();
+  }
+}

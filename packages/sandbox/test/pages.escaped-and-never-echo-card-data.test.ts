@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
+import { cardForm, createAlternative, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
+
+let sandbox: Sandbox;
+let sink: NotificationSink;
+beforeAll(async () => {
+  sandbox = await startSandbox({ notify: { baseDelayMs: 10 } });
+  sink = await notificationSink();
+});
+afterAll(async () => {
+  await sandbox.stop();
+  sink.server.close();
+});
+
+const HOSTILE = `<script>alert("x")</script>"'><img src=x onerror=alert(1)>`;
+
+describe('the shopper pages', () => {
+  it('escape every value from the request or the form', async () => {
+    const order = await createCheckout(sandbox, { first_name: HOSTILE, cart_items: [{ basic_item_data: { name: HOSTILE, quantity: '1' } }] });
+    for (const html of [(await page(order.action)).html, (await page(order.action, { ...order.hidden, last_name: HOSTILE })).html]) {
+      expect(html).not.toContain('<script>alert');
+      expect(html).not.toContain('<img src=x');
+      expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&quot;&#39;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    }
+    const alternative = await createAlternative(sandbox, { payment_method: HOSTILE });
+    const issuer = (await page(alternative.issuerUrl)).html;
+    expect(issuer).not.toContain('<script>alert');
+    expect(issuer).toContain('&lt;script&gt;');
+  });
+
+  it('never show, notify, keep or redirect with the card number, CVV or expiry the shopper typed', async () => {
+    const card = '4242424242424242';
+    const secrets = [card, '4242 4242 4242 4242', '9731', '11/29'];
+    const seen: string[] = [];
+    for (const typed of [TEST_CARDS.threeDsRequired, card]) {
+      const order = await createCheckout(sandbox, { notify_url: sink.url });
+      const paid = await page(order.action, cardForm(typed === card ? '4242 4242 4242 4242' : typed, { cvv: '9731', expiry: '11/29' }));
+      seen.push(paid.html, paid.location ?? '');
+      if (paid.location?.startsWith('/sandbox/3ds/')) {
+        const challenge = await page(`${sandbox.url}${paid.location}`);
+        const done = await page(`${sandbox.url}${paid.location}`, { sandbox_action: 'complete' });
+        seen.push(challenge.html, done.html, done.location ?? '');
+      }
+      seen.push((await page(order.action)).html);
+    }
+    const bad = await page((await createCheckout(sandbox)).action, cardForm('4242 4242 42', { cvv: '9731', expiry: '11/29' }));
+    seen.push(bad.html);
+    await sandbox.notificationsIdle();
+    seen.push(...sink.raw, JSON.stringify([...sandbox.state.orders.values()], (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+    const text = seen.join('\n');
+    for (const secret of secrets) expect(text, secret).not.toContain(secret);
+    expect(text).toContain('424242******4242');
+    expect(sink.raw.join('\n')).toContain('424242******4242'); // the notifications were delivered, and checked above
+  });
+});
