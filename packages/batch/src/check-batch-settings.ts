@@ -1,7 +1,7 @@
 import type { BatchOperation } from './batch-operation.ts';
+import { BATCH_OPERATIONS as OPERATIONS } from './operation/batch-operations.ts';
 import { BatchSettingsError } from './batch-settings-error.ts';
 
-const OPERATIONS: readonly BatchOperation[] = ['capture', 'cancel', 'review', 'refund', 'query'];
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

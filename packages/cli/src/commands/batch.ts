@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { OrderSourceError, ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
+import { BATCH_OPERATIONS, OrderSourceError, ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
 import { sandboxReconciler } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { EXIT_CODES } from '../exit-codes.ts';
@@ -10,7 +10,7 @@ import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { colourOn, paint, say, table, warn } from '../output.ts';
 
-const OPERATIONS: BatchOperation[] = ['capture', 'cancel', 'refund', 'review', 'query'];
+const OPERATIONS: readonly BatchOperation[] = BATCH_OPERATIONS;
 
 function seconds(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return '?';
