@@ -25,6 +25,11 @@ export class ChunkQueue {
     return this.#retry.length + this.#deferred.length;
   }
 
+  /** The input index of the oldest queued input order, if any. */
+  get firstIndex(): number | undefined {
+    return this.#deferred[0]?.index;
+  }
+
   /** True while fewer input orders wait than fill a chunk (read more input). */
   get hungry(): boolean {
     return this.#deferred.length < this.#limit;

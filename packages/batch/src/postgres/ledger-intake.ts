@@ -1,0 +1,65 @@
+import { OrderIntake } from '../intake/order-intake.ts';
+import type { BatchOperation } from '../operation/batch-operations.ts';
+import { claimKeyOf } from '../order-key.ts';
+import type { OrderOutcome } from '../outcome.ts';
+import type { PendingOrder } from '../send/pending-order.ts';
+import { ChunkQueue } from '../window/chunk-queue.ts';
+import type { PgLedger } from './pg-ledger.ts';
+
+/** Rejections written with one statement at most (an input of invalid orders still goes in steps). */
+const REFUSED_PER_STATEMENT = 500;
+
+/** What an intake is given: the ledger and batch, and the input numbered from its start. */
+export interface LedgerIntakeOptions {
+  readonly ledger: PgLedger;
+  readonly batch: string;
+  readonly operation: BatchOperation;
+  readonly limit: number;
+  readonly orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>;
+  /** Input orders before this index were taken in by an earlier run (resume). */
+  readonly from: number;
+  readonly onOutcome?: ((outcome: OrderOutcome) => void) | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Takes a batch's input into the ledger a chunk at a time (one statement each): card data, duplicates and invalid
+ * orders are rejected as in a file-journal batch, accepted orders are claimed across batches and cut into chunks that
+ * workers lease. The intake mark moves with each chunk, so a resume from any machine goes on where it stopped.
+ */
+export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
+  const { ledger, batch, operation, limit, orders } = options;
+  const intake = new OrderIntake(operation);
+  const queue = new ChunkQueue(limit);
+  const taken = options.from > 0 ? await ledger.takenFrom(batch, options.from) : new Set<number>();
+  let refused: OrderOutcome[] = [];
+  let read = 0;
+  const flush = async (all: boolean): Promise<void> => {
+    while (queue.size >= limit || refused.length >= REFUSED_PER_STATEMENT || (all && (queue.size > 0 || refused.length > 0))) {
+      const chunk = queue.next();
+      const next = queue.firstIndex ?? read;
+      await ledger.intake(batch, operation, chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })), refused, next);
+      for (const outcome of refused) options.onOutcome?.(outcome);
+      refused = [];
+      if (chunk.length === 0) break;
+    }
+  };
+  for (;;) {
+    if (options.signal?.aborted) break;
+    const step = await orders.next();
+    if (step.done) break;
+    const pending = step.value;
+    read = pending.index + 1;
+    if (pending.index < options.from || taken.has(pending.index)) {
+      intake.remember(pending);
+      continue;
+    }
+    const refusal = intake.refusal(pending);
+    if (refusal === null) queue.push(pending);
+    else refused.push({ index: pending.index, kind: 'rejected', order: pending.order, reason: refusal.reason, problems: refusal.problems });
+    if (queue.size >= limit || refused.length >= REFUSED_PER_STATEMENT) await flush(false);
+  }
+  await flush(true);
+  if (!options.signal?.aborted) await ledger.seal(batch, read);
+  return read;
+}
