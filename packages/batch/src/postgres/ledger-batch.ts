@@ -23,6 +23,8 @@ export interface LedgerSettings {
   readonly leaseMs?: number;
   /** How long an idle worker waits before looking for a chunk again. Default 200 ms. */
   readonly pollMs?: number;
+  /** Names this worker's leases in the ledger (default host:pid:random). */
+  readonly holder?: string;
 }
 
 /** A batch result from a shared ledger, with its id, the worker's own figures and the ledger's round trips. */
@@ -68,7 +70,7 @@ export async function workOnLedgerBatch(
     try {
       const taking = intake?.(ledger, operation, signal).catch(failed);
       const reconcile = settings.reconcile ?? cannotTellReconciler;
-      worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? 2, leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS, pollMs: settings.pollMs ?? DEFAULT_POLL_MS }).catch((error: unknown) => {
+      worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? 2, leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS, pollMs: settings.pollMs ?? DEFAULT_POLL_MS, holder: settings.holder }).catch((error: unknown) => {
         failed(error);
         return undefined;
       });
