@@ -120,3 +120,16 @@ export function resumeLedgerBatch(
     return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal });
   });
 }
+
+/** Every final outcome of a batch kept in a PostgreSQL ledger, in input order (for exports, from any machine). */
+export async function outcomesFromLedger(ledger: string | pg.Pool, batch: string): Promise<OrderOutcome[]> {
+  const store = await PgLedger.open(ledger, { maxConnections: 1 });
+  try {
+    await store.status(batch);
+    const outcomes: OrderOutcome[] = [];
+    for await (const outcome of store.outcomes(batch)) outcomes.push(outcome);
+    return outcomes;
+  } finally {
+    await store.close();
+  }
+}
