@@ -5,8 +5,8 @@ import { createClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The batch package's throwaway PostgreSQL cluster (a real server, started for this file and removed after it).
-import { createDatabase, startCluster } from '../../batch/test/pg/cluster.ts';
+// A throwaway PostgreSQL cluster (a real server, started for this file and removed after it).
+import { createDatabase, startCluster } from './pg-cluster.ts';
 import { EXIT_CODES, runCli } from '../src/index.ts';
 import { capturedIo } from './io.ts';
 
@@ -38,7 +38,7 @@ async function ordersFile(dir: string, name: string, count: number): Promise<str
   const rows = ['transaction_id,order_no,currency,amount'];
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    const order_no = `LED-${name}-${process.pid}-${i}`;
+    const order_no = `LED-${dir.slice(-6)}-${process.pid}-${i}`;
     const paid = await client.authoriseCard({ order_no, currency: 'USD', amount: '3.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
     rows.push(`${paid.transaction_id},${order_no},USD,3.00`);
     ids.push(String(paid.transaction_id));
