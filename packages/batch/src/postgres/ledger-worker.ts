@@ -50,7 +50,9 @@ export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<Led
   const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const stats: LedgerWorkerStats = { holder, chunks: 0, takenOver: 0, refused: 0 };
   const reconciliation = new QueryReconciliation(options);
-  const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, options.leaseMs).catch(() => {}), Math.max(50, options.leaseMs / 3));
+  // Only the chunks in hand are renewed: a lease this worker lost track of expires and another worker takes it over.
+  const inHand = new Set<number>();
+  const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, options.leaseMs, [...inHand]).catch(() => {}), Math.max(50, options.leaseMs / 3));
   try {
     const slot = async (): Promise<void> => {
       while (!options.signal?.aborted) {
@@ -61,7 +63,12 @@ export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<Led
           await sleep(options.pollMs);
           continue;
         }
-        await settleChunk(options, reconciliation, claimed, stats);
+        inHand.add(claimed.chunk);
+        try {
+          await settleChunk(options, reconciliation, claimed, stats);
+        } finally {
+          inHand.delete(claimed.chunk);
+        }
       }
     };
     await Promise.all(Array.from({ length: options.concurrency }, slot));

@@ -138,9 +138,9 @@ export class PgLedger {
     return (rows[0]?.held ?? 0) > 0;
   }
 
-  /** Extends the leases `holder` has in the batch. */
-  async renew(id: string, holder: string, leaseMs: number): Promise<void> {
-    await this.#query(RENEW, [id, holder, leaseMs]);
+  /** Extends the leases `holder` has on `chunks` (the ones it is working on: a lease it lost track of expires). */
+  async renew(id: string, holder: string, leaseMs: number, chunks: readonly number[]): Promise<void> {
+    if (chunks.length > 0) await this.#query(RENEW, [id, holder, leaseMs, chunks]);
   }
 
   /** Every outcome of the batch in input order, read a page at a time. */

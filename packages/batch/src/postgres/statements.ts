@@ -45,17 +45,22 @@ UPDATE gw_batch_outcome o SET outcome = jsonb_set(o.outcome, '{reason}', to_json
 FROM unnest($2::bigint[], $3::text[]) AS u(idx, k) JOIN gw_order_claim c ON c.operation = $4 AND c.order_key = u.k
 WHERE o.batch_id = $1 AND o.idx = u.idx`;
 
-/** $1 batch, $2 holder, $3 lease ms: the first ready chunk, or one whose lease expired; its token goes up by one. */
+/**
+ * $1 batch, $2 holder, $3 lease ms: the first ready chunk, or one whose lease expired; its token goes up by one. The
+ * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
+ * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one.
+ */
 export const CLAIM = `
-UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, leased_before = true,
-  lease_until = clock_timestamp() + $3 * interval '1 millisecond'
-FROM (
+WITH next AS MATERIALIZED (
   SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
   WHERE batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
   ORDER BY chunk LIMIT 1 FOR UPDATE SKIP LOCKED
-) s
-WHERE c.batch_id = $1 AND c.chunk = s.chunk
-RETURNING c.chunk, c.orders, c.fence, c.sent, s.taken_over`;
+)
+UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, leased_before = true,
+  lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+FROM next
+WHERE c.batch_id = $1 AND c.chunk = next.chunk
+RETURNING c.chunk, c.orders, c.fence, c.sent, next.taken_over`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
 export const MARK_SENT = `UPDATE gw_batch_chunk SET sent = true WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased'`;
@@ -76,8 +81,8 @@ resent AS (
 )
 SELECT (SELECT count(*)::int FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided, (SELECT count(*)::int FROM resent) AS resent`;
 
-/** $1 batch, $2 holder, $3 lease ms: extends every lease the holder has. */
-export const RENEW = `UPDATE gw_batch_chunk SET lease_until = clock_timestamp() + $3 * interval '1 millisecond' WHERE batch_id = $1 AND holder = $2 AND state = 'leased'`;
+/** $1 batch, $2 holder, $3 lease ms, $4 chunks: extends the leases of the chunks the holder is working on. */
+export const RENEW = `UPDATE gw_batch_chunk SET lease_until = clock_timestamp() + $3 * interval '1 millisecond' WHERE batch_id = $1 AND holder = $2 AND state = 'leased' AND chunk = ANY($4::bigint[])`;
 
 /** $1 batch: whether intake is over, chunks not done, the outcomes by kind. */
 export const STATUS = `

@@ -49,7 +49,7 @@ export interface FleetRoundReport {
 }
 
 /** Runs one round: `workers` processes on one batch of `orders`, one killed with SIGKILL after a random delay. */
-export async function fleetRound(options: { sandbox: Sandbox; ledger: string; orders: readonly Record<string, string>[]; workers: number; killWithinMs: number; leaseMs?: number; concurrency?: number }): Promise<FleetRoundReport> {
+export async function fleetRound(options: { sandbox: Sandbox; ledger: string; orders: readonly Record<string, string>[]; workers: number; killWithinMs: number; leaseMs?: number; concurrency?: number; stallMs?: number }): Promise<FleetRoundReport> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'gw-fleet-'));
   const file = join(dir, 'orders.json');
@@ -79,7 +79,10 @@ export async function fleetRound(options: { sandbox: Sandbox; ledger: string; or
     const killedLive = victim.child.process.exitCode === null && victim.child.process.kill('SIGKILL');
     // The killed one is replaced by a process that resumes the batch (its intake too, if it was the one cut).
     children.push({ role: 'resume', child: start({ ...env, ROLE: 'resume' }) });
+    // A round that stalls (a chunk nobody finishes) is a failure, not a hang: its processes are killed after stallMs.
+    const stall = setTimeout(() => children.forEach((c) => c.child.process.kill('SIGKILL')), options.stallMs ?? 600_000);
     const exits = await Promise.all(children.map(async (c) => ({ ...c, exit: await c.child.exited })));
+    clearTimeout(stall);
     const failures = exits.filter((e) => e.child !== victim.child && e.exit.code !== 0).map((e) => `${e.role} exited ${e.exit.code ?? e.exit.signal}: ${e.exit.stderr.slice(0, 400)}`);
     const reports = exits.filter((e) => e.exit.code === 0).map((e) => JSON.parse(e.exit.stdout) as { worker: { takenOver: number; refused: number; chunks: number } });
     const takenOver = reports.reduce((n, r) => n + r.worker.takenOver, 0);
