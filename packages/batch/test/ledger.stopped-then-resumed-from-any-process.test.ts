@@ -31,4 +31,23 @@ describe('a ledger batch stopped by its signal part way and resumed by another p
       for (const o of orders) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id), o.order_no).toBe(1);
     });
   }
+
+  it('a resume started while the first process is still taking the input in waits for its intake: nothing rejected as already in its own batch', async () => {
+    const orders = await authorisedOrders(sandbox, 1500, '5.00');
+    const client = clientFor(sandbox);
+    const settings = { client, orders, ledger: db.url, batch: 'concurrent-intake', reconcile: sandboxReconciler };
+    const first = runBatch({ ...settings, operation: 'capture' });
+    // The resume joins as soon as the batch exists (its intake is under way then).
+    let second: Promise<unknown> | null = null;
+    while (second === null) {
+      const exists = await resumeBatch({ ...settings, signal: AbortSignal.abort() }).then(() => true, (e: unknown) => !(e instanceof Error && e.name === 'LedgerBatchError'));
+      if (exists) second = resumeBatch(settings);
+    }
+    const [a, b] = (await Promise.all([first, second])) as Awaited<typeof first>[];
+    for (const result of [a!, b!]) {
+      expect(result.counts).toEqual({ succeeded: 1500, failed: 0, rejected: 0, unknown: 0 });
+      expect(indexesOf(result.outcomes)).toEqual(orders.map((_, i) => i));
+    }
+    for (const o of orders) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id), o.order_no).toBe(1);
+  });
 });

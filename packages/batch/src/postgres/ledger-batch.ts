@@ -51,7 +51,7 @@ export async function workOnLedgerBatch(
 ): Promise<LedgerBatchResult> {
   const startedAt = Date.now();
   const concurrency = settings.concurrency ?? 4;
-  const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 3 });
+  const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4 });
   try {
     await prepare?.(ledger);
     const { operation } = await ledger.status(settings.batch);
@@ -102,7 +102,7 @@ export function runLedgerBatch(settings: BatchSettings & LedgerSettings, orders:
   const limit = batchSpecOf(settings.operation).limit;
   return workOnLedgerBatch(
     { ...settings, batch },
-    (ledger, operation, signal) => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal }),
+    (ledger, operation, signal) => withIntakeLock(ledger, batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, () => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal })),
     (ledger) => ledger.createBatch(batch, settings.operation, limit),
   );
 }
@@ -114,11 +114,36 @@ export function resumeLedgerBatch(
 ): Promise<LedgerBatchResult> {
   return workOnLedgerBatch(settings, async (ledger, operation, signal) => {
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(settings.batch, `is a ${operation} batch, not ${settings.operation}`);
-    const status = await ledger.status(settings.batch);
-    if (status.sealed) return status.total ?? 0;
+    if ((await ledger.status(settings.batch)).sealed) return 0;
     if (orders === null) throw new LedgerBatchError(settings.batch, 'has not taken all its input in yet: resume it with the same orders');
-    return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal });
+    // Another process may still be taking the input in: this one goes on only once it holds the intake lock.
+    return withIntakeLock(ledger, settings.batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, async () => {
+      const status = await ledger.status(settings.batch);
+      if (status.sealed) return status.total ?? 0;
+      return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal });
+    });
   });
+}
+
+/**
+ * Runs `intake` holding the batch's intake lock, waiting for it while another process holds it (that process's
+ * intake ends, or it dies and its lock goes with its connection); gives up when the batch is sealed meanwhile.
+ */
+async function withIntakeLock(ledger: PgLedger, batch: string, pollMs: number, signal: AbortSignal, intake: () => Promise<number>): Promise<number> {
+  for (;;) {
+    if (signal.aborted) return 0;
+    const lock = await ledger.tryIntakeLock(batch);
+    if (lock) {
+      try {
+        return await intake();
+      } finally {
+        await lock.release();
+      }
+    }
+    const status = await ledger.status(batch);
+    if (status.sealed) return status.total ?? 0;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(pollMs, 50)));
+  }
 }
 
 /** Every final outcome of a batch kept in a PostgreSQL ledger, in input order (for exports, from any machine). */

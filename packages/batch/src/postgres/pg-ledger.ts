@@ -105,6 +105,29 @@ export class PgLedger {
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
   }
 
+  /**
+   * The batch's intake lock (a session advisory lock on a connection of its own), or null while another live process
+   * holds it: one process takes a batch's input in at a time, and a dead one's lock goes with its connection.
+   */
+  async tryIntakeLock(id: string): Promise<{ release: () => Promise<void> } | null> {
+    const client = await this.pool.connect();
+    this.roundTrips += 1;
+    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended('gw_batch_intake:' || $1, 0)) AS locked", [id]);
+    if (!rows[0]?.locked) {
+      client.release();
+      return null;
+    }
+    return {
+      release: async () => {
+        try {
+          await client.query("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]);
+        } finally {
+          client.release();
+        }
+      },
+    };
+  }
+
   /** Marks every input order taken in. */
   async seal(id: string, total: number): Promise<void> {
     await this.#query('UPDATE gw_batch SET sealed = true, total = $2 WHERE id = $1', [id, total]);
