@@ -57,8 +57,8 @@ function ledgerProblems(settings: Record<string, unknown>, options: { resuming: 
   if (!url && !pool) problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? ledger.replace(/:[^:@/]*@/, ':***@') : ledger)}`);
   if (journal !== undefined) problems.push('journal and ledger cannot both be given: a batch is kept in one of them');
   if ((batch !== undefined || options.resuming) && (typeof batch !== 'string' || batch === '' || batch.length > 200)) problems.push(`batch must be ${options.resuming ? "the batch's id in the ledger" : 'a batch id of 1 to 200 characters'}, not ${describe(batch)}`);
-  for (const [name, value] of [['leaseMs', leaseMs], ['pollMs', pollMs]] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 10)) problems.push(`${name} must be a whole number of milliseconds of at least 10, not ${describe(value)}`);
+  for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
   }
   return problems;
 }
