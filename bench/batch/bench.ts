@@ -125,7 +125,7 @@ const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round:
     }),
   batchLedger: (orders, round) =>
     measure(async () => {
-      const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false, ledger: ledgerUrl, batch: `bench-${round}-${Date.now()}`, pollMs: 5 });
+      const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false, ledger: ledgerUrl, batch: `bench-${round}-${Date.now()}` });
       if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
       if (round >= 0) roundTripsPerChunk.push(result.roundTrips / CHUNKS);
     }),

@@ -9,7 +9,7 @@ import { cannotTellReconciler } from '../reconciler.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { BatchInterruptedError } from '../batch-interrupted-error.ts';
 import { takeIn } from './ledger-intake.ts';
-import { runLedgerWorker, type LedgerWorkerStats } from './ledger-worker.ts';
+import { runLedgerWorker, WakeUp, type LedgerWorkerStats } from './ledger-worker.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { PgLedger } from './pg-ledger.ts';
 
@@ -46,7 +46,7 @@ export function newBatchId(): string {
 /** Runs this process's worker (and intake, when given input) on the batch, with progress from the shared ledger. */
 export async function workOnLedgerBatch(
   settings: Omit<BatchSettings, 'operation'> & LedgerSettings & { readonly batch: string },
-  intake: ((ledger: PgLedger, operation: BatchOperation, signal: AbortSignal) => Promise<number>) | null,
+  intake: ((ledger: PgLedger, operation: BatchOperation, signal: AbortSignal, wakeUp: WakeUp) => Promise<number>) | null,
   prepare?: (ledger: PgLedger) => Promise<void>,
 ): Promise<LedgerBatchResult> {
   const startedAt = Date.now();
@@ -68,9 +68,11 @@ export async function workOnLedgerBatch(
     };
     let worker: LedgerWorkerStats | undefined;
     try {
-      const taking = intake?.(ledger, operation, signal).catch(failed);
+      // The intake wakes this process's idle slots as it adds chunks; other processes find them when they poll.
+      const wakeUp = new WakeUp();
+      const taking = intake?.(ledger, operation, signal, wakeUp).then((n) => (wakeUp.wake(), n)).catch(failed);
       const reconcile = settings.reconcile ?? cannotTellReconciler;
-      worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? 2, leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS, pollMs: settings.pollMs ?? DEFAULT_POLL_MS, holder: settings.holder }).catch((error: unknown) => {
+      worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? 2, leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS, pollMs: settings.pollMs ?? DEFAULT_POLL_MS, holder: settings.holder, wakeUp }).catch((error: unknown) => {
         failed(error);
         return undefined;
       });
@@ -102,7 +104,7 @@ export function runLedgerBatch(settings: BatchSettings & LedgerSettings, orders:
   const limit = batchSpecOf(settings.operation).limit;
   return workOnLedgerBatch(
     { ...settings, batch },
-    (ledger, operation, signal) => withIntakeLock(ledger, batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, () => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal })),
+    (ledger, operation, signal, wakeUp) => withIntakeLock(ledger, batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, () => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wake() })),
     (ledger) => ledger.createBatch(batch, settings.operation, limit),
   );
 }
@@ -112,7 +114,7 @@ export function resumeLedgerBatch(
   settings: Omit<BatchSettings, 'operation'> & LedgerSettings & { readonly batch: string; readonly operation?: BatchOperation },
   orders: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null,
 ): Promise<LedgerBatchResult> {
-  return workOnLedgerBatch(settings, async (ledger, operation, signal) => {
+  return workOnLedgerBatch(settings, async (ledger, operation, signal, wakeUp) => {
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(settings.batch, `is a ${operation} batch, not ${settings.operation}`);
     if ((await ledger.status(settings.batch)).sealed) return 0;
     if (orders === null) throw new LedgerBatchError(settings.batch, 'has not taken all its input in yet: resume it with the same orders');
@@ -120,7 +122,7 @@ export function resumeLedgerBatch(
     return withIntakeLock(ledger, settings.batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, async () => {
       const status = await ledger.status(settings.batch);
       if (status.sealed) return status.total ?? 0;
-      return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal });
+      return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wake() });
     });
   });
 }

@@ -20,6 +20,8 @@ export interface LedgerIntakeOptions {
   readonly from: number;
   readonly onOutcome?: ((outcome: OrderOutcome) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** Called after each statement that may have added a chunk (wakes this process's idle worker slots). */
+  readonly onChunk?: (() => void) | undefined;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
       const chunk = queue.next();
       const next = queue.firstIndex ?? read;
       await ledger.intake(batch, operation, chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })), refused, next);
+      options.onChunk?.();
       for (const outcome of refused) options.onOutcome?.(outcome);
       refused = [];
       if (chunk.length === 0) break;

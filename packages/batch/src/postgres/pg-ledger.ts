@@ -4,7 +4,7 @@ import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.t
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { migrate } from './schema.ts';
-import { CLAIM, COMMIT, INTAKE, MARK_SENT, NAME_CONFLICTS, RENEW, STATUS } from './statements.ts';
+import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RENEW, STATUS } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -91,6 +91,13 @@ export class PgLedger {
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     return { operation: row.operation, limit: row.chunk_limit, sealed: row.sealed, total: row.total === null ? null : Number(row.total), intakeNext: Number(row.intake_next), open: row.open, counts: { ...emptyCounts(), ...row.counts } };
+  }
+
+  /** True when the batch is over: every input order taken in and every chunk done. */
+  async finished(id: string): Promise<boolean> {
+    const { rows } = await this.#query<{ sealed: boolean; open: boolean }>(IDLE, [id]);
+    if (!rows[0]) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    return rows[0].sealed && !rows[0].open;
   }
 
   /**

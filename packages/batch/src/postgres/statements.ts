@@ -90,3 +90,6 @@ SELECT b.operation, b.chunk_limit, b.sealed, b.total, b.intake_next,
   (SELECT count(*)::int FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open,
   (SELECT coalesce(jsonb_object_agg(kind, n), '{}'::jsonb) FROM (SELECT kind, count(*)::int AS n FROM gw_batch_outcome WHERE batch_id = $1 GROUP BY kind) k) AS counts
 FROM gw_batch b WHERE b.id = $1`;
+
+/** $1 batch: whether intake is over and whether any chunk is not done (what an idle worker asks; cheaper than STATUS). */
+export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open FROM gw_batch b WHERE b.id = $1`;
