@@ -104,7 +104,7 @@ export function runLedgerBatch(settings: BatchSettings & LedgerSettings, orders:
   const limit = batchSpecOf(settings.operation).limit;
   return workOnLedgerBatch(
     { ...settings, batch },
-    (ledger, operation, signal, wakeUp) => withIntakeLock(ledger, batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, () => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wake() })),
+    (ledger, operation, signal, wakeUp) => withIntakeLock(ledger, batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, () => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() })),
     (ledger) => ledger.createBatch(batch, settings.operation, limit),
   );
 }
@@ -122,7 +122,7 @@ export function resumeLedgerBatch(
     return withIntakeLock(ledger, settings.batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, async () => {
       const status = await ledger.status(settings.batch);
       if (status.sealed) return status.total ?? 0;
-      return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wake() });
+      return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() });
     });
   });
 }

@@ -6,6 +6,9 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import { ChunkQueue } from '../window/chunk-queue.ts';
 import type { PgLedger } from './pg-ledger.ts';
 
+/** Chunks taken in by one statement (one round trip for several chunks: intake keeps ahead of the workers). */
+const CHUNKS_PER_STATEMENT = 4;
+
 /** Rejections written with one statement at most (an input of invalid orders still goes in steps). */
 const REFUSED_PER_STATEMENT = 500;
 
@@ -37,14 +40,16 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
   let refused: OrderOutcome[] = [];
   let read = 0;
   const flush = async (all: boolean): Promise<void> => {
-    while (queue.size >= limit || refused.length >= REFUSED_PER_STATEMENT || (all && (queue.size > 0 || refused.length > 0))) {
-      const chunk = queue.next();
+    while (queue.size >= limit * CHUNKS_PER_STATEMENT || refused.length >= REFUSED_PER_STATEMENT || (all && (queue.size > 0 || refused.length > 0))) {
+      const chunks: PendingOrder[][] = [];
+      while (chunks.length < CHUNKS_PER_STATEMENT && queue.size > 0) chunks.push(queue.next());
       const next = queue.firstIndex ?? read;
-      await ledger.intake(batch, operation, chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })), refused, next);
-      options.onChunk?.();
+      const keyed = chunks.map((chunk) => chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })));
+      const added = await ledger.intake(batch, operation, keyed, refused, next);
+      for (let i = 0; i < added; i++) options.onChunk?.();
       for (const outcome of refused) options.onOutcome?.(outcome);
       refused = [];
-      if (chunk.length === 0) break;
+      if (chunks.length === 0) break;
     }
   };
   for (;;) {
@@ -60,7 +65,7 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
     const refusal = intake.refusal(pending);
     if (refusal === null) queue.push(pending);
     else refused.push({ index: pending.index, kind: 'rejected', order: pending.order, reason: refusal.reason, problems: refusal.problems });
-    if (queue.size >= limit || refused.length >= REFUSED_PER_STATEMENT) await flush(false);
+    if (queue.size >= limit * CHUNKS_PER_STATEMENT || refused.length >= REFUSED_PER_STATEMENT) await flush(false);
   }
   await flush(true);
   if (!options.signal?.aborted) await ledger.seal(batch, read);

@@ -36,6 +36,11 @@ export interface LedgerWorkerOptions {
 export class WakeUp {
   #sleepers: (() => void)[] = [];
 
+  /** Wakes one sleeping slot (one new chunk: more would only race for it). */
+  wakeOne(): void {
+    this.#sleepers.shift()?.();
+  }
+
   /** Wakes every sleeping slot. */
   wake(): void {
     const sleepers = this.#sleepers;
@@ -43,16 +48,17 @@ export class WakeUp {
     for (const resume of sleepers) resume();
   }
 
-  /** Resolves after `ms`, or at the next `wake()`. */
+  /** Resolves after `ms`, or when woken. */
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const sleepers = this.#sleepers;
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
+        const at = this.#sleepers.indexOf(done);
+        if (at !== -1) this.#sleepers.splice(at, 1);
         resolve();
-      }
-      sleepers.push(done);
+      };
+      const timer = setTimeout(done, ms);
+      this.#sleepers.push(done);
     });
   }
 }
@@ -139,6 +145,6 @@ async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryRe
     return;
   }
   // Orders sent again went into a new chunk: an idle slot takes it now rather than at its next poll.
-  if (reconciled.resend.length > 0) wakeUp.wake();
+  if (reconciled.resend.length > 0) wakeUp.wakeOne();
   for (const outcome of outcomes) options.onOutcome?.(outcome);
 }

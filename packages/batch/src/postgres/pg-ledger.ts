@@ -103,13 +103,15 @@ export class PgLedger {
   /**
    * Takes one chunk of accepted orders in (claiming each money-moving order across batches: one already claimed is
    * rejected "already in batch X" instead), with the orders intake refused, and moves the intake mark to `intakeNext`.
+   * Several chunks go in one statement; returns how many chunks it added.
    */
-  async intake(id: string, operation: BatchOperation, accepted: readonly IntakeEntry[], refused: readonly OrderOutcome[], intakeNext: number): Promise<void> {
+  async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number): Promise<number> {
     // Claims are inserted in key order, so two batches claiming the same orders never wait on each other in a cycle.
-    const input = accepted.map((a) => ({ index: a.pending.index, key: a.key, entry: entryOf(a.pending) })).sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : 1));
-    const { rows } = await this.#query<{ unnamed: { idx: number; k: string }[] }>(INTAKE, [id, JSON.stringify(input), operation, JSON.stringify(refused), intakeNext]);
+    const input = chunks.flatMap((chunk, grp) => chunk.map((a) => ({ index: a.pending.index, key: a.key, grp, entry: entryOf(a.pending) }))).sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : 1));
+    const { rows } = await this.#query<{ chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, [id, JSON.stringify(input), operation, JSON.stringify(refused), intakeNext]);
     const unnamed = rows[0]?.unnamed ?? [];
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
+    return rows[0]?.chunks ?? 0;
   }
 
   /**

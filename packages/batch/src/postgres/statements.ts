@@ -4,10 +4,10 @@
  * all fenced by the lease's token).
  */
 
-/** $1 batch, $2 input [{index, key, entry}] sorted by key, $3 operation, $4 intake rejections, $5 intake_next. */
+/** $1 batch, $2 input [{index, key, grp, entry}] sorted by key (grp: its chunk in this statement), $3 operation, $4 intake rejections, $5 intake_next. */
 export const INTAKE = `
 WITH input AS (
-  SELECT (e->>'index')::bigint AS idx, e->>'key' AS k, e->'entry' AS entry, ord
+  SELECT (e->>'index')::bigint AS idx, e->>'key' AS k, (e->>'grp')::int AS grp, e->'entry' AS entry, ord
   FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord)
 ),
 claimed AS (
@@ -15,10 +15,10 @@ claimed AS (
   SELECT $3, k, $1, idx FROM input WHERE k IS NOT NULL ORDER BY k
   ON CONFLICT DO NOTHING RETURNING idx
 ),
-taken AS (SELECT entry, idx FROM input WHERE k IS NULL OR idx IN (SELECT idx FROM claimed)),
+taken AS (SELECT entry, idx, grp FROM input WHERE k IS NULL OR idx IN (SELECT idx FROM claimed)),
 chunk AS (
   INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
-  SELECT $1, nextval('gw_batch_chunk_seq'), jsonb_agg(entry ORDER BY idx) FROM taken HAVING count(*) > 0
+  SELECT $1, nextval('gw_batch_chunk_seq'), orders FROM (SELECT grp, jsonb_agg(entry ORDER BY idx) AS orders FROM taken GROUP BY grp ORDER BY grp) g
   RETURNING chunk
 ),
 conflicts AS (
@@ -36,7 +36,7 @@ rejected AS (
   RETURNING idx
 ),
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $5) WHERE id = $1 RETURNING 1)
-SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM rejected) AS rejected,
+SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
 
 /** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
