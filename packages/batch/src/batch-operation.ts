@@ -1,22 +1,19 @@
+import type { GwClient } from '@gw/client';
 import type {
   CancelOrder,
   CancelOrderResult,
-  CancelResponse,
   CaptureOrder,
   CaptureOrderResult,
-  CaptureResponse,
   QueriedOrder,
-  QueryResponse,
   RefundOrder,
   RefundOrderResult,
-  RefundResponse,
   ReviewOrder,
   ReviewOrderResult,
-  ReviewResponse,
 } from '@gw/types';
 
-/** The operations a batch runs: the four order operations and query. */
-export type BatchOperation = 'capture' | 'cancel' | 'review' | 'refund' | 'query';
+/** The operations a batch runs (from the generated operation table). */
+export type { BatchOperation } from './operation/batch-operations.ts';
+import type { BatchOperation } from './operation/batch-operations.ts';
 
 /** One order to select in a query batch. */
 export interface QuerySelection {
@@ -43,14 +40,7 @@ export interface BatchResults {
 }
 
 /**
- * What `runBatch` needs of a client: one method per batch operation, taking the request without merchant fields and
- * throwing errors with the stable codes of `@gw/client` (`GW_OUTCOME_UNKNOWN`, `GW_GATEWAY`, `GW_HTTP`, ...).
- * `createClient` from `@gw/client` satisfies it.
+ * What `runBatch` needs of a client: the `@gw/client` client's method for each batch operation, throwing errors with
+ * its stable codes (`GW_OUTCOME_UNKNOWN`, `GW_GATEWAY`, `GW_HTTP`, ...). `createClient` from `@gw/client` satisfies it.
  */
-export interface BatchClient {
-  capture(request: { capture_orders: CaptureOrder[] }): Promise<CaptureResponse>;
-  cancel(request: { cancel_orders: CancelOrder[] }): Promise<CancelResponse>;
-  review(request: { review_orders: ReviewOrder[] }): Promise<ReviewResponse>;
-  refund(request: { refund_orders: RefundOrder[] }): Promise<RefundResponse>;
-  query(request: { order_no?: string; transaction_id?: string }): Promise<QueryResponse>;
-}
+export type BatchClient = Pick<GwClient, BatchOperation>;

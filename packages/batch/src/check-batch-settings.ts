@@ -1,7 +1,7 @@
 import type { BatchOperation } from './batch-operation.ts';
+import { BATCH_OPERATIONS as OPERATIONS } from './operation/batch-operations.ts';
 import { BatchSettingsError } from './batch-settings-error.ts';
 
-const OPERATIONS: readonly BatchOperation[] = ['capture', 'cancel', 'review', 'refund', 'query'];
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
@@ -22,7 +22,7 @@ function isIterable(value: unknown): boolean {
  */
 export function checkBatchSettings(settings: Record<string, unknown>, options: { resuming: boolean }): void {
   const problems: string[] = [];
-  const { operation, client, orders, concurrency, maxResends, total, keepOutcomes, journal, signal } = settings;
+  const { operation, client, orders, concurrency, maxResends, total, keepOutcomes, journal, signal, ledger, batch, leaseMs, pollMs } = settings;
   // resumeBatch reads the operation from the journal (when given, it must match); runBatch needs it.
   if (operation !== undefined || !options.resuming) {
     if (!OPERATIONS.includes(operation as BatchOperation)) problems.push(`operation must be one of ${OPERATIONS.join(', ')}, not ${describe(operation)}`);
@@ -32,12 +32,13 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
   else if (OPERATIONS.includes(operation as BatchOperation) && typeof (client as Record<string, unknown>)[operation as string] !== 'function') {
     problems.push(`client has no ${String(operation)} method`);
   }
-  if (typeof orders === 'string' || !isIterable(orders)) problems.push(`orders must be an iterable or async iterable of orders, not ${describe(orders)}`);
+  if ((orders !== undefined || ledger === undefined || !options.resuming) && (typeof orders === 'string' || !isIterable(orders))) problems.push(`orders must be an iterable or async iterable of orders, not ${describe(orders)}`);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1)) problems.push(`concurrency must be a whole number of at least 1, not ${describe(concurrency)}`);
   if (maxResends !== undefined && !(Number.isInteger(maxResends) && (maxResends as number) >= 0)) problems.push(`maxResends must be a whole number of at least 0, not ${describe(maxResends)}`);
   if (total !== undefined && !(Number.isInteger(total) && (total as number) >= 0)) problems.push(`total must be a whole number of at least 0, not ${describe(total)}`);
   if (keepOutcomes !== undefined && typeof keepOutcomes !== 'boolean') problems.push(`keepOutcomes must be true or false, not ${describe(keepOutcomes)}`);
-  if ((journal !== undefined || options.resuming) && (typeof journal !== 'string' || journal === '')) {
+  if (ledger !== undefined) problems.push(...ledgerProblems({ ledger, batch, leaseMs, pollMs, journal }, options));
+  else if ((journal !== undefined || options.resuming) && (typeof journal !== 'string' || journal === '')) {
     problems.push(`journal must be ${options.resuming ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
   }
   for (const name of ['onProgress', 'onOutcome', 'reconcile', 'onStage', 'journalFile'] as const) {
@@ -45,4 +46,19 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) problems.push(`signal must be an AbortSignal, not ${describe(signal)}`);
   if (problems.length > 0) throw new BatchSettingsError(problems);
+}
+
+/** The problems of a PostgreSQL ledger's settings. */
+function ledgerProblems(settings: Record<string, unknown>, options: { resuming: boolean }): string[] {
+  const problems: string[] = [];
+  const { ledger, batch, leaseMs, pollMs, journal } = settings;
+  const url = typeof ledger === 'string' && /^postgres(ql)?:\/\//.test(ledger);
+  const pool = ledger !== null && typeof ledger === 'object' && typeof (ledger as { query?: unknown }).query === 'function';
+  if (!url && !pool) problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? ledger.replace(/:[^:@/]*@/, ':***@') : ledger)}`);
+  if (journal !== undefined) problems.push('journal and ledger cannot both be given: a batch is kept in one of them');
+  if ((batch !== undefined || options.resuming) && (typeof batch !== 'string' || batch === '' || batch.length > 200)) problems.push(`batch must be ${options.resuming ? "the batch's id in the ledger" : 'a batch id of 1 to 200 characters'}, not ${describe(batch)}`);
+  for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
+  }
+  return problems;
 }

@@ -1,7 +1,14 @@
 export { runBatch, type RunBatchOptions } from './run-batch.ts';
-export { resumeBatch, type ResumeBatchOptions } from './resume-batch.ts';
+export { resumeBatch, runBatchWorker, type BatchWorkerOptions, type ResumeBatchOptions } from './resume-batch.ts';
+export { PgLedger, type ClaimedChunk, type LedgerStatus } from './postgres/pg-ledger.ts';
+export { LedgerBatchError } from './postgres/ledger-batch-error.ts';
+export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
+export type { LedgerWorkerStats } from './postgres/ledger-worker.ts';
+export { LEDGER_SCHEMA } from './postgres/schema.ts';
 export type { BatchResult, BatchSettings, BatchStage } from './batch-run.ts';
 export type { BatchClient, BatchOperation, BatchOrders, BatchResults, QuerySelection } from './batch-operation.ts';
+export { BATCH_OPERATIONS, isBatchOperation } from './operation/batch-operations.ts';
+export type { LedgerStore } from './store/ledger-store.ts';
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
 export type { BatchProgress } from './progress.ts';
 export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';

@@ -67,3 +67,15 @@ export class DuplicateIndex {
     return earlier;
   }
 }
+
+/**
+ * What makes an order the same money movement across batches (the ledger's claim): its transaction_id (or order_no
+ * when it has none), and for a refund its amount and reason too, since two partial refunds of one order are two
+ * movements. Null for an operation that moves no money (query).
+ */
+export function claimKeyOf(operation: BatchOperation, order: Readonly<Record<string, unknown>>): string | null {
+  if (operation === 'query') return null;
+  const id = fieldText(order, 'transaction_id');
+  const base = id ? id : `order_no:${fieldText(order, 'order_no')}`;
+  return operation === 'refund' ? `${base}\u0000${fieldText(order, 'refund_amount')}\u0000${fieldText(order, 'refund_reason')}` : base;
+}

@@ -7,11 +7,14 @@ import { checkBatchSettings } from './check-batch-settings.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { numbered } from './run-batch.ts';
+import { resumeLedgerBatch, runLedgerWorkerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 
 /** Options of `resumeBatch`: the journal of the interrupted batch and the same input again. */
-export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<BatchSettings, 'operation'> {
-  readonly journal: string;
-  readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
+export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<BatchSettings, 'operation'>, Partial<LedgerSettings> {
+  /** The interrupted batch's journal file (or, with `ledger`, leave it out and name the `batch`). */
+  readonly journal?: string;
+  /** The same input again (with `ledger`, needed only when the batch had not taken all its input in). */
+  readonly orders?: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
   /** When given, must be the journal's operation. */
   readonly operation?: Op;
   /** How the journal file is opened for appending (for tests and storage layers); default `open(path, 'a')`. */
@@ -111,6 +114,28 @@ async function readJournal(path: string): Promise<JournalState> {
 /** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
 export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult> {
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: true });
+  if (options.ledger !== undefined) {
+    const orders = options.orders;
+    return resumeLedgerBatch({ ...options, ledger: options.ledger, batch: options.batch! }, orders ? () => numbered(orders) : null);
+  }
+  return resumeJournalBatch(options as ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> });
+}
+
+/** Options of `runBatchWorker`: the ledger and batch to join, the client, and how to work. */
+export interface BatchWorkerOptions extends Omit<BatchSettings, 'operation' | 'total'>, LedgerSettings {
+  readonly batch: string;
+}
+
+/**
+ * Adds a worker to a batch kept in a PostgreSQL ledger, from this or any machine: it leases chunks until the batch's
+ * intake is over and every chunk is done, then reports the batch's result from the ledger.
+ */
+export function runBatchWorker(options: BatchWorkerOptions): Promise<LedgerBatchResult> {
+  checkBatchSettings({ ...options, orders: [] } as unknown as Record<string, unknown>, { resuming: true });
+  return runLedgerWorkerBatch(options);
+}
+
+async function resumeJournalBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> }): Promise<BatchResult> {
   const state = await readJournal(options.journal);
   if (options.operation && options.operation !== state.operation) {
     throw new JournalMismatchError(options.journal, null, `the journal is of a ${state.operation} batch, not ${options.operation}`);

@@ -3,9 +3,10 @@ import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { withoutCardData } from './card-data.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
+import { runLedgerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 
 /** Options of `runBatch`. */
-export interface RunBatchOptions<Op extends BatchOperation> extends BatchSettings {
+export interface RunBatchOptions<Op extends BatchOperation> extends BatchSettings, Partial<LedgerSettings> {
   readonly operation: Op;
   /** Any iterable or async iterable (a CSV or JSONL file through `ordersFromCsv` / `ordersFromJsonl` is streamed). */
   readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
@@ -42,9 +43,16 @@ export function numberOrders(orders: Iterable<unknown> | AsyncIterable<unknown>)
   return asyncIterable ? numbered(orders) : numberedSync(orders as Iterable<unknown>);
 }
 
-/** Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome. */
+/**
+ * Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome.
+ * With `ledger` (PostgreSQL) the batch is kept there: other workers may join it (`runBatchWorker`), and a
+ * money-moving order already in another batch of that database is rejected, not sent.
+ */
+export function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op> & { readonly ledger: LedgerSettings['ledger'] }): Promise<LedgerBatchResult>;
+export function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult>;
 export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
+  if (options.ledger !== undefined) return runLedgerBatch({ ...options, ledger: options.ledger }, numberOrders(options.orders));
   const journal = options.journal ? await BatchJournal.open(options.journal, options.journalFile) : null;
   try {
     const run = new BatchRun(options, journal);

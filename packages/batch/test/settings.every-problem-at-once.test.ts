@@ -20,7 +20,7 @@ describe('settings a batch cannot run with', () => {
 
   it('include NaN concurrency (which would never send), an unknown operation, a client without the method, and resume without a journal', async () => {
     await expect(runBatch({ client, operation: 'capture', orders: [], concurrency: Number.NaN })).rejects.toThrow(/concurrency must be a whole number of at least 1, not NaN/);
-    await expect(runBatch({ client, operation: 'authorise' as never, orders: [] })).rejects.toThrow(/operation must be one of capture, cancel, review, refund, query, not "authorise"/);
+    await expect(runBatch({ client, operation: 'authorise' as never, orders: [] })).rejects.toThrow(/operation must be one of query, capture, review, cancel, refund, not "authorise"/);
     await expect(runBatch({ client: { query: async () => ({}) } as never, operation: 'refund', orders: [] })).rejects.toThrow(/client has no refund method/);
     await expect(resumeBatch({ client, journal: undefined as never, orders: [] })).rejects.toThrow(/journal must be the interrupted batch's journal file/);
   });

@@ -2,15 +2,16 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { OrderSourceError, ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult } from '@gw/batch';
+import { BATCH_OPERATIONS, OrderSourceError, ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult, type LedgerBatchResult } from '@gw/batch';
 import { sandboxReconciler } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { EXIT_CODES } from '../exit-codes.ts';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { colourOn, paint, say, table, warn } from '../output.ts';
+import { reportLedgerResult, runLedgerCommand, runWorkerCommand, type LedgerFlags } from './batch-ledger.ts';
 
-const OPERATIONS: BatchOperation[] = ['capture', 'cancel', 'refund', 'review', 'query'];
+const OPERATIONS: readonly BatchOperation[] = BATCH_OPERATIONS;
 
 function seconds(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return '?';
@@ -84,61 +85,94 @@ export function resultsFileFor(io: CliIo, ordersFile: string, operation: string,
   return chosen;
 }
 
-/** `gw batch <operation> orders.csv --journal FILE [--resume] [--results FILE]`. */
+/** `gw batch <operation> orders.csv (--journal FILE | --ledger URL) [--resume] [--results FILE]`, and `gw batch worker`. */
 export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, signals: NodeJS.EventEmitter, run: { exitCode: number }): void {
   withGatewayOptions(
     program
       .command('batch')
-      .description('run capture, cancel, refund, review or query over a CSV or JSONL file of orders, with a crash-safe journal')
-      .argument('<operation>', OPERATIONS.join(' | '))
-      .argument('<orders>', 'a CSV file with a header row, or a .jsonl file: streamed, never loaded whole')
-      .requiredOption('--journal <file>', 'the journal (append-only JSONL); reuse it with --resume after a crash or Ctrl-C')
-      .option('--resume', 'finish the batch recorded in --journal (same operation, same orders file)')
+      .description('run capture, cancel, refund, review or query over a CSV or JSONL file of orders, with a crash-safe journal or a PostgreSQL ledger shared by workers')
+      .argument('<operation>', `${OPERATIONS.join(' | ')} | worker (joins a batch kept in --ledger)`)
+      .argument('[orders]', 'a CSV file with a header row, or a .jsonl file: streamed, never loaded whole')
+      .option('--journal <file>', 'the journal (append-only JSONL); reuse it with --resume after a crash or Ctrl-C')
+      .option('--ledger <url>', 'a PostgreSQL ledger (postgres://…) instead of --journal: several workers on any machine run the batch together, and an order already in another batch there is not sent again')
+      .option('--batch <id>', 'with --ledger: the batch id (default: a new one, printed); with --resume or worker: the batch to finish or join')
+      .option('--lease-ms <ms>', 'with --ledger: how long a worker holds a chunk without renewing it (default 30000; longer than the request timeout)')
+      .option('--resume', 'finish the batch recorded in --journal (same operation, same orders file), or --batch in --ledger from any machine')
       .option('--results <file>', 'where to write the per-order results CSV (default: <orders>.<operation>.results.csv, never replacing another batch\'s results)')
       .option('--reconcile <mode>', "how a query after an unanswered request is read: 'cannot-tell' (default: report unknown) or 'sandbox' (the sandbox's codes)", 'cannot-tell'),
-  ).action(async (operation: string, ordersFile: string, flags: GatewayFlags & { journal: string; resume?: boolean; results?: string; reconcile: string }) => {
-    if (!OPERATIONS.includes(operation as BatchOperation)) throw new GwError(GW_ERROR_CODES.config, `unknown batch operation ${operation}; use one of ${OPERATIONS.join(', ')}`, {});
+  ).action(async (operation: string, ordersFile: string | undefined, flags: GatewayFlags & { journal?: string; ledger?: string; batch?: string; leaseMs?: string; resume?: boolean; results?: string; reconcile: string }) => {
+    if (operation !== 'worker' && !OPERATIONS.includes(operation as BatchOperation)) throw new GwError(GW_ERROR_CODES.config, `unknown batch operation ${operation}; use one of ${OPERATIONS.join(', ')}, or worker`, {});
     if (!['cannot-tell', 'sandbox'].includes(flags.reconcile)) throw new GwError(GW_ERROR_CODES.config, `--reconcile must be cannot-tell or sandbox`, {});
-    const file = isAbsolute(ordersFile) ? ordersFile : join(io.cwd, ordersFile);
-    if (!existsSync(file)) throw new GwError(GW_ERROR_CODES.config, `orders file ${ordersFile} does not exist`, {});
-    const journal = isAbsolute(flags.journal) ? flags.journal : join(io.cwd, flags.journal);
-    if (!flags.resume && existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} exists: pass --resume to finish that batch, or choose a new journal`, {});
-    if (flags.resume && !existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} does not exist: nothing to resume`, {});
-    const resultsFile = resultsFileFor(io, ordersFile, operation, flags);
-    const config = gatewayConfig(io, flags);
-    const client = (await clientFor(io, config)) as unknown as BatchClient;
-    const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file));
-    // One streamed pass to count the orders, so progress has a total and an ETA; memory stays flat.
-    let total = 0;
-    try {
-      for await (const _ of read()) total += 1;
-    } catch (error) {
-      throw withResumeAdvice(error, existsSync(journal));
-    }
-    const orders = read();
-    const progress = progressReporterFor(io);
-    // Ctrl-C stops cleanly: no new request starts, the ones in flight finish and are journaled, --resume does the rest.
-    const stop = new AbortController();
-    signals.once('SIGINT', () => {
-      stop.abort();
-      warn(io, paint(io, 'yellow', 'stopping: waiting for the requests in flight, then the journal is complete for --resume', io.stderr));
-    });
-    const settings = { client, total, concurrency: config.concurrency ?? 4, journal, keepOutcomes: false, signal: stop.signal, onProgress: (p: BatchProgress) => progress.update(p), ...(flags.reconcile === 'sandbox' ? { reconcile: sandboxReconciler } : {}) };
-    let result: BatchResult;
-    try {
-      result = flags.resume ? await resumeBatch({ ...settings, orders, operation: operation as BatchOperation }) : await runBatch({ ...settings, orders, operation: operation as BatchOperation });
-    } catch (error) {
-      throw withResumeAdvice(error, true);
-    } finally {
-      progress.stop();
-    }
-    const outcomes = await outcomesFromJournal(journal);
-    await writeResultsCsv(outcomes, isAbsolute(resultsFile) ? resultsFile : join(io.cwd, resultsFile));
-    say(io, '');
-    say(io, summaryTable(io, result));
-    say(io, `results: ${resultsFile}   journal: ${flags.journal}   ${(result.durationMs / 1000).toFixed(1)} s`);
-    const unknown = outcomes.filter((o) => o.kind === 'unknown');
-    if (unknown.length > 0) warn(io, paint(io, 'magenta', `${unknown.length} order(s) have an unknown outcome: ${unknown[0]!.reconcile}`, io.stderr));
-    if (outcomes.some((o) => o.kind !== 'succeeded')) run.exitCode = EXIT_CODES.batchIncomplete;
+    if (flags.journal && flags.ledger) throw new GwError(GW_ERROR_CODES.config, '--journal and --ledger cannot both be given: a batch is kept in one of them', {});
+    if (operation === 'worker') return workerAction(io, { ...flags, ledger: flags.ledger ?? '' }, signals, run);
+    if (!ordersFile) throw new GwError(GW_ERROR_CODES.config, `gw batch ${operation} needs the orders file`, {});
+    if (!flags.journal && !flags.ledger) throw new GwError(GW_ERROR_CODES.config, 'give --journal <file> (this machine) or --ledger <postgres://…> (shared by workers)', {});
+    return batchAction(io, operation as BatchOperation, ordersFile, flags, signals, run);
   });
+}
+
+/** Ctrl-C stops cleanly: no new request starts, the ones in flight finish and are recorded, --resume does the rest. */
+function stopOnSigint(io: CliIo, signals: NodeJS.EventEmitter): AbortSignal {
+  const stop = new AbortController();
+  signals.once('SIGINT', () => {
+    stop.abort();
+    warn(io, paint(io, 'yellow', 'stopping: waiting for the requests in flight, then the batch is complete for --resume', io.stderr));
+  });
+  return stop.signal;
+}
+
+async function workerAction(io: CliIo, flags: LedgerFlags, signals: NodeJS.EventEmitter, run: { exitCode: number }): Promise<void> {
+  const progress = progressReporterFor(io);
+  let result: LedgerBatchResult;
+  try {
+    result = await runWorkerCommand(io, flags, stopOnSigint(io, signals), (p) => progress.update(p));
+  } finally {
+    progress.stop();
+  }
+  say(io, '');
+  say(io, summaryTable(io, result));
+  say(io, `this worker: ${result.worker.chunks} chunk(s), ${result.worker.takenOver} taken over from a worker that stopped`);
+  await reportLedgerResult(io, flags, result, flags.results ?? null, run);
+}
+
+async function batchAction(io: CliIo, operation: BatchOperation, ordersFile: string, flags: GatewayFlags & { journal?: string; ledger?: string; batch?: string; leaseMs?: string; resume?: boolean; results?: string; reconcile: string }, signals: NodeJS.EventEmitter, run: { exitCode: number }): Promise<void> {
+  const file = isAbsolute(ordersFile) ? ordersFile : join(io.cwd, ordersFile);
+  if (!existsSync(file)) throw new GwError(GW_ERROR_CODES.config, `orders file ${ordersFile} does not exist`, {});
+  const journal = flags.journal ? (isAbsolute(flags.journal) ? flags.journal : join(io.cwd, flags.journal)) : null;
+  if (journal && !flags.resume && existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} exists: pass --resume to finish that batch, or choose a new journal`, {});
+  if (journal && flags.resume && !existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} does not exist: nothing to resume`, {});
+  const resultsFile = resultsFileFor(io, ordersFile, operation, flags);
+  const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file));
+  // One streamed pass to count the orders, so progress has a total and an ETA; memory stays flat.
+  let total = 0;
+  try {
+    for await (const _ of read()) total += 1;
+  } catch (error) {
+    throw withResumeAdvice(error, journal ? existsSync(journal) : Boolean(flags.resume));
+  }
+  const progress = progressReporterFor(io);
+  const stop = stopOnSigint(io, signals);
+  let result: BatchResult;
+  try {
+    if (flags.ledger) result = await runLedgerCommand(io, operation, read, total, { ...flags, ledger: flags.ledger }, stop, (p) => progress.update(p));
+    else {
+      const config = gatewayConfig(io, flags);
+      const client = (await clientFor(io, config)) as unknown as BatchClient;
+      const settings = { client, total, concurrency: config.concurrency ?? 4, journal: journal!, keepOutcomes: false, signal: stop, onProgress: (p: BatchProgress) => progress.update(p), ...(flags.reconcile === 'sandbox' ? { reconcile: sandboxReconciler } : {}) };
+      result = flags.resume ? await resumeBatch({ ...settings, orders: read(), operation }) : await runBatch({ ...settings, orders: read(), operation });
+    }
+  } catch (error) {
+    throw withResumeAdvice(error, true);
+  } finally {
+    progress.stop();
+  }
+  say(io, '');
+  say(io, summaryTable(io, result));
+  if (flags.ledger) return reportLedgerResult(io, { ...flags, ledger: flags.ledger }, result as LedgerBatchResult, resultsFile, run);
+  const outcomes = await outcomesFromJournal(journal!);
+  await writeResultsCsv(outcomes, isAbsolute(resultsFile) ? resultsFile : join(io.cwd, resultsFile));
+  say(io, `results: ${resultsFile}   journal: ${flags.journal}   ${(result.durationMs / 1000).toFixed(1)} s`);
+  const unknown = outcomes.filter((o) => o.kind === 'unknown');
+  if (unknown.length > 0) warn(io, paint(io, 'magenta', `${unknown.length} order(s) have an unknown outcome: ${unknown[0]!.reconcile}`, io.stderr));
+  if (outcomes.some((o) => o.kind !== 'succeeded')) run.exitCode = EXIT_CODES.batchIncomplete;
 }

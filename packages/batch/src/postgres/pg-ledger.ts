@@ -1,0 +1,192 @@
+import pg from 'pg';
+import type { BatchOperation } from '../operation/batch-operations.ts';
+import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
+import type { PendingOrder } from '../send/pending-order.ts';
+import { LedgerBatchError } from './ledger-batch-error.ts';
+import { migrate } from './schema.ts';
+import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RENEW, STATUS } from './statements.ts';
+
+/** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
+export interface ClaimedChunk {
+  readonly chunk: number;
+  readonly fence: number;
+  readonly orders: PendingOrder[];
+  /** An earlier holder's lease expired: its request may have gone out, so the orders are queried first. */
+  readonly takenOver: boolean;
+  /** The earlier holder's call was over (its send counts against maxResends). */
+  readonly sent: boolean;
+}
+
+/** Where a batch stands in the ledger. */
+export interface LedgerStatus {
+  readonly operation: BatchOperation;
+  readonly limit: number;
+  /** Every input order has been taken in. */
+  readonly sealed: boolean;
+  readonly total: number | null;
+  readonly intakeNext: number;
+  /** Chunks not done yet. */
+  readonly open: number;
+  readonly counts: OutcomeCounts;
+}
+
+/** One input order for the intake statement: its claim key (null when it moves no money) and its chunk entry. */
+export interface IntakeEntry {
+  readonly pending: PendingOrder;
+  readonly key: string | null;
+}
+
+function entryOf(p: PendingOrder): Record<string, unknown> {
+  return { index: p.index, order: p.order, ...(p.resends > 0 ? { resends: p.resends } : {}), ...(p.interrupted ? { interrupted: p.interrupted } : {}) };
+}
+
+function pendingOf(entry: { index: number; order: Record<string, unknown>; resends?: number; interrupted?: number }): PendingOrder {
+  return { index: Number(entry.index), order: entry.order, resends: entry.resends ?? 0, ...(entry.interrupted ? { interrupted: entry.interrupted } : {}) };
+}
+
+/**
+ * A batch ledger in PostgreSQL, shared by every worker of every batch in the database: chunks with leases and fencing
+ * tokens, one outcome row per order, and a claim per money-moving order (operation + key) across batches. Its tables
+ * are created on `open` (idempotent). Every method is one round trip, counted in `roundTrips`.
+ */
+export class PgLedger {
+  readonly pool: pg.Pool;
+  readonly #owned: boolean;
+  roundTrips = 0;
+
+  private constructor(pool: pg.Pool, owned: boolean) {
+    this.pool = pool;
+    this.#owned = owned;
+  }
+
+  /** Connects (a `postgres://` URL, or a `pg.Pool` you own) and creates the ledger's tables where missing. */
+  static async open(connection: string | pg.Pool, options: { maxConnections?: number } = {}): Promise<PgLedger> {
+    const owned = typeof connection === 'string';
+    const pool = owned ? new pg.Pool({ connectionString: connection, max: options.maxConnections ?? 10 }) : connection;
+    // An idle connection that fails (the server restarts) must not crash the process: the next query reports it.
+    if (owned) pool.on('error', () => {});
+    const client = await pool.connect();
+    try {
+      await migrate(client);
+    } finally {
+      client.release();
+    }
+    return new PgLedger(pool, owned);
+  }
+
+  async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    this.roundTrips += 1;
+    return this.pool.query<R>(text, values);
+  }
+
+  /** Starts a batch; refused when one of that id exists. */
+  async createBatch(id: string, operation: BatchOperation, limit: number): Promise<void> {
+    const result = await this.#query('INSERT INTO gw_batch (id, operation, chunk_limit) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [id, operation, limit]);
+    if (result.rowCount === 0) throw new LedgerBatchError(id, 'exists already: resume it (resumeBatch / gw batch --resume) or add workers to it (gw batch worker), or choose another batch id');
+  }
+
+  /** Where the batch stands; refused when there is no such batch. */
+  async status(id: string): Promise<LedgerStatus> {
+    const { rows } = await this.#query<{ operation: BatchOperation; chunk_limit: number; sealed: boolean; total: string | null; intake_next: string; open: number; counts: Partial<OutcomeCounts> }>(STATUS, [id]);
+    const row = rows[0];
+    if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    return { operation: row.operation, limit: row.chunk_limit, sealed: row.sealed, total: row.total === null ? null : Number(row.total), intakeNext: Number(row.intake_next), open: row.open, counts: { ...emptyCounts(), ...row.counts } };
+  }
+
+  /** True when the batch is over: every input order taken in and every chunk done. */
+  async finished(id: string): Promise<boolean> {
+    const { rows } = await this.#query<{ sealed: boolean; open: boolean }>(IDLE, [id]);
+    if (!rows[0]) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    return rows[0].sealed && !rows[0].open;
+  }
+
+  /**
+   * Takes one chunk of accepted orders in (claiming each money-moving order across batches: one already claimed is
+   * rejected "already in batch X" instead), with the orders intake refused, and moves the intake mark to `intakeNext`.
+   * Several chunks go in one statement; returns how many chunks it added.
+   */
+  async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number): Promise<number> {
+    // Claims are inserted in key order, so two batches claiming the same orders never wait on each other in a cycle.
+    const input = chunks.flatMap((chunk, grp) => chunk.map((a) => ({ index: a.pending.index, key: a.key, grp, entry: entryOf(a.pending) }))).sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : 1));
+    const { rows } = await this.#query<{ chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, [id, JSON.stringify(input), operation, JSON.stringify(refused), intakeNext]);
+    const unnamed = rows[0]?.unnamed ?? [];
+    if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
+    return rows[0]?.chunks ?? 0;
+  }
+
+  /**
+   * The batch's intake lock (a session advisory lock on a connection of its own), or null while another live process
+   * holds it: one process takes a batch's input in at a time, and a dead one's lock goes with its connection.
+   */
+  async tryIntakeLock(id: string): Promise<{ release: () => Promise<void> } | null> {
+    const client = await this.pool.connect();
+    this.roundTrips += 1;
+    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended('gw_batch_intake:' || $1, 0)) AS locked", [id]);
+    if (!rows[0]?.locked) {
+      client.release();
+      return null;
+    }
+    return {
+      release: async () => {
+        try {
+          await client.query("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]);
+        } finally {
+          client.release();
+        }
+      },
+    };
+  }
+
+  /** Marks every input order taken in. */
+  async seal(id: string, total: number): Promise<void> {
+    await this.#query('UPDATE gw_batch SET sealed = true, total = $2 WHERE id = $1', [id, total]);
+  }
+
+  /** The indexes at or after `from` already in a chunk or decided (what a resumed intake must not take in again). */
+  async takenFrom(id: string, from: number): Promise<Set<number>> {
+    const { rows } = await this.#query<{ idx: string }>(
+      "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(orders) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
+      [id, from],
+    );
+    return new Set(rows.map((r) => Number(r.idx)));
+  }
+
+  /** Leases the next chunk (ready, or whose lease expired) for `leaseMs`, or null when none is free now. */
+  async claim(id: string, holder: string, leaseMs: number): Promise<ClaimedChunk | null> {
+    const { rows } = await this.#query<{ chunk: string; orders: Parameters<typeof pendingOf>[0][]; fence: string; sent: boolean; taken_over: boolean }>(CLAIM, [id, holder, leaseMs]);
+    const row = rows[0];
+    if (!row) return null;
+    return { chunk: Number(row.chunk), fence: Number(row.fence), orders: row.orders.map(pendingOf), takenOver: row.taken_over, sent: row.sent };
+  }
+
+  /** Records that the chunk's call is over (fenced); false when the lease was lost. */
+  async markSent(id: string, claimed: ClaimedChunk): Promise<boolean> {
+    return ((await this.#query(MARK_SENT, [id, claimed.chunk, claimed.fence])).rowCount ?? 0) > 0;
+  }
+
+  /** Writes the chunk's outcomes and resends and marks it done, only while `claimed.fence` is its token; false when refused. */
+  async commit(id: string, claimed: ClaimedChunk, outcomes: readonly OrderOutcome[], resend: readonly PendingOrder[]): Promise<boolean> {
+    const { rows } = await this.#query<{ held: number }>(COMMIT, [id, claimed.chunk, claimed.fence, JSON.stringify(outcomes), JSON.stringify(resend.map(entryOf))]);
+    return (rows[0]?.held ?? 0) > 0;
+  }
+
+  /** Extends the leases `holder` has on `chunks` (the ones it is working on: a lease it lost track of expires). */
+  async renew(id: string, holder: string, leaseMs: number, chunks: readonly number[]): Promise<void> {
+    if (chunks.length > 0) await this.#query(RENEW, [id, holder, leaseMs, chunks]);
+  }
+
+  /** Every outcome of the batch in input order, read a page at a time. */
+  async *outcomes(id: string, pageSize = 5000): AsyncGenerator<OrderOutcome> {
+    for (let after = -1; ; ) {
+      const { rows } = await this.#query<{ idx: string; outcome: OrderOutcome }>('SELECT idx, outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, pageSize]);
+      for (const row of rows) yield row.outcome;
+      if (rows.length < pageSize) return;
+      after = Number(rows.at(-1)!.idx);
+    }
+  }
+
+  /** Closes the pool when this ledger opened it. */
+  async close(): Promise<void> {
+    if (this.#owned) await this.pool.end();
+  }
+}

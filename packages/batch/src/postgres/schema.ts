@@ -1,0 +1,59 @@
+import type { PoolClient } from 'pg';
+
+/**
+ * The ledger's tables. Created by the store itself, idempotently (every statement `IF NOT EXISTS`, run under a
+ * transaction-scoped advisory lock so workers starting together do not race); documented in the README.
+ */
+export const LEDGER_SCHEMA = `
+CREATE TABLE IF NOT EXISTS gw_batch (
+  id text PRIMARY KEY,
+  operation text NOT NULL,
+  chunk_limit integer NOT NULL,
+  intake_next bigint NOT NULL DEFAULT 0,
+  sealed boolean NOT NULL DEFAULT false,
+  total bigint,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE SEQUENCE IF NOT EXISTS gw_batch_chunk_seq;
+CREATE TABLE IF NOT EXISTS gw_batch_chunk (
+  batch_id text NOT NULL REFERENCES gw_batch (id),
+  chunk bigint NOT NULL,
+  orders jsonb NOT NULL,
+  state text NOT NULL DEFAULT 'ready' CHECK (state IN ('ready', 'leased', 'done')),
+  leased_before boolean NOT NULL DEFAULT false,
+  sent boolean NOT NULL DEFAULT false,
+  fence bigint NOT NULL DEFAULT 0,
+  holder text,
+  lease_until timestamptz,
+  PRIMARY KEY (batch_id, chunk)
+);
+CREATE INDEX IF NOT EXISTS gw_batch_chunk_open ON gw_batch_chunk (batch_id, chunk) WHERE state <> 'done';
+CREATE TABLE IF NOT EXISTS gw_batch_outcome (
+  batch_id text NOT NULL REFERENCES gw_batch (id),
+  idx bigint NOT NULL,
+  kind text NOT NULL,
+  chunk bigint,
+  outcome jsonb NOT NULL,
+  PRIMARY KEY (batch_id, idx)
+);
+CREATE TABLE IF NOT EXISTS gw_order_claim (
+  operation text NOT NULL,
+  order_key text NOT NULL,
+  batch_id text NOT NULL REFERENCES gw_batch (id),
+  idx bigint NOT NULL,
+  PRIMARY KEY (operation, order_key)
+);
+`;
+
+/** Creates the ledger's tables where missing; safe to run from several processes at once. */
+export async function migrate(client: PoolClient): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('gw_batch_ledger_schema'))");
+    await client.query(LEDGER_SCHEMA);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The ledger's statements. Each step of a chunk is one statement, so one round trip and atomic: intake (claims, the
+ * chunk, intake rejections, the intake mark), claim (a lease), sent, and commit (outcomes, resends, the chunk done,
+ * all fenced by the lease's token).
+ */
+
+/** $1 batch, $2 input [{index, key, grp, entry}] sorted by key (grp: its chunk in this statement), $3 operation, $4 intake rejections, $5 intake_next. */
+export const INTAKE = `
+WITH input AS (
+  SELECT (e->>'index')::bigint AS idx, e->>'key' AS k, (e->>'grp')::int AS grp, e->'entry' AS entry, ord
+  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord)
+),
+claimed AS (
+  INSERT INTO gw_order_claim (operation, order_key, batch_id, idx)
+  SELECT $3, k, $1, idx FROM input WHERE k IS NOT NULL ORDER BY k
+  ON CONFLICT DO NOTHING RETURNING idx
+),
+taken AS (SELECT entry, idx, grp FROM input WHERE k IS NULL OR idx IN (SELECT idx FROM claimed)),
+chunk AS (
+  INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
+  SELECT $1, nextval('gw_batch_chunk_seq'), orders FROM (SELECT grp, jsonb_agg(entry ORDER BY idx) AS orders FROM taken GROUP BY grp ORDER BY grp) g
+  RETURNING chunk
+),
+conflicts AS (
+  SELECT i.idx, i.k, i.entry, c.batch_id AS other, c.idx AS other_idx
+  FROM input i LEFT JOIN gw_order_claim c ON c.operation = $3 AND c.order_key = i.k
+  WHERE i.k IS NOT NULL AND i.idx NOT IN (SELECT idx FROM claimed)
+),
+rejected AS (
+  INSERT INTO gw_batch_outcome (batch_id, idx, kind, outcome)
+  SELECT $1, idx, 'rejected', jsonb_build_object('index', idx, 'kind', 'rejected', 'order', entry->'order', 'problems', '[]'::jsonb,
+    'reason', 'already in batch ' || coalesce(other || ' (input order #' || other_idx || ')', '(another batch, committed at the same moment)') || ': not sent by this batch, which would apply it twice')
+  FROM conflicts
+  UNION ALL
+  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($4::jsonb) o
+  RETURNING idx
+),
+moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $5) WHERE id = $1 RETURNING 1)
+SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
+
+/** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
+export const NAME_CONFLICTS = `
+UPDATE gw_batch_outcome o SET outcome = jsonb_set(o.outcome, '{reason}', to_jsonb('already in batch ' || c.batch_id || ' (input order #' || c.idx || '): not sent by this batch, which would apply it twice'))
+FROM unnest($2::bigint[], $3::text[]) AS u(idx, k) JOIN gw_order_claim c ON c.operation = $4 AND c.order_key = u.k
+WHERE o.batch_id = $1 AND o.idx = u.idx`;
+
+/**
+ * $1 batch, $2 holder, $3 lease ms: the first ready chunk, or one whose lease expired; its token goes up by one. The
+ * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
+ * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one.
+ */
+export const CLAIM = `
+WITH next AS MATERIALIZED (
+  SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
+  WHERE batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
+  ORDER BY chunk LIMIT 1 FOR UPDATE SKIP LOCKED
+)
+UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, leased_before = true,
+  lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+FROM next
+WHERE c.batch_id = $1 AND c.chunk = next.chunk
+RETURNING c.chunk, c.orders, c.fence, c.sent, next.taken_over`;
+
+/** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
+export const MARK_SENT = `UPDATE gw_batch_chunk SET sent = true WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased'`;
+
+/** $1 batch, $2 chunk, $3 fence, $4 outcomes, $5 resend entries: written only while the token is the chunk's. */
+export const COMMIT = `
+WITH held AS (
+  UPDATE gw_batch_chunk SET state = 'done', holder = NULL, lease_until = NULL
+  WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased' RETURNING chunk
+),
+decided AS (
+  INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome)
+  SELECT $1, (o->>'index')::bigint, o->>'kind', $2, o FROM held, jsonb_array_elements($4::jsonb) o RETURNING 1
+),
+resent AS (
+  INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
+  SELECT $1, nextval('gw_batch_chunk_seq'), $5::jsonb FROM held WHERE jsonb_array_length($5::jsonb) > 0 RETURNING 1
+)
+SELECT (SELECT count(*)::int FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided, (SELECT count(*)::int FROM resent) AS resent`;
+
+/** $1 batch, $2 holder, $3 lease ms, $4 chunks: extends the leases of the chunks the holder is working on. */
+export const RENEW = `UPDATE gw_batch_chunk SET lease_until = clock_timestamp() + $3 * interval '1 millisecond' WHERE batch_id = $1 AND holder = $2 AND state = 'leased' AND chunk = ANY($4::bigint[])`;
+
+/** $1 batch: whether intake is over, chunks not done, the outcomes by kind. */
+export const STATUS = `
+SELECT b.operation, b.chunk_limit, b.sealed, b.total, b.intake_next,
+  (SELECT count(*)::int FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open,
+  (SELECT coalesce(jsonb_object_agg(kind, n), '{}'::jsonb) FROM (SELECT kind, count(*)::int AS n FROM gw_batch_outcome WHERE batch_id = $1 GROUP BY kind) k) AS counts
+FROM gw_batch b WHERE b.id = $1`;
+
+/** $1 batch: whether intake is over and whether any chunk is not done (what an idle worker asks; cheaper than STATUS). */
+export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open FROM gw_batch b WHERE b.id = $1`;

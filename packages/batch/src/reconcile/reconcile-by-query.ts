@@ -1,0 +1,103 @@
+import { operations } from '@gw/types';
+import type { BatchClient } from '../batch-operation.ts';
+import type { BatchOperation } from '../operation/batch-operations.ts';
+import type { OrderOutcome } from '../outcome.ts';
+import type { Reconciler } from '../reconciler.ts';
+import { selectionOf } from '../send/call-operation.ts';
+import { messageOf, text, type Order, type PendingOrder } from '../send/pending-order.ts';
+
+const QUERY_LIMIT = operations.query.batch.limit;
+const QUERY_TRIES = 3;
+
+/** What a reconciliation decided: final outcomes, and orders found not applied that go out again. */
+export interface Reconciled {
+  readonly outcomes: OrderOutcome[];
+  readonly resend: PendingOrder[];
+}
+
+/** "2 sends", with the sends a crash cut off before they could be shown to have left, if any. */
+function sendsOf(pending: PendingOrder): string {
+  const sends = pending.resends + 1;
+  const cut = pending.interrupted ?? 0;
+  return `${sends} send${sends === 1 ? '' : 's'}${cut > 0 ? ` (and ${cut} more cut off by a crash or kill before ${cut === 1 ? 'it' : 'they'} could go out, not counted)` : ''}`;
+}
+
+/** The orders the query lists, or the last error after QUERY_TRIES spaced tries (a query is safe to repeat). */
+async function queryListed(client: BatchClient, group: readonly PendingOrder[]): Promise<Order[] | { error: unknown }> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < QUERY_TRIES; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 2 ** (attempt - 1)));
+    try {
+      const answer = (await client.query(selectionOf(group.map((p) => p.order)))) as { orders_list?: Order[] };
+      return Array.isArray(answer.orders_list) ? answer.orders_list : [];
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  return { error: lastError };
+}
+
+/**
+ * Settles orders whose request got no trustworthy answer by querying them, never by sending blindly again: applied
+ * orders succeed, orders not applied go out again (at most `maxResends` counted times), the rest end `unknown`.
+ */
+export class QueryReconciliation {
+  readonly #client: BatchClient;
+  readonly #operation: Exclude<BatchOperation, 'query'>;
+  readonly #reconcile: Reconciler;
+  readonly #maxResends: number;
+
+  constructor(options: { client: BatchClient; operation: BatchOperation; reconcile: Reconciler; maxResends: number }) {
+    this.#client = options.client;
+    this.#operation = options.operation as Exclude<BatchOperation, 'query'>;
+    this.#reconcile = options.reconcile;
+    this.#maxResends = options.maxResends;
+  }
+
+  /** `sent` false: nothing proves the request left (a crash right after its intent): a resend is not counted. */
+  async settle(orders: readonly PendingOrder[], sent = true): Promise<Reconciled> {
+    const noAnswer = sent ? `no answer to the ${this.#operation}` : `the batch stopped (a crash or kill) around the ${this.#operation}'s send, with nothing journaled to show it went out`;
+    const outcomes: OrderOutcome[] = [];
+    const resend: PendingOrder[] = [];
+    for (let start = 0; start < orders.length; start += QUERY_LIMIT) {
+      const group = orders.slice(start, start + QUERY_LIMIT);
+      const listed = await queryListed(this.#client, group);
+      if (!Array.isArray(listed)) {
+        outcomes.push(...group.map((p) => this.#unknown(p, `${noAnswer}, and ${QUERY_TRIES} queries to check it failed too: ${messageOf(listed.error)}`)));
+        continue;
+      }
+      for (const pending of group) this.#read(pending, listed, sent, noAnswer, outcomes, resend);
+    }
+    return { outcomes, resend };
+  }
+
+  #read(pending: PendingOrder, listed: readonly Order[], sent: boolean, noAnswer: string, outcomes: OrderOutcome[], resend: PendingOrder[]): void {
+    const id = text(pending.order.transaction_id);
+    const no = text(pending.order.order_no);
+    const queried = listed.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));
+    let verdict: ReturnType<Reconciler> | Error;
+    try {
+      verdict = this.#reconcile({ operation: this.#operation, order: pending.order, queried: queried as never });
+    } catch (error) {
+      // A reconciler that throws has told nothing: the order may have been applied.
+      verdict = error instanceof Error ? error : new Error(String(error));
+    }
+    if (verdict instanceof Error) outcomes.push(this.#unknown(pending, `${noAnswer}, and reading the query answer failed: ${verdict.message}`));
+    else if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `${noAnswer}; a query shows it took effect` });
+    else if (verdict === 'not-applied' && !sent) resend.push({ ...pending, interrupted: (pending.interrupted ?? 0) + 1 });
+    else if (verdict === 'not-applied' && pending.resends < this.#maxResends) resend.push({ ...pending, resends: pending.resends + 1 });
+    else if (verdict === 'not-applied') outcomes.push(this.#notApplied(pending));
+    else outcomes.push(this.#unknown(pending, `${noAnswer}, and a query cannot tell whether it took effect`));
+  }
+
+  /** The query has answered: the order is not applied, and its resends are spent. Sending it again is safe. */
+  #notApplied(p: PendingOrder): OrderOutcome {
+    const reason = `no answer to the ${this.#operation} after ${sendsOf(p)}; a query shows it has not taken effect, so it is safe to send again`;
+    return { index: p.index, kind: 'failed', order: p.order, reconciled: true, reason };
+  }
+
+  #unknown(p: PendingOrder, reason: string): OrderOutcome {
+    const how = `query order_no ${text(p.order.order_no) || '?'} / transaction_id ${text(p.order.transaction_id) || '?'} (/v1/retrievalTrans or the merchant portal) to see whether the ${this.#operation} took effect before sending it again`;
+    return { index: p.index, kind: 'unknown', order: p.order, reason, reconcile: how };
+  }
+}

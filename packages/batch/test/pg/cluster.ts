@@ -1,0 +1,49 @@
+// A throwaway PostgreSQL 15 cluster: a temp dir owned by postgres, trust auth, 127.0.0.1 on a free port.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = '/usr/lib/postgresql/15/bin';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Runs a PostgreSQL program as the postgres user (initdb refuses root). */
+function asPostgres(command: string, args: string[]): void {
+  execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: 'pipe' });
+}
+
+/** Starts a cluster; `url` reaches its `postgres` database as the superuser, `stop` stops it and removes its files. */
+export async function startCluster(): Promise<{ url: string; stop: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-batch-pg-'));
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+  chownSync(dir, id('-u'), id('-g'));
+  const port = await freePort();
+  asPostgres('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  // fsync off: a throwaway cluster for tests; what is measured is the ledger's round trips, not the disk.
+  asPostgres('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', '-l', join(dir, 'log'), 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => {
+      spawnSync('runuser', ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', '-w', 'stop'], { stdio: 'pipe' });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates database `name` in the cluster at `admin` (with `createdb`, as postgres); returns its URL. */
+export async function createDatabase(admin: string, name: string): Promise<string> {
+  const { port } = new URL(admin);
+  execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/createdb`, '-h', '127.0.0.1', '-p', port, '-U', 'postgres', name], { stdio: 'pipe' });
+  return admin.replace(/\/postgres$/, `/${name}`);
+}

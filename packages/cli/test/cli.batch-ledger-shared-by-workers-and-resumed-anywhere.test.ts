@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@gw/client';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// A throwaway PostgreSQL cluster (a real server, started for this file and removed after it).
+import { createDatabase, startCluster } from './pg-cluster.ts';
+import { EXIT_CODES, runCli } from '../src/index.ts';
+import { capturedIo } from './io.ts';
+
+let sandbox: Sandbox;
+let cluster: Awaited<ReturnType<typeof startCluster>>;
+let ledger: string;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  cluster = await startCluster();
+  ledger = await createDatabase(cluster.url, 'cli_ledger');
+});
+afterAll(async () => {
+  await sandbox.stop();
+  cluster.stop();
+});
+
+async function gw(args: string[], cwd: string, interrupt = false) {
+  const c = capturedIo({ cwd });
+  // Ctrl-C as soon as the batch has started in the ledger (its id is printed then).
+  const watch = interrupt ? setInterval(() => c.out().includes(' in postgres://') && (clearInterval(watch!), c.signals.emit('SIGINT')), 1) : null;
+  const status = await runCli(args, c.io, c.signals);
+  if (watch) clearInterval(watch);
+  return { status, out: c.out(), err: c.err() };
+}
+
+async function ordersFile(dir: string, name: string, count: number): Promise<string[]> {
+  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+  const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+  const rows = ['transaction_id,order_no,currency,amount'];
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const order_no = `LED-${dir.slice(-6)}-${process.pid}-${i}`;
+    const paid = await client.authoriseCard({ order_no, currency: 'USD', amount: '3.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+    rows.push(`${paid.transaction_id},${order_no},USD,3.00`);
+    ids.push(String(paid.transaction_id));
+  }
+  writeFileSync(join(dir, name), `${rows.join('\n')}\n`);
+  return ids;
+}
+
+describe('gw batch --ledger (PostgreSQL)', () => {
+  it('runs a batch, lets a worker join it, and refuses to capture its orders again in another batch', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-cli-ledger-'));
+    const ids = await ordersFile(dir, 'orders.csv', 120);
+    const flags = ['--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox', '--ledger', ledger];
+    const first = await gw(['batch', 'capture', 'orders.csv', '--batch', 'nightly-1', ...flags], dir);
+    expect(first.err).toBe('');
+    expect(first.status).toBe(EXIT_CODES.ok);
+    expect(first.out).toContain('gw batch worker --ledger <url> --batch nightly-1');
+    expect(readFileSync(join(dir, 'orders.capture.results.csv'), 'utf8').match(/succeeded/g)).toHaveLength(120);
+
+    const worker = await gw(['batch', 'worker', '--batch', 'nightly-1', ...flags], dir);
+    expect(worker.status).toBe(EXIT_CODES.ok);
+    expect(worker.out).toMatch(/succeeded\D+120/);
+
+    const requests = sandbox.state.requests.filter((r) => r.path === '/v1/capture').length;
+    const replica = await gw(['batch', 'capture', 'orders.csv', '--batch', 'nightly-replica', '--results', 'replica.csv', ...flags], dir);
+    expect(replica.status).toBe(EXIT_CODES.batchIncomplete);
+    expect(sandbox.state.requests.filter((r) => r.path === '/v1/capture').length).toBe(requests);
+    const rejected = readFileSync(join(dir, 'replica.csv'), 'utf8');
+    expect(rejected.match(/already in batch nightly-1/g)).toHaveLength(120);
+    for (const id of ids) expect(sandbox.state.appliedCounts('capture').get(id)).toBe(1);
+  });
+
+  it('a batch stopped by Ctrl-C is finished by --resume from another directory (machine), each order captured once', async () => {
+    const here = mkdtempSync(join(tmpdir(), 'gw-cli-ledger-a-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gw-cli-ledger-b-'));
+    const ids = await ordersFile(here, 'orders.csv', 300);
+    writeFileSync(join(elsewhere, 'orders.csv'), readFileSync(join(here, 'orders.csv')));
+    const flags = ['--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox', '--ledger', ledger, '--batch', 'stopped-1'];
+    const stopped = await gw(['batch', 'capture', 'orders.csv', ...flags], here, true);
+    expect(stopped.status).not.toBe(EXIT_CODES.ok);
+    const resumed = await gw(['batch', 'capture', 'orders.csv', '--resume', ...flags], elsewhere);
+    expect(resumed.err).toBe('');
+    expect(readFileSync(join(elsewhere, 'orders.capture.results.csv'), 'utf8').split('\n').filter((l) => l && !l.includes('succeeded')).slice(0, 3)).toEqual(['index,transaction_id,order_no,outcome,status,reason,reconciled,reconcile']);
+    expect(resumed.status).toBe(EXIT_CODES.ok);
+    expect(readFileSync(join(elsewhere, 'orders.capture.results.csv'), 'utf8').match(/succeeded/g)).toHaveLength(300);
+    for (const id of ids) expect(sandbox.state.appliedCounts('capture').get(id)).toBe(1);
+  });
+
+  it('refuses a worker without --batch, and a ledger that is not a postgres:// URL, before sending anything', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-cli-ledger-c-'));
+    const noBatch = await gw(['batch', 'worker', '--ledger', ledger, '--base-url', sandbox.url, '--sandbox-defaults'], dir);
+    expect(noBatch.status).toBe(EXIT_CODES.usage);
+    expect(noBatch.err).toContain('--batch');
+    await ordersFile(dir, 'orders.csv', 1);
+    const badUrl = await gw(['batch', 'capture', 'orders.csv', '--ledger', 'mysql://u:secret@h/db', '--base-url', sandbox.url, '--sandbox-defaults'], dir);
+    expect(badUrl.status).toBe(EXIT_CODES.usage);
+    expect(badUrl.err).toContain('postgres://');
+    expect(badUrl.err).not.toContain('secret');
+  });
+});
