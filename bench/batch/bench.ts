@@ -14,7 +14,7 @@ import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interf
 import { encodeRequestBody } from '@gw/xml-codec';
 import { writeResultsSection } from '../results.ts';
 // The batch package's throwaway PostgreSQL cluster (initdb + pg_ctl as postgres, a free port, removed at the end).
-import { createDatabase, startCluster } from '../../packages/batch/test/pg/cluster.ts';
+import { createDatabase, startCluster } from '@gw/test-postgres';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 const STREAMED = Number(process.env.GW_BENCH_STREAMED_ORDERS ?? 100_000);

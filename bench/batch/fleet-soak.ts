@@ -3,7 +3,7 @@
 // round and the totals; exits 1 on any order captured twice, lost, or without exactly one outcome.
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/fleet-soak.ts [orders] [rounds]
 import { startSandbox } from '@gw/sandbox';
-import { createDatabase, startCluster } from '../../packages/batch/test/pg/cluster.ts';
+import { createDatabase, startCluster } from '@gw/test-postgres';
 import { fleetRound } from '../../packages/batch/test/fleet/fleet-round.ts';
 import { authorisedOrders } from '../../packages/batch/test/harness.ts';
 

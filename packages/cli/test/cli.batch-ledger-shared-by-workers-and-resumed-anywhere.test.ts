@@ -6,7 +6,7 @@ import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sa
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // A throwaway PostgreSQL cluster (a real server, started for this file and removed after it).
-import { createDatabase, startCluster } from './pg-cluster.ts';
+import { createDatabase, startCluster } from '@gw/test-postgres';
 import { EXIT_CODES, runCli } from '../src/index.ts';
 import { capturedIo } from './io.ts';
 

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startCluster } from './cluster.ts';
+import { startCluster } from '@gw/test-postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {

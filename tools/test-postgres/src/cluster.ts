@@ -1,12 +1,19 @@
-// A copy of packages/batch/test/pg/cluster.ts (a test helper of another package is outside this one's rootDir).
-// A throwaway PostgreSQL 15 cluster: a temp dir owned by postgres, trust auth, 127.0.0.1 on a free port.
+// A throwaway PostgreSQL cluster: a temp dir owned by postgres, trust auth, 127.0.0.1 on a free port.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BIN = '/usr/lib/postgresql/15/bin';
+/** The newest installed PostgreSQL's programs (Debian's `postgresql` package puts them under /usr/lib/postgresql/<major>/bin). */
+function postgresBin(): string {
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root) ? readdirSync(root).filter((d) => existsSync(join(root, d, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
+  if (majors.length === 0) throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install -y postgresql');
+  return join(root, majors[0]!, 'bin');
+}
+
+const BIN = postgresBin();
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,7 +33,7 @@ function asPostgres(command: string, args: string[]): void {
 
 /** Starts a cluster; `url` reaches its `postgres` database as the superuser, `stop` stops it and removes its files. */
 export async function startCluster(): Promise<{ url: string; stop: () => void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-batch-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), 'gw-pg-'));
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
   chownSync(dir, id('-u'), id('-g'));
   const port = await freePort();
