@@ -15,6 +15,9 @@ function postgresBin(): string {
 
 const BIN = postgresBin();
 
+/** `runuser` by its full path: it lives in /usr/sbin, which a CI's PATH may leave out. */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => existsSync(p)) ?? 'runuser';
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -28,7 +31,7 @@ async function freePort(): Promise<number> {
 
 /** Runs a PostgreSQL program as the postgres user (initdb refuses root). */
 function asPostgres(command: string, args: string[]): void {
-  execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: 'pipe' });
+  execFileSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: 'pipe' });
 }
 
 /** Starts a cluster; `url` reaches its `postgres` database as the superuser, `stop` stops it and removes its files. */
@@ -43,7 +46,7 @@ export async function startCluster(): Promise<{ url: string; stop: () => void }>
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
-      spawnSync('runuser', ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', '-w', 'stop'], { stdio: 'pipe' });
+      spawnSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', '-w', 'stop'], { stdio: 'pipe' });
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -52,6 +55,6 @@ export async function startCluster(): Promise<{ url: string; stop: () => void }>
 /** Creates database `name` in the cluster at `admin` (with `createdb`, as postgres); returns its URL. */
 export async function createDatabase(admin: string, name: string): Promise<string> {
   const { port } = new URL(admin);
-  execFileSync('runuser', ['-u', 'postgres', '--', `${BIN}/createdb`, '-h', '127.0.0.1', '-p', port, '-U', 'postgres', name], { stdio: 'pipe' });
+  execFileSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/createdb`, '-h', '127.0.0.1', '-p', port, '-U', 'postgres', name], { stdio: 'pipe' });
   return admin.replace(/\/postgres$/, `/${name}`);
 }

@@ -9,7 +9,7 @@ declare module 'vitest' {
 }
 
 /**
- * Starts one throwaway PostgreSQL 15 cluster for the test run and stops and removes it afterwards. Each test makes
+ * Starts one throwaway PostgreSQL cluster for the test run and stops and removes it afterwards. Each test makes
  * its own database in it (test/pg/database.ts).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
