@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { createDatabase, startCluster } from '@gw/test-postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../pack.ts';
 
 const run = promisify(execFile);
@@ -32,6 +33,21 @@ const examples = readmeExamples();
 mkdirSync(scratch, { recursive: true });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+// Examples of the PostgreSQL ledger read GW_LEDGER_URL, as a reader's would: a throwaway cluster, a database per run.
+const LEDGER_ENV = 'GW_LEDGER_URL';
+let postgres: { url: string; stop: () => void } | null = null;
+let databases = 0;
+beforeAll(async () => {
+  if (examples.some((e) => e.code.includes(LEDGER_ENV))) postgres = await startCluster();
+}, 60_000);
+afterAll(() => postgres?.stop());
+
+async function exampleEnv(code: string): Promise<Record<string, string>> {
+  if (!code.includes(LEDGER_ENV) || !postgres) return readerEnv;
+  databases += 1;
+  return { ...readerEnv, [LEDGER_ENV]: await createDatabase(postgres.url, `readme_example_${databases}`) };
+}
+
 describe('README examples', () => {
   it('are found in every package README that has code', () => {
     expect(examples.length).toBeGreaterThanOrEqual(15);
@@ -49,7 +65,8 @@ describe('README examples', () => {
       // Each run in a folder of its own: an example may write files (a CSV, a journal) that a second run must not find.
       const cwd = join(scratch, `${name}-run-${i + 1}`);
       mkdirSync(cwd, { recursive: true });
-      const result = await run(node, ['--conditions=@gw/source', file], { cwd, env: readerEnv, timeout: 60_000, encoding: 'utf8' }).catch((error: { code?: number; stderr?: string }) => ({ failed: error.code ?? 'timeout', stderr: error.stderr ?? '' }));
+      const env = await exampleEnv(code);
+      const result = await run(node, ['--conditions=@gw/source', file], { cwd, env, timeout: 60_000, encoding: 'utf8' }).catch((error: { code?: number; stderr?: string }) => ({ failed: error.code ?? 'timeout', stderr: error.stderr ?? '' }));
       expect('failed' in result ? `${node}: ${result.stderr.split('\n').slice(0, 6).join('\n')}` : 'ok').toBe('ok');
     }
   }, 150_000);
