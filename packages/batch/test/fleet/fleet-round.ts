@@ -61,20 +61,25 @@ export async function fleetRound(options: { sandbox: Sandbox; ledger: string; or
     const children: { role: string; child: Child }[] = [{ role: 'run', child: start({ ...env, ROLE: 'run', HOLDER: 'fleet-0' }) }];
     // Workers start at once and join when the batch exists in the ledger.
     for (let i = 1; i < options.workers; i++) children.push({ role: 'worker', child: start({ ...env, ROLE: 'worker', HOLDER: `fleet-${i}` }) });
-    // The random point: once a random share (5-65%) of the orders is decided, while the victim holds a lease (so it
-    // dies with chunks in hand, maybe mid-request); at the latest after killWithinMs.
-    const victimAt = Math.floor(Math.random() * children.length);
-    const victim = children[victimAt]!;
+    // The random point: once a random share (5-65%) of the orders is decided, a process that holds a lease then (so it
+    // dies with chunks in hand, maybe mid-request), chosen at random among those; at the latest after killWithinMs. The
+    // victim is chosen among the lease holders, not beforehand: a worker that joins late may never hold a chunk.
     const target = Math.floor(options.orders.length * (0.05 + Math.random() * 0.6));
     const deadline = Date.now() + options.killWithinMs;
-    while (Date.now() < deadline && victim.child.process.exitCode === null) {
-      const { rows } = await ledger.pool.query<{ decided: number; held: number }>(
-        "SELECT (SELECT count(*)::int FROM gw_batch_outcome WHERE batch_id = $1) AS decided, (SELECT count(*)::int FROM gw_batch_chunk WHERE batch_id = $1 AND holder = $2 AND state = 'leased') AS held",
-        [batch, `fleet-${victimAt}`],
+    let victimAt = Math.floor(Math.random() * children.length);
+    while (Date.now() < deadline && children.some((c) => c.child.process.exitCode === null)) {
+      const { rows } = await ledger.pool.query<{ decided: number; holders: string[] | null }>(
+        "SELECT (SELECT count(*)::int FROM gw_batch_outcome WHERE batch_id = $1) AS decided, (SELECT array_agg(DISTINCT holder) FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased') AS holders",
+        [batch],
       );
-      if (rows[0]!.decided >= target && rows[0]!.held > 0) break;
+      const live = (rows[0]!.holders ?? []).map((h) => Number(h.replace('fleet-', ''))).filter((i) => children[i]?.child.process.exitCode === null);
+      if (rows[0]!.decided >= target && live.length > 0) {
+        victimAt = live[Math.floor(Math.random() * live.length)]!;
+        break;
+      }
       await new Promise((r) => setTimeout(r, 2 + Math.random() * 10));
     }
+    const victim = children[victimAt]!;
     const killAfterMs = Date.now() - started;
     const killedLive = victim.child.process.exitCode === null && victim.child.process.kill('SIGKILL');
     // The killed one is replaced by a process that resumes the batch (its intake too, if it was the one cut).
