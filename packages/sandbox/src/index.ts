@@ -11,7 +11,8 @@ export { SandboxState, type LedgerEntry, type NotificationAttempt, type Notifica
 export { SANDBOX_PAYMENT_STATUS } from './operations/query.ts';
 export { ORDER_ERRORS } from './operations/orders.ts';
 export { CHALLENGE_FAILED_RESULT, CHALLENGE_NEEDS_3DS_RESULT, CHALLENGE_ORDER_STATUS, DECLINE_CENTS, TEST_CARD_TABLE, TEST_CARDS, decideCardOutcome, testCardsMarkdown, type CardOutcome, type TestCardBehaviour, type TestCardRow } from './test-cards.ts';
-export { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps, type SandboxNotify } from './lifecycle/deps.ts';
+export { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps } from './lifecycle/deps.ts';
+export type { SandboxNotify } from './context.ts';
 export { REDIRECT_RESULT_INFO, expireDuePayments, settleRedirectPayment, type RedirectDetail, type RedirectOutcome } from './lifecycle/redirect-payment.ts';
 export { RedirectPaymentError, type RedirectPaymentErrorDetails } from './lifecycle/redirect-payment-error.ts';
 export { RETURN_PARAMETERS, type ReturnResult } from './pages/return-parameters.ts';

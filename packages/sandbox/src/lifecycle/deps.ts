@@ -1,9 +1,6 @@
 import type { Signer } from '@gw/signer-interface';
-import type { SandboxState } from '../state.ts';
-
 import type { SandboxNotify } from '../context.ts';
-
-export type { SandboxNotify };
+import type { SandboxState } from '../state.ts';
 
 /** What works on the sandbox from outside a request: shopper pages, the expiry sweep, the control API. */
 export interface SandboxDeps {
