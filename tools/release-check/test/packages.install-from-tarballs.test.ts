@@ -39,7 +39,7 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     const expected = { order_status: '1', capture_status: '1', batch: { succeeded: 60, failed: 0, rejected: 0, unknown: 0 }, limit: 50, decoded: 'alternative', errorClass: 'function' };
     expect(run(process.execPath)).toMatchObject(expected);
     const node22 = join(repoRoot, '.cache/node22/node_modules/node/bin/node');
-    // CI runs `pnpm test:node22` first, which installs it; a local run without it says so rather than pretending.
+    // test:all installs Node 22 before any test runs (scripts/run-tests.ts); a local run without it says so rather than pretending.
     if (!existsSync(node22) && process.env.CI) throw new Error('Node 22 missing: run `pnpm test:node22` first');
     if (existsSync(node22)) expect(run(node22)).toMatchObject({ ...expected, node: expect.stringMatching(/^v22\./) });
 

@@ -58,7 +58,7 @@ describe('README examples', () => {
     const file = join(scratch, `${name}.ts`);
     writeFileSync(file, code);
     const nodes = [process.execPath];
-    // CI runs `pnpm test:node22` first, which installs Node 22; a local run without it says so rather than pretending.
+    // test:all installs Node 22 before any test runs (scripts/run-tests.ts); a local run without it says so rather than pretending.
     if (existsSync(node22)) nodes.push(node22);
     else if (process.env.CI) throw new Error('Node 22 missing: run `pnpm test:node22` first');
     for (const [i, node] of nodes.entries()) {
