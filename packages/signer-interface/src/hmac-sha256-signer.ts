@@ -44,13 +44,16 @@ export function hmacSha256SigningText(message: SignableMessage): string {
   const leaves = signingLeaves(message);
   const order = leaves?.pathOrder;
   if (leaves && order) {
+    // Appended in place, not joined from an array of pairs: the engine keeps the pieces as a rope that the HMAC's
+    // one UTF-8 write flattens, so a long value (a notification's whole body) is copied once, not three times.
     const { paths, values } = leaves;
-    const pairs: string[] = new Array(order.length);
+    let text = '';
     for (let i = 0; i < order.length; i++) {
       const leaf = order[i]!;
-      pairs[i] = `${paths[leaf]!}=${escapePart(values[leaf]!)}`;
+      text += i === 0 ? `${paths[leaf]!}=` : `&${paths[leaf]!}=`;
+      text += escapePart(values[leaf]!);
     }
-    return pairs.join('&');
+    return text;
   }
   const fields = message.fields;
   // Fast path: sort `path NUL pair` keys with the engine's own string sort. Without surrogates, UTF-16 order is
