@@ -21,9 +21,10 @@ export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}):
   return {
     claim(id, leaseMs): ClaimResult {
       if (done.has(id)) return 'done';
+      const at = now();
       const until = leases.get(id);
-      if (until !== undefined && until > now()) return 'busy';
-      leases.set(id, now() + leaseMs);
+      if (until !== undefined && until > at) return 'busy';
+      leases.set(id, at + leaseMs);
       return 'claimed';
     },
     commit(id) {
