@@ -23,4 +23,21 @@ describe('the memory de-duplication store', () => {
     store.release('e');
     expect(store.claim('e', 100)).toBe('claimed');
   });
+
+  it('keeps a handled id handled after a stray release, and counts a repeated commit once', () => {
+    const store = createMemoryDedupeStore({ maxEntries: 2 });
+    expect(store.claim('x', 1000)).toBe('claimed');
+    store.commit('x');
+    store.release('x'); // a late release (a second delivery that failed) must not undo the commit
+    expect(store.claim('x', 1000)).toBe('done');
+    store.commit('x'); // again: still one entry, so 'x' is not pushed out by itself
+    store.commit('y');
+    expect([store.claim('x', 1000), store.claim('y', 1000)]).toEqual(['done', 'done']);
+  });
+
+  it('commits an id without a claim (a store filled from elsewhere) and refuses it afterwards', () => {
+    const store = createMemoryDedupeStore();
+    store.commit('z');
+    expect(store.claim('z', 1000)).toBe('done');
+  });
 });

@@ -15,6 +15,18 @@ describe('the HMAC-SHA256 behind the reference signer', () => {
     );
   });
 
+  it('gives the same result for text fed as pieces as for the joined text (pieces longer than its scratch buffer too)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 80 }), fc.array(fc.string({ unit: 'grapheme', maxLength: 3000 }), { maxLength: 5 }), (secret, pieces) => {
+        const hmac = createHmacSha256(secret);
+        const joined = pieces.join('');
+        expect(hmac.pieces(pieces)).toBe(createHmac('sha256', secret).update(joined, 'utf8').digest('hex'));
+        expect(hmac(joined)).toBe(hmac.pieces(pieces));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('grows past its scratch buffer for a long text and stays right for short ones after it', () => {
     const secret = Buffer.from('sandbox-secret');
     const hmac = createHmacSha256(secret);

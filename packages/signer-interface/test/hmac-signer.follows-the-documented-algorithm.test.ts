@@ -67,3 +67,24 @@ describe('createHmacSha256Signer', () => {
     expect(signer.sign(otherBody)).toBe(signer.sign(messageOf(capture)));
   });
 });
+
+describe('createHmacSha256Signer over long values (a notification body as one field)', () => {
+  const long = (fill: string) => `{"note":"${fill.repeat(Math.ceil(600 / fill.length))}"}`;
+  it.each([
+    ['ASCII', long('gift wrap, leave at the door ')],
+    ['characters it escapes', long('a=1&b=2%3 ')],
+    ['non-ASCII and astral characters', long('Grüße 配送 😀 ')],
+    ['a lone surrogate', `${long('x')}\uD83D`],
+  ])('signs %s exactly as HMAC-SHA256 of the documented signing text', (_name, payload) => {
+    const message = createSignableMessage({ operation: 'authoriseCard', record: { t: '1790000000', payload }, body: '' });
+    const text = hmacSha256SigningText(message);
+    expect(text.startsWith('payload=')).toBe(true);
+    expect(text.endsWith('&t=1790000000')).toBe(true);
+    const signer = createHmacSha256Signer({ secret: 'sandbox-secret' });
+    const signature = signer.sign(message);
+    expect(signature).toBe(createHmac('sha256', 'sandbox-secret').update(text, 'utf8').digest('hex'));
+    expect(signer.verify(message, signature)).toBe(true);
+    const changed = createSignableMessage({ operation: 'authoriseCard', record: { t: '1790000000', payload: `${payload} ` }, body: '' });
+    expect(signer.verify(changed, signature)).toBe(false);
+  });
+});

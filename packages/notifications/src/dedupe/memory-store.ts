@@ -8,38 +8,41 @@ export interface MemoryDedupeStoreOptions {
   readonly now?: () => number;
 }
 
+// The state of an id in the one map: DONE once handled, otherwise the time its claim's lease ends.
+const DONE = -1;
+
 /** The default store: one process's memory. Handled ids are lost on restart; use a shared store for several processes. */
 export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): DedupeStore {
   const maxEntries = options.maxEntries ?? 100_000;
   const now = options.now ?? Date.now;
-  const done = new Set<string>();
-  // Handled ids in commit order, as a ring: forgetting the oldest is O(1) (iterating a Set from its start after many
+  // One map for claims and handled ids: a claim and its commit each look the id up once and set it once.
+  const states = new Map<string, number>();
+  // Handled ids in commit order, as a ring: forgetting the oldest is O(1) (iterating a Map from its start after many
   // deletions is not).
   const order: string[] = [];
   let oldest = 0;
-  const leases = new Map<string, number>();
   return {
     claim(id, leaseMs): ClaimResult {
-      if (done.has(id)) return 'done';
-      const until = leases.get(id);
-      if (until !== undefined && until > now()) return 'busy';
-      leases.set(id, now() + leaseMs);
+      const state = states.get(id);
+      if (state === DONE) return 'done';
+      const at = now();
+      if (state !== undefined && state > at) return 'busy';
+      states.set(id, at + leaseMs);
       return 'claimed';
     },
     commit(id) {
-      leases.delete(id);
-      if (done.has(id)) return;
-      done.add(id);
+      if (states.get(id) === DONE) return;
+      states.set(id, DONE);
       if (order.length < maxEntries) {
         order.push(id);
         return;
       }
-      done.delete(order[oldest]!);
+      states.delete(order[oldest]!);
       order[oldest] = id;
       oldest = (oldest + 1) % maxEntries;
     },
     release(id) {
-      leases.delete(id);
+      if (states.get(id) !== DONE) states.delete(id);
     },
   };
 }

@@ -14,9 +14,10 @@ export function envelopeProblems(value: unknown): string[] {
   if (value.type !== NOTIFICATION_TYPE) problems.push(`type must be "${NOTIFICATION_TYPE}"`);
   if (value.version !== NOTIFICATION_VERSION) problems.push(`version must be ${NOTIFICATION_VERSION} (this package reads version ${NOTIFICATION_VERSION} only)`);
   if (typeof value.id !== 'string' || value.id === '' || value.id.length > 200) problems.push('id must be a non-empty string of at most 200 characters');
-  if (!isNotificationKind(value.kind)) problems.push('kind is not a known event kind');
+  const knownKind = isNotificationKind(value.kind);
+  if (!knownKind) problems.push('kind is not a known event kind');
   if (!isNotifyingOperation(value.operation)) problems.push('operation is not an operation whose result is notified');
-  else if (isNotificationKind(value.kind) && !(NOTIFYING_OPERATIONS[value.operation] as readonly string[]).includes(value.kind)) {
+  else if (knownKind && !(NOTIFYING_OPERATIONS[value.operation] as readonly string[]).includes(value.kind as string)) {
     problems.push(`kind ${value.kind} does not belong to operation ${value.operation}`);
   }
   if (typeof value.created_at !== 'string' || !ISO_UTC.test(value.created_at) || Number.isNaN(Date.parse(value.created_at))) {

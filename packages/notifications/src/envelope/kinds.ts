@@ -32,9 +32,11 @@ export const NOTIFYING_OPERATIONS = {
 /** An operation whose result is notified. */
 export type NotifyingOperation = keyof typeof NOTIFYING_OPERATIONS;
 
+const KINDS: ReadonlySet<string> = new Set(NOTIFICATION_KINDS);
+
 /** True for a kind of envelope version 1. */
 export function isNotificationKind(value: unknown): value is NotificationKind {
-  return typeof value === 'string' && (NOTIFICATION_KINDS as readonly string[]).includes(value);
+  return typeof value === 'string' && KINDS.has(value);
 }
 
 /** True for an operation whose result is notified. */

@@ -44,11 +44,19 @@ export interface DecodedNotification {
  */
 export type NotificationDecoder = (input: DecodeInput) => DecodedNotification;
 
-/** One header's value, case-insensitively, from any `HeaderSource`; several values are joined with `, `. */
+/**
+ * One header's value, case-insensitively, from any `HeaderSource`; several values are joined with `, `. In a plain
+ * record, a key spelled exactly as the lower-case name (as node:http gives every header) is taken first.
+ */
 export function headerValue(headers: HeaderSource, name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
   const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
   const lower = name.toLowerCase();
+  // One property read instead of lower-casing every key; anything but a string or an array (an inherited member such
+  // as `constructor`) falls through to the scan of own keys.
+  const direct: unknown = record[lower];
+  if (typeof direct === 'string') return direct;
+  if (Array.isArray(direct)) return direct.join(', ');
   for (const key of Object.keys(record)) {
     if (key.toLowerCase() !== lower) continue;
     const value = record[key];

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import { envelopeProblems } from '../envelope/check-envelope.ts';
 import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
@@ -18,15 +17,20 @@ export async function encodeGwNotification(event: NotificationEvent, context: En
   return { body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: formatSignatureHeader(t, [signature]) } };
 }
 
+// One pass that both checks and decodes UTF-8 (instead of isUtf8 then toString). ignoreBOM keeps a leading BOM in the
+// text, as Buffer#toString does: what is signed is the text exactly as received.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const DIGITS = /^\d+$/;
+
 function bodyText(body: Uint8Array, declaredLength: string | undefined): string {
-  if (declaredLength !== undefined && /^\d+$/.test(declaredLength) && Number(declaredLength) > body.byteLength) {
+  if (declaredLength !== undefined && DIGITS.test(declaredLength) && Number(declaredLength) > body.byteLength) {
     throw new NotificationRefusedError(`The body has ${body.byteLength} of the ${declaredLength} bytes its Content-Length announced.`, { reason: 'truncated', bytes: body.byteLength });
   }
-  const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  if (!isUtf8(buffer)) {
-    throw new NotificationRefusedError('The body is not UTF-8 text.', { reason: 'malformed', problems: ['the body is not UTF-8'], bytes: body.byteLength });
+  try {
+    return UTF8.decode(body);
+  } catch (cause) {
+    throw new NotificationRefusedError('The body is not UTF-8 text.', { reason: 'malformed', problems: ['the body is not UTF-8'], bytes: body.byteLength }, { cause });
   }
-  return buffer.toString('utf8');
 }
 
 function parseJson(text: string, bytes: number): unknown {

@@ -26,6 +26,9 @@ export function answerFor(outcome: ReceiverOutcome, event?: NotificationEvent, e
   if (event) json.id = event.id;
   if (error instanceof NotificationRefusedError) Object.assign(json, { code: error.code, reason: error.reason, message: error.message });
   else if (outcome === 'failed') json.message = 'the notification handler failed; retry later';
-  const answer: ReceiverAnswer = { outcome, status: STATUS[outcome], body: JSON.stringify(json) };
-  return Object.assign(answer, event ? { event } : {}, error !== undefined ? { error } : {});
+  // `event` and `error` only when there is one (no undefined members), set on the one object.
+  const answer: { -readonly [K in keyof ReceiverAnswer]: ReceiverAnswer[K] } = { outcome, status: STATUS[outcome], body: JSON.stringify(json) };
+  if (event) answer.event = event;
+  if (error !== undefined) answer.error = error;
+  return answer;
 }

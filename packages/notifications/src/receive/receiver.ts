@@ -31,18 +31,28 @@ export interface NotificationReceiver<Context = void> {
   fetch(request: Request): Promise<Response>;
 }
 
-// UNKNOWNS U45: claim -> handler -> commit; 2xx only after the handler finished.
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+// UNKNOWNS U45: claim -> handler -> commit; 2xx only after the handler finished. A store or handler that answers
+// synchronously (the memory store, a handler returning nothing) is not awaited: the order is the same, without a
+// microtask hop per step.
 async function runOnce<Context>(event: NotificationEvent, context: Context, options: ReceiverOptions<Context>, store: DedupeStore, leaseMs: number): Promise<ReceiverAnswer> {
-  const claim = await store.claim(event.id, leaseMs);
+  const claimed = store.claim(event.id, leaseMs);
+  const claim = isThenable(claimed) ? await claimed : claimed;
   if (claim === 'done') return answerFor('duplicate', event);
   if (claim === 'busy') return answerFor('in-progress', event);
   try {
-    await options.onEvent(event, context);
+    const ran = options.onEvent(event, context);
+    if (isThenable(ran)) await ran;
   } catch (error) {
-    await store.release(event.id);
+    const released = store.release(event.id);
+    if (isThenable(released)) await released;
     return answerFor('failed', event, error);
   }
-  await store.commit(event.id);
+  const committed = store.commit(event.id);
+  if (isThenable(committed)) await committed;
   return answerFor('processed', event);
 }
 

@@ -1,0 +1,106 @@
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { describe, expect, it } from 'vitest';
+import { constructEvent, decodeGwNotification, headerValue, NotificationRefusedError, parseSignatureHeader } from '../src/index.ts';
+import { signedNotification } from '../src/testing.ts';
+import { cardEvent, SECRET } from './helpers.ts';
+
+// The header grammar as first written (split on commas, trim, first t wins, empty v1 ignored): the parser by index
+// must read every header exactly as this does.
+function splitReference(value: string): { t: string; signatures: string[] } | 'refused' {
+  if (value.trim() === '') return 'refused';
+  let t: string | undefined;
+  const signatures: string[] = [];
+  for (const part of value.split(',')) {
+    const at = part.indexOf('=');
+    if (at < 0) continue;
+    const key = part.slice(0, at).trim();
+    const text = part.slice(at + 1).trim();
+    if (key === 't' && t === undefined) t = text;
+    else if (key === 'v1' && text !== '') signatures.push(text);
+  }
+  return t === undefined || !/^\d{1,12}$/.test(t) || signatures.length === 0 ? 'refused' : { t, signatures };
+}
+
+function parsed(value: string): { t: string; signatures: readonly string[] } | 'refused' {
+  try {
+    const { t, signatures } = parseSignatureHeader(value);
+    return { t, signatures: [...signatures] };
+  } catch (error) {
+    expect(error).toBeInstanceOf(NotificationRefusedError);
+    expect((error as NotificationRefusedError).reason).toBe('no-signature');
+    return 'refused';
+  }
+}
+
+describe('the gw-signature header', () => {
+  const headers = [
+    't=1790000000,v1=abc',
+    ' t = 1790000000 , v1 = abc , v1=def ',
+    'v1=abc,t=1790000000',
+    't=1790000000,t=1,v1=abc',
+    't=1,v1=,v1=abc',
+    't=1790000000,v0=old,v1=abc=def,x',
+    't=1790000000,,v1=abc,',
+    ',,=,t=,v1=abc',
+    't=abc,v1=abc',
+    't=1790000000',
+    'v1=abc',
+    't=1234567890123,v1=abc',
+    't=1790000000,v1',
+    'garbage',
+    ' ',
+    ',',
+    '=',
+    't=1790000000,v1=a,b=,=c,v1=d',
+  ];
+  it.each(headers)('reads %j part by part exactly as splitting on commas would', (value) => {
+    expect(parsed(value)).toEqual(splitReference(value));
+  });
+
+  it('reads a 64 KiB header of parts without "=" in one pass (refused, not hung)', () => {
+    const started = process.hrtime.bigint();
+    expect(parsed(`${','.repeat(65_536)}t=1`)).toBe('refused');
+    expect(parsed(`${'x,'.repeat(32_768)}t=1790000000,v1=abc`)).toEqual({ t: '1790000000', signatures: ['abc'] });
+    // Quadratic re-scanning would take seconds here; one pass takes well under a millisecond.
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1_000);
+  });
+});
+
+describe('headerValue', () => {
+  it('finds a header in a node:http record, in any spelling, and joins repeated values', () => {
+    expect(headerValue({ 'gw-signature': 't=1,v1=a' }, 'GW-Signature')).toBe('t=1,v1=a');
+    expect(headerValue({ 'GW-Signature': 't=1,v1=a' }, 'gw-signature')).toBe('t=1,v1=a');
+    expect(headerValue({ 'x-a': ['1', '2'] }, 'X-A')).toBe('1, 2');
+    expect(headerValue(new Headers({ 'GW-Signature': 't=1' }), 'gw-signature')).toBe('t=1');
+  });
+
+  it('never takes an inherited member for a header', () => {
+    expect(headerValue({}, 'constructor')).toBeUndefined();
+    expect(headerValue({}, 'toString')).toBeUndefined();
+    expect(headerValue({ Constructor: 'yes' }, 'constructor')).toBe('yes');
+  });
+});
+
+describe('the body as received', () => {
+  it('is refused as malformed when it is not UTF-8, and the handler never sees it', async () => {
+    const n = await signedNotification({ event: cardEvent(), secret: SECRET });
+    const bytes = new Uint8Array([...n.bytes.subarray(0, 20), 0xc3, 0x28, ...n.bytes.subarray(20)]);
+    const error = (() => {
+      try {
+        decodeGwNotification({ body: bytes, headers: n.headers });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(NotificationRefusedError);
+    expect(error).toMatchObject({ code: 'GW_DECODE', reason: 'malformed', details: { problems: ['the body is not UTF-8'] } });
+  });
+
+  it('verifies non-ASCII text byte for byte (the signature covers the UTF-8 bytes as sent)', async () => {
+    const n = await signedNotification({ event: cardEvent({ note: 'Grüße, 配送 😀' }), secret: SECRET });
+    const event = await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] });
+    expect(event).toEqual(n.event);
+    const changed = new TextEncoder().encode(n.body.replace('Grüße', 'Grüsse'));
+    await expect(constructEvent({ body: changed, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] })).rejects.toMatchObject({ reason: 'signature-mismatch' });
+  });
+});
