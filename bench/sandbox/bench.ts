@@ -12,6 +12,7 @@ import { operations } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { plainNpmEnv } from '../../scripts/plain-npm-env.ts';
 import { writeResultsSection } from '../results.ts';
+import { captureBody } from './capture-body.ts';
 
 const DURATION_S = Number(process.env.GW_BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
@@ -54,17 +55,6 @@ async function start(command: string, args: string[], ready: RegExp, timeoutMs =
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code}`)));
   });
-}
-
-async function captureBody(): Promise<string> {
-  const record = {
-    merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
-    account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
-    capture_orders: [{ transaction_id: 'T2026112200000001', order_no: 'BENCH-1', currency: 'USD', amount: '10.00' }],
-  };
-  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  const encryption_data = await signer.sign(createSignableMessage({ operation: 'capture', record, body: JSON.stringify(record) }));
-  return JSON.stringify({ ...record, encryption_data });
 }
 
 type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
