@@ -53,7 +53,20 @@ export interface Sandbox {
 }
 
 function normaliseAddress(address: string | undefined): string {
-  return (address ?? '').replace(/^::ffff:/, '');
+  if (address === undefined) return '';
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+}
+
+function withoutSignature(record: WireRecord): WireRecord {
+  const { encryption_data: _signature, ...unsigned } = record;
+  return unsigned;
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
@@ -73,6 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const notifier = new Notifier(state, clock, signer, options.notify);
   const store = options.stateFile ? await SqliteStateStore.open(options.stateFile, { state, clock: sandboxClock, ids }) : null;
   const validator = new RecordValidator();
+  const validation = { unknownFields: options.unknownFields === 'accept' ? 'allow' : 'refuse' } as const;
   /** Sends the notification of a result (in a request or outside one): one signed event, `copies` deliveries of it. */
   const notify: SandboxNotify = (kind, url, key, record, operation, copies = 1) =>
     void notifier.send({ kind, url, key, record, operation, copies });
@@ -82,7 +96,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
     const op = operations[operation];
     if (op.responseSignature === 'none') return record;
-    const { encryption_data: _old, ...unsigned } = record;
+    // A handler's answer has no encryption_data (one copy less); one that has is signed without it.
+    const unsigned = Object.hasOwn(record, 'encryption_data') ? withoutSignature(record) : record;
     const message = createSignableMessage({ operation, record: unsigned, body: () => encodeResponseBody(op, unsigned).body });
     return { ...unsigned, encryption_data: await signer.sign(message) };
   }
@@ -110,7 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const count = (record[op.batch.array] as unknown[]).length;
         throw new SandboxRefusal('E002', `${op.batch.array} carries ${count} orders; at most ${op.batch.limit} per request`);
       }
-      const problems = validator.requestProblems(op.name as OperationName, record, { unknownFields: options.unknownFields === 'accept' ? 'allow' : 'refuse' });
+      const problems = validator.requestProblems(op.name as OperationName, record, validation);
       if (problems.length > 0) {
         logRequest(path, op.name, false, 'invalid');
         throw new SandboxHttpError(400, `${problems.length} problem(s) in ${op.requestSchema}`, problems.map((p) => ({ path: p.field, message: p.message })));
@@ -156,7 +171,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const path = pathOf(req.url);
     if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
     if (control && isControlPath(path)) return serveControl(control, req, res);
     const variants = VARIANTS_BY_PATH.get(path);

@@ -15,19 +15,15 @@ export function readBody(req: IncomingMessage, { limit, idleMs }: BodyLimits): P
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let timer: NodeJS.Timeout | undefined;
     const fail = (error: SandboxHttpError) => {
       clearTimeout(timer);
       req.removeAllListeners('data');
       req.resume();
       reject(error);
     };
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)), idleMs);
-      timer.unref();
-    };
-    arm();
+    // One timer per body, moved on by refresh() at each piece rather than replaced.
+    const timer = setTimeout(() => fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)), idleMs);
+    timer.unref();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
@@ -35,11 +31,12 @@ export function readBody(req: IncomingMessage, { limit, idleMs }: BodyLimits): P
         return;
       }
       chunks.push(chunk);
-      arm();
+      timer.refresh();
     });
     req.on('end', () => {
       clearTimeout(timer);
-      resolve(Buffer.concat(chunks, size));
+      // A body that came in one piece (most do) is that piece, not a copy of it.
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
     req.on('error', (error) => {
       clearTimeout(timer);
