@@ -82,7 +82,8 @@ try {
   for (const server of servers) console.log(`| ${server.name} | ${perRequest(server.name).toFixed(1)} | ${(perRequest(server.name) / bare).toFixed(2)}x |`);
   if (bad > 0) throw new Error(`${bad} answers were not 2xx or failed: the figures do not measure the request`);
 } finally {
-  for (const server of servers) server.child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  for (const server of servers) server.child.stdin!.write('exit\n');
+  await new Promise((r) => setTimeout(r, 1000));
+  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGTERM');
   rmSync(stateDir, { recursive: true, force: true });
 }

@@ -15,15 +15,25 @@ export function readBody(req: IncomingMessage, { limit, idleMs }: BodyLimits): P
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let timer: NodeJS.Timeout | undefined;
     const fail = (error: SandboxHttpError) => {
       clearTimeout(timer);
       req.removeAllListeners('data');
       req.resume();
       reject(error);
     };
-    // One timer per body, moved on by refresh() at each piece rather than replaced.
-    const timer = setTimeout(() => fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)), idleMs);
-    timer.unref();
+    // The idle timer runs only while the body is still arriving: a body the parser has already read whole (req.complete,
+    // as it is for almost every request once the read that brought its headers is parsed) waits on no network, so it
+    // needs none. Checked once that read is parsed (next tick), then at each piece; one timer, refreshed, never replaced.
+    const watch = () => {
+      if (req.complete) clearTimeout(timer);
+      else if (timer) timer.refresh();
+      else {
+        timer = setTimeout(() => fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)), idleMs);
+        timer.unref();
+      }
+    };
+    process.nextTick(watch);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
@@ -31,7 +41,7 @@ export function readBody(req: IncomingMessage, { limit, idleMs }: BodyLimits): P
         return;
       }
       chunks.push(chunk);
-      timer.refresh();
+      watch();
     });
     req.on('end', () => {
       clearTimeout(timer);

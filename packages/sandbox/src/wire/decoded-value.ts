@@ -31,16 +31,16 @@ function childPath(parent: string, key: string | number): string {
 
 /**
  * One member of a container: `__proto__` is noted, a container is walked unless it nests too deep. Returns the value
- * the container keeps (a frozen child comes back as a mutable copy).
+ * the container keeps (a frozen child comes back as a mutable copy). The member's path is built only when needed.
  */
-function visit(key: string | number, child: unknown, path: string, depth: number, note: Note): unknown {
-  if (key === PROTOTYPE_KEY) note({ path, message: `${PROTOTYPE_KEY} is not a field name` });
+function visit(key: string | number, child: unknown, parent: string, depth: number, note: Note): unknown {
+  if (key === PROTOTYPE_KEY) note({ path: childPath(parent, key), message: `${PROTOTYPE_KEY} is not a field name` });
   if (child === null || typeof child !== 'object') return child;
   if (depth >= MAX_NESTING) {
-    note({ path, message: `nests deeper than ${MAX_NESTING} levels` });
+    note({ path: childPath(parent, key), message: `nests deeper than ${MAX_NESTING} levels` });
     return child;
   }
-  return walk(child, path, depth, note);
+  return walk(child, childPath(parent, key), depth, note);
 }
 
 // Recursion is bounded: a container at MAX_NESTING is noted, never entered, so the walk is at most 32 calls deep.
@@ -49,7 +49,7 @@ function walk(value: object, path: string, depth: number, note: Note): object {
   if (Array.isArray(target)) {
     for (let i = 0; i < target.length; i++) {
       const child: unknown = target[i];
-      const kept = visit(i, child, childPath(path, i), depth + 1, note);
+      const kept = visit(i, child, path, depth + 1, note);
       if (kept !== child) target[i] = kept;
     }
     return target;
@@ -60,7 +60,7 @@ function walk(value: object, path: string, depth: number, note: Note): object {
   const record = target as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     const child = record[key];
-    const kept = visit(key, child, childPath(path, key), depth + 1, note);
+    const kept = visit(key, child, path, depth + 1, note);
     if (kept !== child) record[key] = kept;
   }
   return target;
