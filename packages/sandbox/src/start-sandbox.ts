@@ -135,10 +135,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throw new SandboxHttpError(403, `${normaliseAddress(req.socket.remoteAddress)} is not registered for ${op.path} (seed 5.4)`);
       }
       if (merchants.get(merchantId) !== accountId) throw new SandboxRefusal('E001', 'unknown merchant_id or account_id');
-      const { encryption_data: signature, ...unsigned } = record;
-      // A body-based verifier sees the body re-encoded as it came: JSON, or a form where the seed declares no type (U31).
+      const signature = record.encryption_data;
+      // A body-based verifier sees the body re-encoded as it came, without encryption_data: JSON, or a form where the
+      // seed declares no type (U31). The message's fields leave encryption_data out themselves: no copy for them.
       const bodyEncoding = encoding === 'form' && op.requestEncoding !== 'form' ? { encoding: 'form' as const } : {};
-      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op.name as OperationName, unsigned, bodyEncoding) });
+      const message = createSignableMessage({ operation: op.name as OperationName, record, body: () => encodeRequestBody(op.name as OperationName, withoutSignature(record), bodyEncoding) });
       if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
       refuseIncompletePayment(op, record);
     } catch (error) {
