@@ -80,6 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const merchants = new Map((options.merchants ?? [SANDBOX_DEFAULT_MERCHANT]).map((m) => [m.merchantId, m.accountId]));
   const allowIps = new Set((options.allowIps ?? ['127.0.0.1', '::1']).map(normaliseAddress));
   const limits = serverLimits(options);
+  const bodyLimits = { limit: limits.maxBodyBytes, idleMs: limits.bodyTimeoutMs };
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
@@ -188,7 +189,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       try {
-        const body = await readBody(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyTimeoutMs });
+        const body = await readBody(req, bodyLimits);
         if (fault.kind === 'http-5xx') {
           logRequest(path, null, false, 'http-5xx');
           response = errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');
