@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { captureBody } from './capture-body.ts';
@@ -54,36 +55,68 @@ async function cpuFor(server: Measured, body: string, count: number): Promise<{ 
   return { micros: after - before, bad: result.non2xx + result.errors };
 }
 
-const body = await captureBody();
-const stateDir = mkdtempSync(join(tmpdir(), 'gw-cpu-state-'));
-const servers: Measured[] = [];
-try {
-  servers.push(await startMeasured('bare node:http', join(here, 'bare-server.ts')));
-  servers.push(await startMeasured('@gw/sandbox', join(here, 'sandbox-server.ts')));
-  servers.push(await startMeasured('@gw/sandbox --state', join(here, 'sandbox-server.ts'), { GW_SANDBOX_STATE: join(stateDir, 'capture.sqlite') }));
-  const other = process.env.GW_CPU_OTHER_ROOT;
-  if (other) servers.push(await startMeasured(`@gw/sandbox at ${other}`, join(other, 'bench/sandbox/sandbox-server.ts')));
-  for (const server of servers) await cpuFor(server, body, Math.min(REQUESTS, 10_000)); // warm-up: JIT, connections
-  const totals = new Map(servers.map((s) => [s.name, 0]));
-  let bad = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const server of servers) {
-      const { micros, bad: b } = await cpuFor(server, body, REQUESTS);
-      totals.set(server.name, totals.get(server.name)! + micros);
-      bad += b;
-      console.log(`round ${round + 1} ${server.name}: ${(micros / REQUESTS).toFixed(1)} µs CPU per request`);
-    }
-  }
-  const perRequest = (name: string) => totals.get(name)! / (REQUESTS * ROUNDS);
-  const bare = perRequest('bare node:http');
-  console.log(`\n${REQUESTS} requests x ${ROUNDS} rounds per server, ${CONNECTIONS} connections, node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log('| server | CPU µs per request | / bare node:http |');
-  console.log('|---|---:|---:|');
-  for (const server of servers) console.log(`| ${server.name} | ${perRequest(server.name).toFixed(1)} | ${(perRequest(server.name) / bare).toFixed(2)}x |`);
-  if (bad > 0) throw new Error(`${bad} answers were not 2xx or failed: the figures do not measure the request`);
-} finally {
-  for (const server of servers) server.child.stdin!.write('exit\n');
-  await new Promise((r) => setTimeout(r, 1000));
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGTERM');
-  rmSync(stateDir, { recursive: true, force: true });
+/** One server's CPU time per request and its ratio to the bare server's, measured in the same run. */
+export interface CpuRow {
+  readonly name: string;
+  readonly microsPerRequest: number;
+  readonly ratio: number;
 }
+
+/** What cpuPerRequest measured, and under which conditions. */
+export interface CpuResult {
+  readonly rows: readonly CpuRow[];
+  readonly requests: number;
+  readonly rounds: number;
+  /** The load average when the run ended (a shared machine inflates CPU time per request a little, all servers alike). */
+  readonly load: string;
+}
+
+/**
+ * Measures the servers' own CPU time per request: bare node:http, the sandbox in memory and with a state file (and
+ * `otherRoot`'s sandbox when given), in interleaved rounds after a warm-up. Throws if any answer was not 2xx.
+ */
+export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, otherRoot = process.env.GW_CPU_OTHER_ROOT, log = console.log } = {}): Promise<CpuResult> {
+  const body = await captureBody();
+  const stateDir = mkdtempSync(join(tmpdir(), 'gw-cpu-state-'));
+  const servers: Measured[] = [];
+  try {
+    servers.push(await startMeasured('bare node:http', join(here, 'bare-server.ts')));
+    servers.push(await startMeasured('@gw/sandbox', join(here, 'sandbox-server.ts')));
+    servers.push(await startMeasured('@gw/sandbox --state', join(here, 'sandbox-server.ts'), { GW_SANDBOX_STATE: join(stateDir, 'capture.sqlite') }));
+    if (otherRoot) servers.push(await startMeasured(`@gw/sandbox at ${otherRoot}`, join(otherRoot, 'bench/sandbox/sandbox-server.ts')));
+    for (const server of servers) await cpuFor(server, body, Math.min(requests, 10_000)); // warm-up: JIT, connections
+    const totals = new Map(servers.map((s) => [s.name, 0]));
+    let bad = 0;
+    for (let round = 0; round < rounds; round++) {
+      for (const server of servers) {
+        const { micros, bad: b } = await cpuFor(server, body, requests);
+        totals.set(server.name, totals.get(server.name)! + micros);
+        bad += b;
+        log(`cpu round ${round + 1} ${server.name}: ${(micros / requests).toFixed(1)} µs CPU per request`);
+      }
+    }
+    if (bad > 0) throw new Error(`${bad} answers were not 2xx or failed: the figures do not measure the request`);
+    const perRequest = (name: string) => totals.get(name)! / (requests * rounds);
+    const bare = perRequest('bare node:http');
+    const rows = servers.map((s) => ({ name: s.name, microsPerRequest: perRequest(s.name), ratio: perRequest(s.name) / bare }));
+    return { rows, requests, rounds, load: loadavg().map((l) => l.toFixed(2)).join(' ') };
+  } finally {
+    for (const server of servers) server.child.stdin!.write('exit\n');
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGTERM');
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** The result as a markdown table with its conditions. */
+export function cpuTable(result: CpuResult): string {
+  return [
+    `Each server's own CPU time (process.cpuUsage, user + system) per POST /v1/capture, ${result.requests} requests x ${result.rounds} interleaved rounds per server after a warm-up, ${CONNECTIONS} connections, node ${process.version}, load average at the end ${result.load}:`,
+    '',
+    '| server | CPU µs per request | / bare node:http |',
+    '|---|---:|---:|',
+    ...result.rows.map((r) => `| ${r.name} | ${r.microsPerRequest.toFixed(1)} | ${r.ratio.toFixed(2)}x |`),
+  ].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(`\n${cpuTable(await cpuPerRequest())}`);

@@ -174,8 +174,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = pathOf(req.url);
-    if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
-    if (control && isControlPath(path)) return serveControl(control, req, res);
+    // Shopper pages, the control API and the console all live under /sandbox: one prefix check for every /v1 request.
+    if (path.startsWith('/sandbox')) {
+      if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
+      if (control && isControlPath(path)) return serveControl(control, req, res);
+    }
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
