@@ -3,8 +3,8 @@
 // (POST /v1/capture, one order the sandbox does not hold, signed, 32 connections, keep-alive), sent by autocannon from
 // this process. CPU per request is what bounds a server's throughput, and load on a shared machine distorts it far less
 // than requests/s. GW_CPU_REQUESTS (default 20000) per server per round, GW_CPU_ROUNDS (default 3) interleaved rounds
-// after a warm-up; GW_CPU_OTHER_ROOT=<checkout> adds that checkout's bench/sandbox/sandbox-server.ts (e.g. an older
-// commit in a `git worktree`, with node_modules copied in) as a fourth server, for a before/after in one run.
+// after a warm-up; GW_CPU_OTHER_ROOT=<checkout>[,<checkout>...] adds each checkout's bench/sandbox/sandbox-server.ts (e.g. an
+// older commit in a `git worktree`, with node_modules copied in) as another server, for a before/after in one run.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -72,8 +72,8 @@ export interface CpuResult {
 }
 
 /**
- * Measures the servers' own CPU time per request: bare node:http, the sandbox in memory and with a state file (and
- * `otherRoot`'s sandbox when given), in interleaved rounds after a warm-up. Throws if any answer was not 2xx.
+ * Measures the servers' own CPU time per request: bare node:http, the sandbox in memory and with a state file (and the
+ * sandbox of each comma-separated checkout in `otherRoot`), in interleaved rounds after a warm-up. Throws if any answer was not 2xx.
  */
 export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, otherRoot = process.env.GW_CPU_OTHER_ROOT, log = console.log } = {}): Promise<CpuResult> {
   const body = await captureBody();
@@ -83,7 +83,7 @@ export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, othe
     servers.push(await startMeasured('bare node:http', join(here, 'bare-server.ts')));
     servers.push(await startMeasured('@gw/sandbox', join(here, 'sandbox-server.ts')));
     servers.push(await startMeasured('@gw/sandbox --state', join(here, 'sandbox-server.ts'), { GW_SANDBOX_STATE: join(stateDir, 'capture.sqlite') }));
-    if (otherRoot) servers.push(await startMeasured(`@gw/sandbox at ${otherRoot}`, join(otherRoot, 'bench/sandbox/sandbox-server.ts')));
+    for (const root of (otherRoot ?? '').split(',').filter(Boolean)) servers.push(await startMeasured(`@gw/sandbox at ${root}`, join(root, 'bench/sandbox/sandbox-server.ts')));
     for (const server of servers) await cpuFor(server, body, Math.min(requests, 10_000)); // warm-up: JIT, connections
     const totals = new Map(servers.map((s) => [s.name, 0]));
     let bad = 0;
