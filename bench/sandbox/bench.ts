@@ -12,6 +12,8 @@ import { operations } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { plainNpmEnv } from '../../scripts/plain-npm-env.ts';
 import { writeResultsSection } from '../results.ts';
+import { captureBody } from './capture-body.ts';
+import { cpuPerRequest, cpuTable } from './cpu-per-request.ts';
 
 const DURATION_S = Number(process.env.GW_BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
@@ -54,17 +56,6 @@ async function start(command: string, args: string[], ready: RegExp, timeoutMs =
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${command} exited with ${code}`)));
   });
-}
-
-async function captureBody(): Promise<string> {
-  const record = {
-    merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
-    account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
-    capture_orders: [{ transaction_id: 'T2026112200000001', order_no: 'BENCH-1', currency: 'USD', amount: '10.00' }],
-  };
-  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  const encryption_data = await signer.sign(createSignableMessage({ operation: 'capture', record, body: JSON.stringify(record) }));
-  return JSON.stringify({ ...record, encryption_data });
 }
 
 type Load = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
@@ -155,6 +146,10 @@ try {
   for (const { child } of running.values()) stopChild(child);
   rmSync(stateDir, { recursive: true, force: true });
 }
+// CPU time per request, each server reporting its own: what bounds throughput, and far steadier than requests/s on a
+// shared machine (the servers above are stopped by now).
+const cpu = await cpuPerRequest();
+const cpuRatio = (name: string) => cpu.rows.find((r) => r.name === name)!.ratio.toFixed(2);
 const rows: Record<string, Load> = {};
 const paymentRows: Record<string, Load> = {};
 for (const [name, rounds] of measured) (name.includes('payments') ? paymentRows : rows)[name] = combine(rounds);
@@ -186,5 +181,11 @@ const lines = [
   '',
   `- payments, state file / state in memory: **${(paymentsState.rps / paymentsMemory.rps).toFixed(2)}x**; payments with a state file / bare node:http (fixed answer): ${(paymentsState.rps / bare.rps).toFixed(2)}x. Every order is written (one SQLite transaction per turn of the event loop, WAL, synchronous=NORMAL) before its answer is.`,
 ];
+lines.push(
+  '',
+  cpuTable(cpu),
+  '',
+  `- sandbox CPU per request / bare node:http: **${cpuRatio('@gw/sandbox')}x** (goal at most 2.0x); with --state: **${cpuRatio('@gw/sandbox --state')}x** (goal at most 2.5x). Throughput is bounded by about 1 / CPU per request, so these are the figures the requests/s ratios above follow on a quiet machine. Alone: \`cd bench && pnpm exec node --conditions=@gw/source sandbox/cpu-per-request.ts\` (GW_CPU_REQUESTS, GW_CPU_ROUNDS, GW_CPU_OTHER_ROOT=<older checkout> to compare; GW_CPU_PROF=<dir> writes each server's --cpu-prof).`,
+);
 writeResultsSection('sandbox', lines.join('\n'));
 console.log(lines.join('\n'));

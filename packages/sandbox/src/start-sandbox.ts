@@ -53,7 +53,20 @@ export interface Sandbox {
 }
 
 function normaliseAddress(address: string | undefined): string {
-  return (address ?? '').replace(/^::ffff:/, '');
+  if (address === undefined) return '';
+  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+}
+
+function withoutSignature(record: WireRecord): WireRecord {
+  const { encryption_data: _signature, ...unsigned } = record;
+  return unsigned;
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
@@ -67,12 +80,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const merchants = new Map((options.merchants ?? [SANDBOX_DEFAULT_MERCHANT]).map((m) => [m.merchantId, m.accountId]));
   const allowIps = new Set((options.allowIps ?? ['127.0.0.1', '::1']).map(normaliseAddress));
   const limits = serverLimits(options);
+  const bodyLimits = { limit: limits.maxBodyBytes, idleMs: limits.bodyTimeoutMs };
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
   const notifier = new Notifier(state, clock, signer, options.notify);
   const store = options.stateFile ? await SqliteStateStore.open(options.stateFile, { state, clock: sandboxClock, ids }) : null;
   const validator = new RecordValidator();
+  const validation = { unknownFields: options.unknownFields === 'accept' ? 'allow' : 'refuse' } as const;
   /** Sends the notification of a result (in a request or outside one): one signed event, `copies` deliveries of it. */
   const notify: SandboxNotify = (kind, url, key, record, operation, copies = 1) =>
     void notifier.send({ kind, url, key, record, operation, copies });
@@ -82,7 +97,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
     const op = operations[operation];
     if (op.responseSignature === 'none') return record;
-    const { encryption_data: _old, ...unsigned } = record;
+    // A handler's answer has no encryption_data (one copy less); one that has is signed without it.
+    const unsigned = Object.hasOwn(record, 'encryption_data') ? withoutSignature(record) : record;
     const message = createSignableMessage({ operation, record: unsigned, body: () => encodeResponseBody(op, unsigned).body });
     return { ...unsigned, encryption_data: await signer.sign(message) };
   }
@@ -110,7 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const count = (record[op.batch.array] as unknown[]).length;
         throw new SandboxRefusal('E002', `${op.batch.array} carries ${count} orders; at most ${op.batch.limit} per request`);
       }
-      const problems = validator.requestProblems(op.name as OperationName, record, { unknownFields: options.unknownFields === 'accept' ? 'allow' : 'refuse' });
+      const problems = validator.requestProblems(op.name as OperationName, record, validation);
       if (problems.length > 0) {
         logRequest(path, op.name, false, 'invalid');
         throw new SandboxHttpError(400, `${problems.length} problem(s) in ${op.requestSchema}`, problems.map((p) => ({ path: p.field, message: p.message })));
@@ -120,10 +136,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         throw new SandboxHttpError(403, `${normaliseAddress(req.socket.remoteAddress)} is not registered for ${op.path} (seed 5.4)`);
       }
       if (merchants.get(merchantId) !== accountId) throw new SandboxRefusal('E001', 'unknown merchant_id or account_id');
-      const { encryption_data: signature, ...unsigned } = record;
-      // A body-based verifier sees the body re-encoded as it came: JSON, or a form where the seed declares no type (U31).
+      const signature = record.encryption_data;
+      // A body-based verifier sees the body re-encoded as it came, without encryption_data: JSON, or a form where the
+      // seed declares no type (U31). The message's fields leave encryption_data out themselves: no copy for them.
       const bodyEncoding = encoding === 'form' && op.requestEncoding !== 'form' ? { encoding: 'form' as const } : {};
-      const message = createSignableMessage({ operation: op.name as OperationName, record: unsigned, body: () => encodeRequestBody(op.name as OperationName, unsigned, bodyEncoding) });
+      const message = createSignableMessage({ operation: op.name as OperationName, record, body: () => encodeRequestBody(op.name as OperationName, withoutSignature(record), bodyEncoding) });
       if (typeof signature !== 'string' || !(await verifier.verify(message, signature))) throw new SandboxRefusal('E003', 'encryption_data does not verify');
       refuseIncompletePayment(op, record);
     } catch (error) {
@@ -156,9 +173,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
-    if (control && isControlPath(path)) return serveControl(control, req, res);
+    const path = pathOf(req.url);
+    // Shopper pages, the control API and the console all live under /sandbox: one prefix check for every /v1 request.
+    if (path.startsWith('/sandbox')) {
+      if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
+      if (control && isControlPath(path)) return serveControl(control, req, res);
+    }
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
@@ -172,7 +192,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       try {
-        const body = await readBody(req, { limit: limits.maxBodyBytes, idleMs: limits.bodyTimeoutMs });
+        const body = await readBody(req, bodyLimits);
         if (fault.kind === 'http-5xx') {
           logRequest(path, null, false, 'http-5xx');
           response = errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');

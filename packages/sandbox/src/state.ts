@@ -204,7 +204,8 @@ export class SandboxState {
   /** Appends to the request log, which keeps about the last REQUEST_LOG_LIMIT requests so a long-running sandbox stays small. */
   logRequest(entry: Omit<ReceivedRequest, 'seq'>): void {
     this.#requestSeq += 1;
-    this.requests.push({ seq: this.#requestSeq, ...entry });
+    // Built member by member, not spread: one request log entry per request.
+    this.requests.push({ seq: this.#requestSeq, path: entry.path, operation: entry.operation, at: entry.at, processed: entry.processed, outcome: entry.outcome });
     // Trimmed in steps of a tenth, not one entry at a time: a splice per request would cost O(limit) each.
     if (this.requests.length > REQUEST_LOG_LIMIT * 1.1) this.requests.splice(0, this.requests.length - REQUEST_LOG_LIMIT);
   }

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/index.ts';
-import { cardPayment, send } from './harness.ts';
+import { cardPayment, merchant, send, signed } from './harness.ts';
 
 /** Opens a raw connection to the sandbox and resolves once connected. */
 function open(sandbox: Sandbox): Promise<Socket> {
@@ -49,6 +49,27 @@ describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
     expect(received).toMatch(/^HTTP\/1\.1 408/);
     expect(received).toContain('"return_status":"0"');
     expect(sandbox.state.internalErrors).toEqual([]);
+  });
+
+  it('reads a body that arrives in pieces, each within the body time-out, though the whole takes longer', async () => {
+    await using sandbox = await startSandbox({ bodyTimeoutMs: 300 });
+    const record = await signed('capture', { ...merchant, capture_orders: [{ transaction_id: 'T-PIECES', order_no: 'PIECES-1', currency: 'USD', amount: '10.00' }] });
+    const body = JSON.stringify(record);
+    const socket = await open(sandbox);
+    const since = Date.now();
+    const answer = closed(socket, since, 5000);
+    socket.write(`POST /v1/capture HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+    const pieces = 4;
+    const size = Math.ceil(body.length / pieces);
+    for (let i = 0; i < pieces; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      socket.write(body.slice(i * size, (i + 1) * size));
+    }
+    const { afterMs, received } = await answer;
+    expect(afterMs!).toBeGreaterThanOrEqual(800);
+    expect(received).toMatch(/^HTTP\/1\.1 200/);
+    expect(received).toContain('"capture_status":"0"');
+    expect(received).toContain('E201:order not found');
   });
 
   it('closes connections over the connection limit at once, and serves again when below it', async () => {

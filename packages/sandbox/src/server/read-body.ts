@@ -22,12 +22,18 @@ export function readBody(req: IncomingMessage, { limit, idleMs }: BodyLimits): P
       req.resume();
       reject(error);
     };
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)), idleMs);
-      timer.unref();
+    // The idle timer runs only while the body is still arriving: a body the parser has already read whole (req.complete,
+    // as it is for almost every request once the read that brought its headers is parsed) waits on no network, so it
+    // needs none. Checked once that read is parsed (next tick), then at each piece; one timer, refreshed, never replaced.
+    const watch = () => {
+      if (req.complete) clearTimeout(timer);
+      else if (timer) timer.refresh();
+      else {
+        timer = setTimeout(() => fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)), idleMs);
+        timer.unref();
+      }
     };
-    arm();
+    process.nextTick(watch);
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
@@ -35,11 +41,12 @@ export function readBody(req: IncomingMessage, { limit, idleMs }: BodyLimits): P
         return;
       }
       chunks.push(chunk);
-      arm();
+      watch();
     });
     req.on('end', () => {
       clearTimeout(timer);
-      resolve(Buffer.concat(chunks, size));
+      // A body that came in one piece (most do) is that piece, not a copy of it.
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
     req.on('error', (error) => {
       clearTimeout(timer);

@@ -138,8 +138,13 @@ export class SqliteStateStore {
         if (delivery) this.#sql('INSERT INTO notifications (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body').run(id, encodeEntity(delivery));
       }
     }
-    for (const entry of state.ledger) {
-      if (entry.seq <= this.#ledgerSaved) continue;
+    // The ledger only grows (seq ascending) between resets: the entries not yet saved are at its end, found from there
+    // rather than by walking the whole ledger at every write.
+    const { ledger } = state;
+    let first = ledger.length;
+    while (first > 0 && ledger[first - 1]!.seq > this.#ledgerSaved) first--;
+    for (let i = first; i < ledger.length; i++) {
+      const entry = ledger[i]!;
       this.#sql('INSERT OR REPLACE INTO ledger (seq, body) VALUES (?, ?)').run(entry.seq, encodeEntity(entry));
     }
     this.#ledgerSaved = state.ledger.at(-1)?.seq ?? 0;

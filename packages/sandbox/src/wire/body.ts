@@ -15,8 +15,9 @@ function refuseProblems(problems: readonly DecodedProblem[]): void {
 }
 
 function parseForm(text: string, nestedJson: boolean): WireRecord {
-  // No prototype: a member named `__proto__` is an own member like any other, never the record's prototype.
-  const record = Object.create(null) as WireRecord;
+  // No prototype: a member named `__proto__` is an own member like any other, never the record's prototype. Set on an
+  // empty object rather than made by Object.create(null), which V8 keeps as a slower dictionary.
+  const record = Object.setPrototypeOf({}, null) as WireRecord;
   const problems: DecodedProblem[] = [];
   for (const [name, value] of new URLSearchParams(text)) {
     if (Object.hasOwn(record, name)) throw new SandboxHttpError(400, `form field ${name} appears more than once`, [{ path: `/${name}`, message: 'appears more than once' }]);

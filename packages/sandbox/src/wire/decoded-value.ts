@@ -16,12 +16,12 @@ export interface DecodedProblem {
   readonly message: string;
 }
 
-interface Pending {
-  readonly source: unknown;
-  readonly target: Record<string, unknown> | unknown[];
-  readonly key: string | number;
-  readonly path: string;
-  readonly depth: number;
+type Note = (problem: DecodedProblem) => void;
+
+/** A mutable stand-in for a frozen or sealed decoded container (a decoder's own output may be either). */
+function unfrozen(value: object): Record<string, unknown> | unknown[] {
+  if (Array.isArray(value)) return value.slice();
+  return Object.setPrototypeOf(Object.fromEntries(Object.entries(value)), null) as Record<string, unknown>;
 }
 
 function childPath(parent: string, key: string | number): string {
@@ -29,48 +29,58 @@ function childPath(parent: string, key: string | number): string {
   return parent ? `${parent}.${key}` : key;
 }
 
-function emptyCopy(value: object): Record<string, unknown> | unknown[] {
-  return Array.isArray(value) ? new Array<unknown>(value.length) : (Object.create(null) as Record<string, unknown>);
+/**
+ * One member of a container: `__proto__` is noted, a container is walked unless it nests too deep. Returns the value
+ * the container keeps (a frozen child comes back as a mutable copy). The member's path is built only when needed.
+ */
+function visit(key: string | number, child: unknown, parent: string, depth: number, note: Note): unknown {
+  if (key === PROTOTYPE_KEY) note({ path: childPath(parent, key), message: `${PROTOTYPE_KEY} is not a field name` });
+  if (child === null || typeof child !== 'object') return child;
+  if (depth >= MAX_NESTING) {
+    note({ path: childPath(parent, key), message: `nests deeper than ${MAX_NESTING} levels` });
+    return child;
+  }
+  return walk(child, childPath(parent, key), depth, note);
+}
+
+// Recursion is bounded: a container at MAX_NESTING is noted, never entered, so the walk is at most 32 calls deep.
+function walk(value: object, path: string, depth: number, note: Note): object {
+  const target = Object.isExtensible(value) ? value : unfrozen(value);
+  if (Array.isArray(target)) {
+    for (let i = 0; i < target.length; i++) {
+      const child: unknown = target[i];
+      const kept = visit(i, child, path, depth + 1, note);
+      if (kept !== child) target[i] = kept;
+    }
+    return target;
+  }
+  // Set on the object itself, not on a copy: an object whose prototype is set to null keeps V8's fast properties, where
+  // Object.create(null) gives a dictionary that every later read (validation, signing text, the answer) pays for.
+  if (Object.getPrototypeOf(target) !== null) Object.setPrototypeOf(target, null);
+  const record = target as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const child = record[key];
+    const kept = visit(key, child, path, depth + 1, note);
+    if (kept !== child) record[key] = kept;
+  }
+  return target;
 }
 
 /**
- * Copies a decoded JSON value into objects without a prototype, iteratively (an explicit stack, no recursion), and
- * lists every member named `__proto__` and every place nested deeper than MAX_NESTING. `depth` is the nesting of
- * `value` itself (1 for a form member's JSON text, which sits inside the record).
+ * Makes a freshly decoded JSON value (JSON.parse's, or a decoder's) safe to hand to handlers, in place: every object
+ * gets a null prototype (arrays stay arrays), every member named `__proto__` and every place nested deeper than
+ * MAX_NESTING is listed. A frozen or sealed container is replaced by a copy. `depth` is the nesting of `value` itself
+ * (1 for a form member's JSON text, which sits inside the record).
  */
 export function copyDecoded(value: unknown, path = '', depth = 0): { value: unknown; problems: DecodedProblem[] } {
   if (value === null || typeof value !== 'object') return { value, problems: [] };
   const problems: DecodedProblem[] = [];
-  const note = (problem: DecodedProblem) => {
+  const note: Note = (problem) => {
     if (problems.length < MAX_PROBLEMS) problems.push(problem);
   };
-  const root = emptyCopy(value);
-  const stack: Pending[] = [];
-  const open = (source: object, target: Record<string, unknown> | unknown[], at: string, level: number) => {
-    const entries: [string | number, unknown][] = Array.isArray(source) ? source.map((v, i) => [i, v]) : Object.entries(source);
-    // Pushed last to first, so members are visited (and problems listed) in their order.
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i]!;
-      stack.push({ source: child, target, key, path: childPath(at, key), depth: level + 1 });
-    }
-  };
-  if (depth >= MAX_NESTING) note({ path, message: `nests deeper than ${MAX_NESTING} levels` });
-  else open(value, root, path, depth);
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if (item.key === PROTOTYPE_KEY) note({ path: item.path, message: `${PROTOTYPE_KEY} is not a field name` });
-    const { source } = item;
-    if (source === null || typeof source !== 'object') {
-      (item.target as Record<string | number, unknown>)[item.key] = source;
-      continue;
-    }
-    if (item.depth >= MAX_NESTING) {
-      note({ path: item.path, message: `nests deeper than ${MAX_NESTING} levels` });
-      continue;
-    }
-    const copy = emptyCopy(source);
-    (item.target as Record<string | number, unknown>)[item.key] = copy;
-    open(source, copy, item.path, item.depth);
+  if (depth >= MAX_NESTING) {
+    note({ path, message: `nests deeper than ${MAX_NESTING} levels` });
+    return { value, problems };
   }
-  return { value: root, problems };
+  return { value: walk(value, path, depth, note), problems };
 }
