@@ -9,7 +9,7 @@ import { callOperation } from '../send/call-operation.ts';
 import { classifyFailure } from '../send/classify-failure.ts';
 import { matchAnswers } from '../send/match-answers.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
-import type { ClaimedChunk, PgLedger } from './pg-ledger.ts';
+import type { ChunkCommit, ClaimedChunk, PgLedger } from './pg-ledger.ts';
 
 /** How a worker runs: its lease, how often it looks for work, and what it reports. */
 export interface LedgerWorkerOptions {
@@ -32,24 +32,35 @@ export interface LedgerWorkerOptions {
   readonly wakeUp?: WakeUp | undefined;
 }
 
-/** Idle slots sleep on it until a timeout or a `wake()`, whichever comes first. */
+/**
+ * The worker's loop sleeps on it until a timeout or a wake-up (a chunk settled, the intake added one). A wake-up with
+ * nobody asleep is kept for the next sleep, so one that comes while a step is in flight is not lost.
+ */
 export class WakeUp {
   #sleepers: (() => void)[] = [];
+  #pending = false;
 
-  /** Wakes one sleeping slot (one new chunk: more would only race for it). */
+  /** Wakes one sleeper (one new chunk: more would only race for it). */
   wakeOne(): void {
-    this.#sleepers.shift()?.();
+    const resume = this.#sleepers.shift();
+    if (resume) resume();
+    else this.#pending = true;
   }
 
-  /** Wakes every sleeping slot. */
+  /** Wakes every sleeper. */
   wake(): void {
     const sleepers = this.#sleepers;
     this.#sleepers = [];
+    if (sleepers.length === 0) this.#pending = true;
     for (const resume of sleepers) resume();
   }
 
-  /** Resolves after `ms`, or when woken. */
+  /** Resolves after `ms`, or when woken (at once when a wake-up came since the last sleep). */
   sleep(ms: number): Promise<void> {
+    if (this.#pending) {
+      this.#pending = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -73,46 +84,86 @@ export interface LedgerWorkerStats {
 }
 
 /**
- * One worker of a batch kept in PostgreSQL: `concurrency` slots each lease a chunk (FOR UPDATE SKIP LOCKED), send
- * it, settle its orders and commit them under the lease's fencing token, until intake is over and every chunk done.
- * A chunk whose earlier holder's lease expired may have been sent: its orders are queried first, never resent blindly.
+ * One worker of a batch kept in PostgreSQL: up to `concurrency` chunks in flight, leased (FOR UPDATE SKIP LOCKED),
+ * sent, settled and committed under their lease's fencing token, until intake is over and every chunk is done. One
+ * statement at a time does the worker's ledger work (a step): it commits every chunk settled since the last one and
+ * leases as many chunks as there are free slots, so round trips fall as chunks finish together. An order's outcome is
+ * reported (`onOutcome`) only once the step that committed it has returned. A chunk whose earlier holder's lease
+ * expired may have been sent: its orders are queried first, never resent blindly.
  */
 export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<LedgerWorkerStats> {
   const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const stats: LedgerWorkerStats = { holder, chunks: 0, takenOver: 0, refused: 0 };
   const reconciliation = new QueryReconciliation(options);
   const wakeUp = options.wakeUp ?? new WakeUp();
-  // Only the chunks in hand are renewed: a lease this worker lost track of expires and another worker takes it over.
+  // Only the chunks in hand (leased, not committed) are renewed: a lease this worker lost track of expires.
   const inHand = new Set<number>();
   const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, options.leaseMs, [...inHand]).catch(() => {}), Math.max(50, options.leaseMs / 3));
+  const settled: ChunkCommit[] = [];
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | null = null;
+  const start = (claimed: ClaimedChunk): void => {
+    inHand.add(claimed.chunk);
+    stats.chunks += 1;
+    const settling = settleChunk(options, reconciliation, claimed, stats)
+      .then(
+        (commit) => {
+          if (commit) settled.push(commit);
+          else inHand.delete(claimed.chunk);
+        },
+        (error: unknown) => void (failure ??= { error }),
+      )
+      .finally(() => {
+        running.delete(settling);
+        wakeUp.wake();
+      });
+    running.add(settling);
+  };
   try {
-    const slot = async (): Promise<void> => {
-      while (!options.signal?.aborted) {
-        const claimed = await options.ledger.claim(options.batch, holder, options.leaseMs);
-        if (claimed === null) {
-          if (await options.ledger.finished(options.batch)) return;
-          await wakeUp.sleep(options.pollMs);
-          continue;
-        }
-        inHand.add(claimed.chunk);
-        try {
-          await settleChunk(options, reconciliation, claimed, stats, wakeUp);
-        } finally {
-          inHand.delete(claimed.chunk);
-        }
+    for (;;) {
+      if (failure) break;
+      const want = options.signal?.aborted ? 0 : options.concurrency - running.size;
+      if (settled.length === 0 && want === 0) {
+        if (running.size === 0) break;
+        await wakeUp.sleep(options.pollMs);
+        continue;
       }
-    };
-    await Promise.all(Array.from({ length: options.concurrency }, slot));
+      const commits = settled.splice(0);
+      const step = await options.ledger.step(options.batch, holder, options.leaseMs, want, commits);
+      for (const commit of commits) report(options, commit, step.held.has(commit.claimed.chunk), stats, wakeUp, inHand);
+      for (const claimed of step.leased) start(claimed);
+      if (settled.length > 0) continue;
+      if (step.finished && running.size === 0) break;
+      // Nothing to commit: the next step waits for a chunk to settle, the intake to add one, or the poll.
+      await wakeUp.sleep(options.pollMs);
+    }
+  } catch (error) {
+    failure ??= { error };
   } finally {
     clearInterval(renewal);
   }
+  // The chunks still in flight end before the worker does (their outcomes are not committed, so not reported).
+  await Promise.allSettled([...running]);
+  if (failure) throw (failure as { error: unknown }).error;
   return stats;
 }
 
-/** Sends one leased chunk (or, taken over, queries it first) and commits what became of each order. */
-async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: LedgerWorkerStats, wakeUp: WakeUp): Promise<void> {
+/** After its step returned: a held commit's outcomes are durable and reported; a refused one's lease had passed on. */
+function report(options: LedgerWorkerOptions, commit: ChunkCommit, held: boolean, stats: LedgerWorkerStats, wakeUp: WakeUp, inHand: Set<number>): void {
+  inHand.delete(commit.claimed.chunk);
+  if (!held) {
+    // Another worker holds the chunk now (this one stalled past its lease): it settles the orders by query.
+    stats.refused += 1;
+    return;
+  }
+  // Orders sent again went into a new chunk: the next step leases it.
+  if (commit.resend.length > 0) wakeUp.wakeOne();
+  for (const outcome of commit.outcomes) options.onOutcome?.(outcome);
+}
+
+/** Sends one leased chunk (or, taken over, queries it first) and settles each order; null when its lease was lost. */
+async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: LedgerWorkerStats): Promise<ChunkCommit | null> {
   const { ledger, batch, operation } = options;
-  stats.chunks += 1;
   let decided: OrderOutcome[] = [];
   let inDoubt: PendingOrder[];
   let sent = true;
@@ -134,17 +185,9 @@ async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryRe
     inDoubt = settled.filter((s) => s.outcome === null).map((s) => s.pending);
     if (inDoubt.length > 0 && !(await ledger.markSent(batch, claimed))) {
       stats.refused += 1;
-      return;
+      return null;
     }
   }
   const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent) : { outcomes: [], resend: [] };
-  const outcomes = [...decided, ...reconciled.outcomes];
-  if (!(await ledger.commit(batch, claimed, outcomes, reconciled.resend))) {
-    // Another worker holds the chunk now (this one stalled past its lease): it settles the orders by query.
-    stats.refused += 1;
-    return;
-  }
-  // Orders sent again went into a new chunk: an idle slot takes it now rather than at its next poll.
-  if (reconciled.resend.length > 0) wakeUp.wakeOne();
-  for (const outcome of outcomes) options.onOutcome?.(outcome);
+  return { claimed, outcomes: [...decided, ...reconciled.outcomes], resend: reconciled.resend };
 }

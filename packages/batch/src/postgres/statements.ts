@@ -93,3 +93,48 @@ FROM gw_batch b WHERE b.id = $1`;
 
 /** $1 batch: whether intake is over and whether any chunk is not done (what an idle worker asks; cheaper than STATUS). */
 export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open FROM gw_batch b WHERE b.id = $1`;
+
+/**
+ * One step of a worker, one round trip: commits the chunks it finished (each only under its lease's token: outcomes,
+ * resends, the chunk done, as COMMIT does) and leases up to $4 more (as CLAIM does, never one committed here), and
+ * tells whether the batch is over. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
+ * $5 [{chunk, fence, outcomes, resend}].
+ */
+export const STEP = `
+WITH commits AS (
+  SELECT (c->>'chunk')::bigint AS chunk, (c->>'fence')::bigint AS fence, c->'outcomes' AS outcomes, c->'resend' AS resend
+  FROM jsonb_array_elements($5::jsonb) c
+),
+held AS (
+  UPDATE gw_batch_chunk k SET state = 'done', holder = NULL, lease_until = NULL
+  FROM commits c
+  WHERE k.batch_id = $1 AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
+),
+decided AS (
+  INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome)
+  SELECT $1, (o->>'index')::bigint, o->>'kind', c.chunk, o FROM commits c JOIN held h ON h.chunk = c.chunk, jsonb_array_elements(c.outcomes) o
+  RETURNING 1
+),
+resent AS (
+  INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
+  SELECT $1, nextval('gw_batch_chunk_seq'), c.resend FROM commits c JOIN held h ON h.chunk = c.chunk WHERE jsonb_array_length(c.resend) > 0
+  RETURNING 1
+),
+next AS MATERIALIZED (
+  SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
+  WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
+    AND chunk NOT IN (SELECT chunk FROM commits)
+  ORDER BY chunk LIMIT $4::int FOR UPDATE SKIP LOCKED
+),
+leased AS (
+  UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
+    lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+  FROM next WHERE k.batch_id = $1 AND k.chunk = next.chunk
+  RETURNING k.chunk, k.orders, k.fence, k.sent, next.taken_over
+)
+SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held,
+  (SELECT count(*)::int FROM decided) AS decided,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('chunk', chunk, 'orders', orders, 'fence', fence, 'sent', sent, 'taken_over', taken_over) ORDER BY chunk), '[]'::jsonb) FROM leased) AS leased,
+  b.sealed AND NOT EXISTS (SELECT 1 FROM resent)
+    AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
+FROM gw_batch b WHERE b.id = $1`;
