@@ -4,11 +4,12 @@
  * all fenced by the lease's token).
  */
 
-/** $1 batch, $2 input [{index, key, grp, entry}] sorted by key (grp: its chunk in this statement), $3 operation, $4 intake rejections, $5 intake_next. */
+/** Writes nothing when the batch does not exist (moved 0). $1 batch, $2 input [{index, key, grp, entry}] sorted by key (grp: its chunk in this statement), $3 operation, $4 intake rejections, $5 intake_next. */
 export const INTAKE = `
-WITH input AS (
+WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1),
+input AS (
   SELECT (e->>'index')::bigint AS idx, e->>'key' AS k, (e->>'grp')::int AS grp, e->'entry' AS entry, ord
-  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord)
+  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord) WHERE EXISTS (SELECT 1 FROM batch)
 ),
 claimed AS (
   INSERT INTO gw_order_claim (operation, order_key, batch_id, idx)
@@ -32,7 +33,7 @@ rejected AS (
     'reason', 'already in batch ' || coalesce(other || ' (input order #' || other_idx || ')', '(another batch, committed at the same moment)') || ': not sent by this batch, which would apply it twice')
   FROM conflicts
   UNION ALL
-  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($4::jsonb) o
+  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($4::jsonb) o WHERE EXISTS (SELECT 1 FROM batch)
   RETURNING idx
 ),
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $5) WHERE id = $1 RETURNING 1)
