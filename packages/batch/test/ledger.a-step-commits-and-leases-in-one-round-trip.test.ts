@@ -78,6 +78,24 @@ describe('a worker step in the PostgreSQL ledger', () => {
     }
   });
 
+  it('a worker stopped by its signal commits what it sent and hands back the chunks it held ready unsent: none stays leased', async () => {
+    const sandbox = await startSandbox();
+    try {
+      const orders = await authorisedOrders(sandbox, 1500, '3.00');
+      const stop = new AbortController();
+      const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledger.pool, batch: 'stopped', signal: stop.signal, onOutcome: () => stop.abort(), concurrency: 4 });
+      await expect(run).rejects.toThrow();
+      const { rows } = await ledger.pool.query<{ state: string; leased_before: boolean; n: number }>("SELECT state, leased_before, count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'stopped' GROUP BY 1, 2 ORDER BY 1, 2");
+      expect(rows.filter((r) => r.state === 'leased')).toEqual([]);
+      // Handed back as they were: never leased before, so the next worker sends them without querying first.
+      expect(rows.find((r) => r.state === 'ready')).toMatchObject({ leased_before: false });
+      const done = rows.filter((r) => r.state === 'done').reduce((n, r) => n + r.n, 0);
+      expect((await ledger.status('stopped')).counts.succeeded).toBe(done * 50);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
   it('refuses an unknown batch, writing nothing: the step and the intake each with a typed error', async () => {
     await expect(ledger.step('no-such-batch', 'h1', 60_000, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
     const entry = { pending: { index: 0, order: { transaction_id: 'T-none', order_no: 'N-0' }, resends: 0 }, key: 'T-none' };

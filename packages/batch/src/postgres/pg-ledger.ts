@@ -4,7 +4,7 @@ import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.t
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { migrate } from './schema.ts';
-import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RENEW, STATUS, STEP } from './statements.ts';
+import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -51,7 +51,7 @@ export interface IntakeEntry {
   readonly key: string | null;
 }
 
-const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
+const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 function entryOf(p: PendingOrder): Record<string, unknown> {
   return { index: p.index, order: p.order, ...(p.resends > 0 ? { resends: p.resends } : {}), ...(p.interrupted ? { interrupted: p.interrupted } : {}) };
@@ -195,11 +195,16 @@ export class PgLedger {
    */
   async step(id: string, holder: string, leaseMs: number, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
     const input = commits.map((c) => ({ chunk: c.claimed.chunk, fence: c.claimed.fence, outcomes: c.outcomes, resend: c.resend.map(entryOf) }));
-    const { rows } = await this.#query<{ held: string[]; leased: { chunk: number; orders: Parameters<typeof pendingOf>[0][]; fence: number; sent: boolean; taken_over: boolean }[]; finished: boolean }>(STEP, [id, holder, leaseMs, want, JSON.stringify(input)]);
+    const { rows } = await this.#query<{ held: string[]; finished: boolean; chunk: string | null; orders: Parameters<typeof pendingOf>[0][]; fence: string; sent: boolean; taken_over: boolean }>(STEP, [id, holder, leaseMs, want, JSON.stringify(input)]);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    const leased = row.leased.map((c) => ({ chunk: Number(c.chunk), fence: Number(c.fence), orders: c.orders.map(pendingOf), takenOver: c.taken_over, sent: c.sent }));
+    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [{ chunk: Number(c.chunk), fence: Number(c.fence), orders: c.orders.map(pendingOf), takenOver: c.taken_over, sent: c.sent }]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished };
+  }
+
+  /** Hands back chunks this holder leased and never sent: ready again for any worker, only under each lease's token. */
+  async release(id: string, chunks: readonly ClaimedChunk[]): Promise<void> {
+    if (chunks.length > 0) await this.#query(RELEASE, [id, chunks.map((c) => c.chunk), chunks.map((c) => c.fence), chunks.map((c) => c.takenOver)]);
   }
 
   /** Extends the leases `holder` has on `chunks` (the ones it is working on: a lease it lost track of expires). */

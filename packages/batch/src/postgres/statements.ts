@@ -98,7 +98,7 @@ export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE
 /**
  * One step of a worker, one round trip: commits the chunks it finished (each only under its lease's token: outcomes,
  * resends, the chunk done, as COMMIT does) and leases up to $4 more (as CLAIM does, never one committed here), and
- * tells whether the batch is over. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
+ * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
  * $5 [{chunk, fence, outcomes, resend}].
  */
 export const STEP = `
@@ -132,10 +132,20 @@ leased AS (
     lease_until = clock_timestamp() + $3 * interval '1 millisecond'
   FROM next WHERE k.batch_id = $1 AND k.chunk = next.chunk
   RETURNING k.chunk, k.orders, k.fence, k.sent, next.taken_over
+),
+summary AS (
+  SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided,
+    b.sealed AND NOT EXISTS (SELECT 1 FROM resent)
+      AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
+  FROM gw_batch b WHERE b.id = $1
 )
-SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held,
-  (SELECT count(*)::int FROM decided) AS decided,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('chunk', chunk, 'orders', orders, 'fence', fence, 'sent', sent, 'taken_over', taken_over) ORDER BY chunk), '[]'::jsonb) FROM leased) AS leased,
-  b.sealed AND NOT EXISTS (SELECT 1 FROM resent)
-    AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
-FROM gw_batch b WHERE b.id = $1`;
+SELECT s.held, s.decided, s.finished, l.chunk, l.orders, l.fence, l.sent, l.taken_over FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
+
+/**
+ * $1 batch, $2 chunks, $3 fences, $4 taken over: hands back chunks leased and never sent (ready again, whether an
+ * earlier holder had them as it was), only under the lease's token.
+ */
+export const RELEASE = `
+UPDATE gw_batch_chunk c SET state = 'ready', holder = NULL, lease_until = NULL, leased_before = u.taken_over
+FROM unnest($2::bigint[], $3::bigint[], $4::boolean[]) AS u(chunk, fence, taken_over)
+WHERE c.batch_id = $1 AND c.chunk = u.chunk AND c.fence = u.fence AND c.state = 'leased'`;
