@@ -59,6 +59,18 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect((await ledger.status('steps')).counts.failed).toBe(30);
   });
 
+  it('concurrent steps of several holders lease disjoint chunks, exactly as many as each asked for while chunks last', async () => {
+    await batchOf('disjoint', 40, 2);
+    await ledger.pool.query('ANALYZE');
+    const steps = await Promise.all(Array.from({ length: 12 }, (_, i) => ledger.step('disjoint', `h${i % 3}`, 60_000, 4, [])));
+    const chunks = steps.flatMap((s) => s.leased.map((c) => c.chunk));
+    expect(chunks).toHaveLength(40);
+    expect(new Set(chunks).size).toBe(40);
+    expect(steps.every((s) => s.leased.length <= 4)).toBe(true);
+    const { rows } = await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'disjoint' AND state = 'leased'");
+    expect(rows[0]!.n).toBe(40);
+  });
+
   it('a batch reports an outcome only once the step that committed it has returned: another connection already sees it', async () => {
     const sandbox = await startSandbox();
     try {
