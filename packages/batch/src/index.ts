@@ -1,6 +1,6 @@
 export { runBatch, type RunBatchOptions } from './run-batch.ts';
 export { resumeBatch, runBatchWorker, type BatchWorkerOptions, type ResumeBatchOptions } from './resume-batch.ts';
-export { PgLedger, type ClaimedChunk, type LedgerStatus } from './postgres/pg-ledger.ts';
+export { PgLedger, type ChunkCommit, type ClaimedChunk, type LedgerStatus, type LedgerStep } from './postgres/pg-ledger.ts';
 export { LedgerBatchError } from './postgres/ledger-batch-error.ts';
 export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 export type { LedgerWorkerStats } from './postgres/ledger-worker.ts';

@@ -9,7 +9,8 @@ import { cannotTellReconciler } from '../reconciler.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { BatchInterruptedError } from '../batch-interrupted-error.ts';
 import { takeIn } from './ledger-intake.ts';
-import { runLedgerWorker, WakeUp, type LedgerWorkerStats } from './ledger-worker.ts';
+import { runLedgerWorker, type LedgerWorkerStats } from './ledger-worker.ts';
+import { WakeUp } from './wake-up.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { PgLedger } from './pg-ledger.ts';
 

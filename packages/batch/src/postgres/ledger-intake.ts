@@ -6,8 +6,11 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import { ChunkQueue } from '../window/chunk-queue.ts';
 import type { PgLedger } from './pg-ledger.ts';
 
-/** Chunks taken in by one statement (one round trip for several chunks: intake keeps ahead of the workers). */
-const CHUNKS_PER_STATEMENT = 4;
+/**
+ * Chunks taken in by one statement at most (one round trip for several chunks). The first statement takes one chunk,
+ * so workers start at once; each next one twice as many, up to this, so intake keeps ahead of the workers.
+ */
+const MAX_CHUNKS_PER_STATEMENT = 16;
 
 /** Rejections written with one statement at most (an input of invalid orders still goes in steps). */
 const REFUSED_PER_STATEMENT = 500;
@@ -39,10 +42,12 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
   const taken = options.from > 0 ? await ledger.takenFrom(batch, options.from) : new Set<number>();
   let refused: OrderOutcome[] = [];
   let read = 0;
+  let perStatement = 1;
   const flush = async (all: boolean): Promise<void> => {
-    while (queue.size >= limit * CHUNKS_PER_STATEMENT || refused.length >= REFUSED_PER_STATEMENT || (all && (queue.size > 0 || refused.length > 0))) {
+    while (queue.size >= limit * perStatement || refused.length >= REFUSED_PER_STATEMENT || (all && (queue.size > 0 || refused.length > 0))) {
       const chunks: PendingOrder[][] = [];
-      while (chunks.length < CHUNKS_PER_STATEMENT && queue.size > 0) chunks.push(queue.next());
+      while (chunks.length < perStatement && queue.size > 0) chunks.push(queue.next());
+      perStatement = Math.min(perStatement * 2, MAX_CHUNKS_PER_STATEMENT);
       const next = queue.firstIndex ?? read;
       const keyed = chunks.map((chunk) => chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })));
       const added = await ledger.intake(batch, operation, keyed, refused, next);
@@ -65,7 +70,7 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
     const refusal = intake.refusal(pending);
     if (refusal === null) queue.push(pending);
     else refused.push({ index: pending.index, kind: 'rejected', order: pending.order, reason: refusal.reason, problems: refusal.problems });
-    if (queue.size >= limit * CHUNKS_PER_STATEMENT || refused.length >= REFUSED_PER_STATEMENT) await flush(false);
+    if (queue.size >= limit * perStatement || refused.length >= REFUSED_PER_STATEMENT) await flush(false);
   }
   await flush(true);
   if (!options.signal?.aborted) await ledger.seal(batch, read);

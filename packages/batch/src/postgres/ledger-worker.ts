@@ -1,15 +1,13 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { BatchClient } from '../batch-operation.ts';
-import { batchSpecOf, type BatchOperation } from '../operation/batch-operations.ts';
+import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { Reconciler } from '../reconciler.ts';
-import { callOperation } from '../send/call-operation.ts';
-import { classifyFailure } from '../send/classify-failure.ts';
-import { matchAnswers } from '../send/match-answers.ts';
-import type { PendingOrder } from '../send/pending-order.ts';
-import type { ClaimedChunk, PgLedger } from './pg-ledger.ts';
+import type { ChunkCommit, ClaimedChunk, PgLedger } from './pg-ledger.ts';
+import { settleChunk } from './settle-chunk.ts';
+import { WakeUp } from './wake-up.ts';
 
 /** How a worker runs: its lease, how often it looks for work, and what it reports. */
 export interface LedgerWorkerOptions {
@@ -32,37 +30,6 @@ export interface LedgerWorkerOptions {
   readonly wakeUp?: WakeUp | undefined;
 }
 
-/** Idle slots sleep on it until a timeout or a `wake()`, whichever comes first. */
-export class WakeUp {
-  #sleepers: (() => void)[] = [];
-
-  /** Wakes one sleeping slot (one new chunk: more would only race for it). */
-  wakeOne(): void {
-    this.#sleepers.shift()?.();
-  }
-
-  /** Wakes every sleeping slot. */
-  wake(): void {
-    const sleepers = this.#sleepers;
-    this.#sleepers = [];
-    for (const resume of sleepers) resume();
-  }
-
-  /** Resolves after `ms`, or when woken. */
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        const at = this.#sleepers.indexOf(done);
-        if (at !== -1) this.#sleepers.splice(at, 1);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#sleepers.push(done);
-    });
-  }
-}
-
 /** What one worker did. */
 export interface LedgerWorkerStats {
   readonly holder: string;
@@ -73,78 +40,115 @@ export interface LedgerWorkerStats {
 }
 
 /**
- * One worker of a batch kept in PostgreSQL: `concurrency` slots each lease a chunk (FOR UPDATE SKIP LOCKED), send
- * it, settle its orders and commit them under the lease's fencing token, until intake is over and every chunk done.
- * A chunk whose earlier holder's lease expired may have been sent: its orders are queried first, never resent blindly.
+ * One worker of a batch kept in PostgreSQL: up to `concurrency` chunks in flight, leased (FOR UPDATE SKIP LOCKED),
+ * sent, settled and committed under their lease's fencing token, until intake is over and every chunk is done.
+ * One statement at a time does the worker's ledger work (a step): it commits every chunk settled since the last one and
+ * leases chunks for the free slots plus as many again held ready, so a slot that frees takes its next chunk at once
+ * instead of waiting for the database. An order's outcome is reported (`onOutcome`) only once the step that committed
+ * it has returned. A chunk whose earlier holder's lease expired may have been sent: its orders are queried first.
+ * On a stop or a failure the chunks held ready and not sent are handed back (ready again, as they were).
  */
 export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<LedgerWorkerStats> {
   const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const stats: LedgerWorkerStats = { holder, chunks: 0, takenOver: 0, refused: 0 };
-  const reconciliation = new QueryReconciliation(options);
-  const wakeUp = options.wakeUp ?? new WakeUp();
-  // Only the chunks in hand are renewed: a lease this worker lost track of expires and another worker takes it over.
-  const inHand = new Set<number>();
-  const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, options.leaseMs, [...inHand]).catch(() => {}), Math.max(50, options.leaseMs / 3));
+  const loop = new WorkerLoop(options, holder);
+  // Only the chunks in hand (leased, not committed) are renewed: a lease this worker lost track of expires.
+  const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, options.leaseMs, [...loop.inHand]).catch(() => {}), Math.max(50, options.leaseMs / 3));
   try {
-    const slot = async (): Promise<void> => {
-      while (!options.signal?.aborted) {
-        const claimed = await options.ledger.claim(options.batch, holder, options.leaseMs);
-        if (claimed === null) {
-          if (await options.ledger.finished(options.batch)) return;
-          await wakeUp.sleep(options.pollMs);
-          continue;
-        }
-        inHand.add(claimed.chunk);
-        try {
-          await settleChunk(options, reconciliation, claimed, stats, wakeUp);
-        } finally {
-          inHand.delete(claimed.chunk);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: options.concurrency }, slot));
+    await loop.run();
+  } catch (error) {
+    loop.failure ??= { error };
   } finally {
     clearInterval(renewal);
   }
-  return stats;
+  // The chunks in flight end before the worker does (outcomes not committed are not reported); the ones not sent go back.
+  await Promise.allSettled([...loop.running]);
+  if (loop.ready.length > 0) await options.ledger.release(options.batch, loop.ready.splice(0)).catch(() => {});
+  if (loop.failure) throw loop.failure.error;
+  return loop.stats;
 }
 
-/** Sends one leased chunk (or, taken over, queries it first) and commits what became of each order. */
-async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: LedgerWorkerStats, wakeUp: WakeUp): Promise<void> {
-  const { ledger, batch, operation } = options;
-  stats.chunks += 1;
-  let decided: OrderOutcome[] = [];
-  let inDoubt: PendingOrder[];
-  let sent = true;
-  if (claimed.takenOver && operation !== 'query') {
-    // The earlier holder may have sent it: a query decides (a send it had not proven does not count).
-    stats.takenOver += 1;
-    inDoubt = claimed.orders;
-    sent = claimed.sent;
-  } else {
-    let response: Record<string, unknown> | undefined;
-    let error: unknown;
-    try {
-      response = (await callOperation(options.client, operation, claimed.orders.map((p) => p.order))) as Record<string, unknown>;
-    } catch (e) {
-      error = e;
+/** The state of one worker: chunks held ready, in flight, settled and waiting for a step, in hand (leased). */
+class WorkerLoop {
+  readonly stats: LedgerWorkerStats;
+  readonly inHand = new Set<number>();
+  readonly ready: ClaimedChunk[] = [];
+  readonly running = new Set<Promise<void>>();
+  readonly #settled: ChunkCommit[] = [];
+  readonly #options: LedgerWorkerOptions;
+  readonly #holder: string;
+  readonly #reconciliation: QueryReconciliation;
+  readonly #wakeUp: WakeUp;
+  failure: { error: unknown } | null = null;
+
+  constructor(options: LedgerWorkerOptions, holder: string) {
+    this.#options = options;
+    this.#holder = holder;
+    this.stats = { holder, chunks: 0, takenOver: 0, refused: 0 };
+    this.#reconciliation = new QueryReconciliation(options);
+    this.#wakeUp = options.wakeUp ?? new WakeUp();
+  }
+
+  get #stopping(): boolean {
+    return this.failure !== null || (this.#options.signal?.aborted ?? false);
+  }
+
+  /** Steps until the batch is over (or a stop): each commits what settled and leases for free and ready slots. */
+  async run(): Promise<void> {
+    const { ledger, batch, leaseMs, concurrency, pollMs } = this.#options;
+    for (;;) {
+      if (this.failure) return;
+      const want = this.#stopping ? 0 : 2 * concurrency - this.running.size - this.ready.length;
+      if (this.#settled.length === 0 && want === 0) {
+        if (this.running.size === 0) return;
+        await this.#wakeUp.sleep(pollMs);
+        continue;
+      }
+      const commits = this.#settled.splice(0);
+      const step = await ledger.step(batch, this.#holder, leaseMs, want, commits);
+      for (const commit of commits) this.#report(commit, step.held.has(commit.claimed.chunk));
+      for (const claimed of step.leased) this.inHand.add(claimed.chunk);
+      this.ready.push(...step.leased);
+      this.#fill();
+      if (this.#settled.length > 0) continue;
+      if (step.finished && this.running.size === 0 && this.ready.length === 0) return;
+      // Nothing to commit: the next step waits for a chunk to settle, the intake to add one, or the poll.
+      await this.#wakeUp.sleep(pollMs);
     }
-    const settled = response ? matchAnswers(operation, batchSpecOf(operation), claimed.orders, response) : classifyFailure(operation, claimed.orders, error);
-    decided = settled.flatMap((s) => (s.outcome ? [s.outcome] : []));
-    inDoubt = settled.filter((s) => s.outcome === null).map((s) => s.pending);
-    if (inDoubt.length > 0 && !(await ledger.markSent(batch, claimed))) {
-      stats.refused += 1;
+  }
+
+  /** Starts chunks held ready on the free slots. */
+  #fill(): void {
+    while (!this.#stopping && this.running.size < this.#options.concurrency && this.ready.length > 0) this.#start(this.ready.shift()!);
+  }
+
+  #start(claimed: ClaimedChunk): void {
+    this.stats.chunks += 1;
+    const settling = settleChunk(this.#options, this.#reconciliation, claimed, this.stats)
+      .then(
+        (commit) => {
+          if (commit) this.#settled.push(commit);
+          else this.inHand.delete(claimed.chunk);
+        },
+        (error: unknown) => void (this.failure ??= { error }),
+      )
+      .finally(() => {
+        this.running.delete(settling);
+        this.#fill();
+        this.#wakeUp.wake();
+      });
+    this.running.add(settling);
+  }
+
+  /** After its step returned: a held commit's outcomes are durable and reported; a refused one's lease had passed on. */
+  #report(commit: ChunkCommit, held: boolean): void {
+    this.inHand.delete(commit.claimed.chunk);
+    if (!held) {
+      // Another worker holds the chunk now (this one stalled past its lease): it settles the orders by query.
+      this.stats.refused += 1;
       return;
     }
+    // Orders sent again went into a new chunk: the next step leases it.
+    if (commit.resend.length > 0) this.#wakeUp.wakeOne();
+    for (const outcome of commit.outcomes) this.#options.onOutcome?.(outcome);
   }
-  const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent) : { outcomes: [], resend: [] };
-  const outcomes = [...decided, ...reconciled.outcomes];
-  if (!(await ledger.commit(batch, claimed, outcomes, reconciled.resend))) {
-    // Another worker holds the chunk now (this one stalled past its lease): it settles the orders by query.
-    stats.refused += 1;
-    return;
-  }
-  // Orders sent again went into a new chunk: an idle slot takes it now rather than at its next poll.
-  if (reconciled.resend.length > 0) wakeUp.wakeOne();
-  for (const outcome of outcomes) options.onOutcome?.(outcome);
 }

@@ -4,7 +4,7 @@ import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.t
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { migrate } from './schema.ts';
-import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RENEW, STATUS } from './statements.ts';
+import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -30,11 +30,28 @@ export interface LedgerStatus {
   readonly counts: OutcomeCounts;
 }
 
+/** A finished chunk to commit in a step: its outcomes and the orders to send again, under its lease's token. */
+export interface ChunkCommit {
+  readonly claimed: ClaimedChunk;
+  readonly outcomes: readonly OrderOutcome[];
+  readonly resend: readonly PendingOrder[];
+}
+
+/** What a step did: which commits held (the others' leases had passed on), the chunks leased, and whether the batch is over. */
+export interface LedgerStep {
+  readonly held: ReadonlySet<number>;
+  readonly leased: readonly ClaimedChunk[];
+  /** Intake is over and every chunk is done (nothing leased, nothing left open). */
+  readonly finished: boolean;
+}
+
 /** One input order for the intake statement: its claim key (null when it moves no money) and its chunk entry. */
 export interface IntakeEntry {
   readonly pending: PendingOrder;
   readonly key: string | null;
 }
+
+const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 function entryOf(p: PendingOrder): Record<string, unknown> {
   return { index: p.index, order: p.order, ...(p.resends > 0 ? { resends: p.resends } : {}), ...(p.interrupted ? { interrupted: p.interrupted } : {}) };
@@ -74,9 +91,10 @@ export class PgLedger {
     return new PgLedger(pool, owned);
   }
 
+  // Each statement is named: a connection parses and plans it once, then only binds and executes it.
   async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     this.roundTrips += 1;
-    return this.pool.query<R>(text, values);
+    return this.pool.query<R>({ name: STATEMENT_NAMES.get(text), text, values });
   }
 
   /** Starts a batch; refused when one of that id exists. */
@@ -108,7 +126,8 @@ export class PgLedger {
   async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number): Promise<number> {
     // Claims are inserted in key order, so two batches claiming the same orders never wait on each other in a cycle.
     const input = chunks.flatMap((chunk, grp) => chunk.map((a) => ({ index: a.pending.index, key: a.key, grp, entry: entryOf(a.pending) }))).sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : 1));
-    const { rows } = await this.#query<{ chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, [id, JSON.stringify(input), operation, JSON.stringify(refused), intakeNext]);
+    const { rows } = await this.#query<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, [id, JSON.stringify(input), operation, JSON.stringify(refused), intakeNext]);
+    if (!rows[0]?.moved) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     const unnamed = rows[0]?.unnamed ?? [];
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
     return rows[0]?.chunks ?? 0;
@@ -168,6 +187,24 @@ export class PgLedger {
   async commit(id: string, claimed: ClaimedChunk, outcomes: readonly OrderOutcome[], resend: readonly PendingOrder[]): Promise<boolean> {
     const { rows } = await this.#query<{ held: number }>(COMMIT, [id, claimed.chunk, claimed.fence, JSON.stringify(outcomes), JSON.stringify(resend.map(entryOf))]);
     return (rows[0]?.held ?? 0) > 0;
+  }
+
+  /**
+   * One round trip for a worker: commits `commits` (each only while its token is the chunk's, as `commit`), then
+   * leases up to `want` more chunks (as `claim`), and tells whether the batch is over.
+   */
+  async step(id: string, holder: string, leaseMs: number, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
+    const input = commits.map((c) => ({ chunk: c.claimed.chunk, fence: c.claimed.fence, outcomes: c.outcomes, resend: c.resend.map(entryOf) }));
+    const { rows } = await this.#query<{ held: string[]; finished: boolean; chunk: string | null; orders: Parameters<typeof pendingOf>[0][]; fence: string; sent: boolean; taken_over: boolean }>(STEP, [id, holder, leaseMs, want, JSON.stringify(input)]);
+    const row = rows[0];
+    if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [{ chunk: Number(c.chunk), fence: Number(c.fence), orders: c.orders.map(pendingOf), takenOver: c.taken_over, sent: c.sent }]));
+    return { held: new Set(row.held.map(Number)), leased, finished: row.finished };
+  }
+
+  /** Hands back chunks this holder leased and never sent: ready again for any worker, only under each lease's token. */
+  async release(id: string, chunks: readonly ClaimedChunk[]): Promise<void> {
+    if (chunks.length > 0) await this.#query(RELEASE, [id, chunks.map((c) => c.chunk), chunks.map((c) => c.fence), chunks.map((c) => c.takenOver)]);
   }
 
   /** Extends the leases `holder` has on `chunks` (the ones it is working on: a lease it lost track of expires). */

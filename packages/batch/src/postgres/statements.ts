@@ -4,11 +4,12 @@
  * all fenced by the lease's token).
  */
 
-/** $1 batch, $2 input [{index, key, grp, entry}] sorted by key (grp: its chunk in this statement), $3 operation, $4 intake rejections, $5 intake_next. */
+/** Writes nothing when the batch does not exist (moved 0). $1 batch, $2 input [{index, key, grp, entry}] sorted by key (grp: its chunk in this statement), $3 operation, $4 intake rejections, $5 intake_next. */
 export const INTAKE = `
-WITH input AS (
+WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1),
+input AS (
   SELECT (e->>'index')::bigint AS idx, e->>'key' AS k, (e->>'grp')::int AS grp, e->'entry' AS entry, ord
-  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord)
+  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord) WHERE EXISTS (SELECT 1 FROM batch)
 ),
 claimed AS (
   INSERT INTO gw_order_claim (operation, order_key, batch_id, idx)
@@ -32,7 +33,7 @@ rejected AS (
     'reason', 'already in batch ' || coalesce(other || ' (input order #' || other_idx || ')', '(another batch, committed at the same moment)') || ': not sent by this batch, which would apply it twice')
   FROM conflicts
   UNION ALL
-  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($4::jsonb) o
+  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($4::jsonb) o WHERE EXISTS (SELECT 1 FROM batch)
   RETURNING idx
 ),
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $5) WHERE id = $1 RETURNING 1)
@@ -93,3 +94,58 @@ FROM gw_batch b WHERE b.id = $1`;
 
 /** $1 batch: whether intake is over and whether any chunk is not done (what an idle worker asks; cheaper than STATUS). */
 export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open FROM gw_batch b WHERE b.id = $1`;
+
+/**
+ * One step of a worker, one round trip: commits the chunks it finished (each only under its lease's token: outcomes,
+ * resends, the chunk done, as COMMIT does) and leases up to $4 more (as CLAIM does, never one committed here), and
+ * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
+ * $5 [{chunk, fence, outcomes, resend}].
+ */
+export const STEP = `
+WITH commits AS (
+  SELECT (c->>'chunk')::bigint AS chunk, (c->>'fence')::bigint AS fence, c->'outcomes' AS outcomes, c->'resend' AS resend
+  FROM jsonb_array_elements($5::jsonb) c
+),
+held AS (
+  UPDATE gw_batch_chunk k SET state = 'done', holder = NULL, lease_until = NULL
+  FROM commits c
+  WHERE k.batch_id = $1 AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
+),
+decided AS (
+  INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome)
+  SELECT $1, (o->>'index')::bigint, o->>'kind', c.chunk, o FROM commits c JOIN held h ON h.chunk = c.chunk, jsonb_array_elements(c.outcomes) o
+  RETURNING 1
+),
+resent AS (
+  INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
+  SELECT $1, nextval('gw_batch_chunk_seq'), c.resend FROM commits c JOIN held h ON h.chunk = c.chunk WHERE jsonb_array_length(c.resend) > 0
+  RETURNING 1
+),
+next AS MATERIALIZED (
+  SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
+  WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
+    AND chunk NOT IN (SELECT chunk FROM commits)
+  ORDER BY chunk LIMIT $4::int FOR UPDATE SKIP LOCKED
+),
+leased AS (
+  UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
+    lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+  FROM next WHERE k.batch_id = $1 AND k.chunk = next.chunk
+  RETURNING k.chunk, k.orders, k.fence, k.sent, next.taken_over
+),
+summary AS (
+  SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided,
+    b.sealed AND NOT EXISTS (SELECT 1 FROM resent)
+      AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
+  FROM gw_batch b WHERE b.id = $1
+)
+SELECT s.held, s.decided, s.finished, l.chunk, l.orders, l.fence, l.sent, l.taken_over FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
+
+/**
+ * $1 batch, $2 chunks, $3 fences, $4 taken over: hands back chunks leased and never sent (ready again, whether an
+ * earlier holder had them as it was), only under the lease's token.
+ */
+export const RELEASE = `
+UPDATE gw_batch_chunk c SET state = 'ready', holder = NULL, lease_until = NULL, leased_before = u.taken_over
+FROM unnest($2::bigint[], $3::bigint[], $4::boolean[]) AS u(chunk, fence, taken_over)
+WHERE c.batch_id = $1 AND c.chunk = u.chunk AND c.fence = u.fence AND c.state = 'leased'`;

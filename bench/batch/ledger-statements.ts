@@ -1,0 +1,100 @@
+// Every statement a PostgreSQL-ledger batch sends (intake and one worker in this process), counted: for ORDERS
+// captures against the sandbox in its own process, prints each statement's count, rows and time, the round trips per
+// chunk of 50, and this process's CPU per chunk. Run it under --cpu-prof to see where the runner's CPU goes.
+// GW_PROFILE=FILE.cpuprofile profiles only the batches (not the set-up) into FILE.
+//   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-statements.ts [orders] [rounds]
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { createClient } from '@gw/client';
+import { runBatch, type BatchClient } from '@gw/batch';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { createDatabase, startCluster } from '@gw/test-postgres';
+
+// pg is a dependency of @gw/batch, not of the benches: taken from there, typed only as far as used here.
+type Result = { rowCount: number | null };
+type Connection = { query: (...args: unknown[]) => Promise<Result> };
+type Pool = { on(event: 'connect', f: (c: Connection) => void): void; end(): Promise<void> };
+const pg = createRequire(join(import.meta.dirname, '../../packages/batch/package.json'))('pg') as { Pool: new (o: object) => Pool };
+
+const ORDERS = Number(process.argv[2] ?? 10_000);
+const ROUNDS = Number(process.argv[3] ?? 3);
+const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, '../sandbox/sandbox-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const port = await new Promise<number>((resolve) => child.stdout!.on('data', (c) => { const m = /PORT (\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
+const cluster = await startCluster();
+process.on('exit', () => {
+  child.kill('SIGTERM');
+  cluster.stop();
+});
+const options = { baseUrl: `http://127.0.0.1:${port}`, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer };
+const client = createClient(options) as unknown as BatchClient;
+const setup = createClient(options) as unknown as { authoriseCard(r: object): Promise<{ transaction_id?: string }> };
+
+async function authorise(count: number, prefix: string) {
+  const orders: { transaction_id: string; order_no: string; currency: string; amount: string }[] = [];
+  for (let i = 0; i < count; i += 64) {
+    await Promise.all(Array.from({ length: Math.min(64, count - i) }, async (_, k) => {
+      const order_no = `${prefix}-${i + k}`;
+      const r = await setup.authoriseCard({ order_no, currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+      orders[i + k] = { transaction_id: r.transaction_id!, order_no, currency: 'USD', amount: '10.00' };
+    }));
+  }
+  return orders;
+}
+
+// Every statement on every connection of the ledger's pool, by its first words.
+const stats = new Map<string, { count: number; rows: number; ms: number }>();
+const pool = new pg.Pool({ connectionString: await createDatabase(cluster.url, 'statements'), max: 12 });
+pool.on('connect', (connection) => {
+  const query = connection.query.bind(connection);
+  connection.query = (...args: unknown[]) => {
+    const first = args[0] as string | { text: string; name?: string };
+    const text = typeof first === 'string' ? first : first.name ?? first.text;
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 70);
+    const started = performance.now();
+    const record = (result: Result | undefined): void => {
+      const s = stats.get(key) ?? { count: 0, rows: 0, ms: 0 };
+      s.count += 1;
+      s.rows += result?.rowCount ?? 0;
+      s.ms += performance.now() - started;
+      stats.set(key, s);
+    };
+    // The pool calls it with a callback; other callers await its promise.
+    const last = args.at(-1);
+    if (typeof last === 'function') {
+      args[args.length - 1] = (error: unknown, result: Result) => {
+        record(result);
+        (last as (e: unknown, r: Result) => void)(error, result);
+      };
+      return query(...args);
+    }
+    return query(...args).then((result) => (record(result), result));
+  };
+});
+
+await runBatch({ client, operation: 'capture', orders: await authorise(2000, 'W'), concurrency: 8, keepOutcomes: false, ledger: pool as never, batch: 'warm-up' });
+for (let round = 0; round < ROUNDS; round++) {
+  stats.clear();
+  const orders = await authorise(ORDERS, `R${round}`);
+  const session = process.env.GW_PROFILE ? new Session() : null;
+  session?.connect();
+  await session?.post('Profiler.enable');
+  await session?.post('Profiler.start');
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await runBatch({ client, operation: 'capture', orders, concurrency: 8, keepOutcomes: false, ledger: pool as never, batch: `round-${round}` });
+  const ms = performance.now() - started;
+  const own = process.cpuUsage(cpu);
+  if (session) writeFileSync(process.env.GW_PROFILE!.replace('.cpuprofile', `-${round}.cpuprofile`), JSON.stringify((await session.post('Profiler.stop')).profile));
+  session?.disconnect();
+  const chunks = Math.ceil(ORDERS / 50);
+  if (result.counts.succeeded !== ORDERS) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
+  console.log(`round ${round}: ${ms.toFixed(0)} ms, ${(result.roundTrips / chunks).toFixed(2)} round trips per chunk (counted by the ledger), this process ${((own.user + own.system) / chunks).toFixed(0)} µs CPU per chunk`);
+  for (const [text, s] of [...stats].sort((a, b) => b[1].count - a[1].count)) console.log(`  ${String(s.count).padStart(5)} x ${String(s.rows).padStart(6)} rows ${s.ms.toFixed(0).padStart(6)} ms  ${text}`);
+}
+await pool.end();
+process.exit(0);
