@@ -54,8 +54,7 @@ async function side(journal: string | undefined, count: number, prefix: string) 
   };
   const result = await runBatch({ client, operation: 'capture', orders, concurrency: 8, keepOutcomes: false, ...(journal ? { journal, journalFile } : {}) });
   const own = process.cpuUsage(cpu);
-
-
+  if (journal && count === ORDERS) console.log(`  journal: ${syncs.writes} writes, ${syncs.syncs} fdatasyncs for ${Math.ceil(count / 50)} requests; CPU user ${(own.user / 1000).toFixed(0)} ms, system ${(own.system / 1000).toFixed(0)} ms`);
   if (result.counts.succeeded !== count) throw new Error(JSON.stringify(result.counts));
   const chunks = Math.ceil(count / 50);
   return { own: (own.user + own.system) / chunks, sandbox: (sandboxCpu() - sb) / chunks };
