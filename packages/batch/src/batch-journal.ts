@@ -96,14 +96,8 @@ export class BatchJournal {
     });
   }
 
-  /**
-   * Writes and syncs what is pending, group after group, until nothing is. The first group waits for the end of the
-   * current turn of the event loop (setImmediate): every entry appended in that turn (the intents of the chunks cut
-   * together, the outcomes of the answers read together) shares its write and fdatasync instead of the first one
-   * going alone. An fdatasync costs far more CPU than the wait (bench/batch/runner-cpu.ts).
-   */
+  /** Writes and syncs what is pending, group after group, until nothing is. */
   async #flush(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
     while (this.#pending.length > 0) {
       const group = this.#pending;
       this.#pending = [];
