@@ -121,7 +121,7 @@ export class BatchRun {
 
   /**
    * Takes one input order in: refused at once when it carries card data or is a duplicate, otherwise queued; its
-   * members are checked when its chunk is cut (`#cutValid`), before anything is journaled or sent. Returns true if queued.
+   * members are checked when its chunk is cut (`#fillValid`), before anything is journaled or sent. Returns true if queued.
    */
   intake(pending: PendingOrder): boolean {
     const refusal = this.#intake.admission(pending);
