@@ -1,7 +1,7 @@
 import type { BatchClient, BatchOperation } from './batch-operation.ts';
 import { BatchInterruptedError } from './batch-interrupted-error.ts';
 import { BatchLedger } from './batch-ledger.ts';
-import { OrderIntake } from './intake/order-intake.ts';
+import { OrderIntake, type Refusal } from './intake/order-intake.ts';
 import { batchSpecOf } from './operation/batch-operations.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { progressOf, type BatchProgress } from './progress.ts';
@@ -119,17 +119,43 @@ export class BatchRun {
     return this.#intake.remember(pending);
   }
 
-  /** Takes one input order in: refused at once when invalid or a duplicate, otherwise queued. Returns true if queued. */
+  /**
+   * Takes one input order in: refused at once when it carries card data or is a duplicate, otherwise queued; its
+   * members are checked when its chunk is cut (`#fillValid`), before anything is journaled or sent. Returns true if queued.
+   */
   intake(pending: PendingOrder): boolean {
-    const refusal = this.#intake.refusal(pending);
+    const refusal = this.#intake.admission(pending);
     if (refusal === null) {
       this.#queue.push(pending);
       return true;
     }
+    this.#reject(pending, refusal);
+    return false;
+  }
+
+  #reject(pending: PendingOrder, refusal: Refusal): void {
     const outcome: OrderOutcome = { index: pending.index, kind: 'rejected', order: pending.order, reason: refusal.reason, problems: refusal.problems };
     this.ledger.decide(outcome);
     this.#pendingRejections.push(outcome);
-    return false;
+  }
+
+  /**
+   * Fills `chunk` from the queue with valid orders: the orders taken are checked against the spec as one request,
+   * the invalid ones refused (each with every problem of its own), until the chunk is full or the queue gives no
+   * more. Returns whether it took any order from the queue.
+   */
+  #fillValid(chunk: PendingOrder[]): boolean {
+    let took = false;
+    while (chunk.length < this.#limit && this.#queue.size > 0) {
+      const checked = chunk.length;
+      this.#queue.next(chunk);
+      if (chunk.length === checked) break;
+      took = true;
+      const fresh = chunk.splice(checked);
+      const refusals = this.#intake.chunkRefusals(fresh);
+      fresh.forEach((pending, i) => (refusals[i] ? this.#reject(pending, refusals[i]) : chunk.push(pending)));
+    }
+    return took;
   }
 
   /** Queues orders known not to have been applied, to be sent again. */
@@ -156,14 +182,17 @@ export class BatchRun {
       lookahead: this.#record.store ? concurrency * INTENTS_AHEAD_PER_SLOT : 0,
       signal: this.#settings.signal,
       cut: async () => {
-        // Keep enough queued to fill a chunk; read no further ahead. A synchronous source is read without a promise per order.
-        while (!exhausted && this.#queue.hungry) {
-          const step = source!.next();
-          const next = isPromise(step) ? await step : step;
-          if (next.done) exhausted = true;
-          else this.intake(next.value);
-        }
-        const orders = this.#queue.next();
+        const orders: PendingOrder[] = [];
+        // Read input until the chunk is full of valid orders or nothing more comes (invalid orders refused on the way).
+        do {
+          // Keep enough queued to fill a chunk; read no further ahead. A synchronous source is read without a promise per order.
+          while (!exhausted && this.#queue.hungry) {
+            const step = source!.next();
+            const next = isPromise(step) ? await step : step;
+            if (next.done) exhausted = true;
+            else this.intake(next.value);
+          }
+        } while (this.#fillValid(orders) && orders.length < this.#limit);
         return orders.length === 0 ? null : this.#prepare(orders);
       },
       more: () => this.#queue.size > 0 || !exhausted,

@@ -5,6 +5,12 @@ import type { LedgerStore } from './ledger-store.ts';
 
 const now = (): string => new Date().toISOString();
 
+/** An order as its chunk's intent holds it: `resends` and `interrupted` only when not 0 (no object spread per order). */
+function journaledOrder({ index, order, resends, interrupted }: PendingOrder): Extract<JournalEntry, { type: 'intent' }>['orders'][number] {
+  if (resends > 0) return interrupted ? { index, order, resends, interrupted } : { index, order, resends };
+  return interrupted ? { index, order, interrupted } : { index, order };
+}
+
 /** Turns what a batch does to its chunks into store entries (intent, sent, outcomes, unsent, end); a no-op without a store. */
 export class ChunkRecorder {
   readonly store: LedgerStore | null;
@@ -16,7 +22,7 @@ export class ChunkRecorder {
   /** The chunk's orders, durable before it is sent. */
   intent(chunk: number, orders: readonly PendingOrder[]): Promise<void> {
     if (!this.store) return Promise.resolve();
-    const journaled = orders.map(({ index, order, resends, interrupted }) => ({ index, order, ...(resends > 0 ? { resends } : {}), ...(interrupted ? { interrupted } : {}) }));
+    const journaled = orders.map(journaledOrder);
     return this.store.append({ type: 'intent', chunk, orders: journaled, at: now() });
   }
 

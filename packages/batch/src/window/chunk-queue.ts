@@ -35,12 +35,18 @@ export class ChunkQueue {
     return this.#deferred.length < this.#limit;
   }
 
-  /** The next chunk: resends first, then queued input, at most `limit`, never two elements of one order (UNKNOWNS U37). */
-  next(): PendingOrder[] {
-    const chunk: PendingOrder[] = [];
+  /**
+   * The next chunk: resends first, then queued input, at most `limit`, never two elements of one order (UNKNOWNS
+   * U37). Given `chunk` (orders already taken), fills it up to `limit` under the same rule.
+   */
+  next(chunk: PendingOrder[] = []): PendingOrder[] {
     // The orders already in the chunk, by transaction_id, and by order_no for those named by order_no alone.
     const ids = new Set<string>();
     const nos = new Set<string>();
+    for (const pending of chunk) {
+      const id = text(pending.order.transaction_id);
+      (id ? ids : nos).add(id || text(pending.order.order_no));
+    }
     for (const queue of [this.#retry, this.#deferred]) {
       // One pass, then one splice: orders passed over (another element of an order already in the chunk) keep their place.
       const passedOver: PendingOrder[] = [];
