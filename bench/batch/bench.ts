@@ -15,6 +15,7 @@ import { encodeRequestBody } from '@gw/xml-codec';
 import { writeResultsSection } from '../results.ts';
 // The batch package's throwaway PostgreSQL cluster (initdb + pg_ctl as postgres, a free port, removed at the end).
 import { createDatabase, startCluster } from '@gw/test-postgres';
+import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from './authorise-orders.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 const STREAMED = Number(process.env.GW_BENCH_STREAMED_ORDERS ?? 100_000);
@@ -41,21 +42,11 @@ const clientOptions = { baseUrl: url, merchantId: merchant.merchant_id, accountI
 // The runner's client sends only the batches (its connections are the window's, as the hand loop's Agent has
 // CONCURRENCY); the orders to capture are authorised through another one, 64 at a time.
 const client = createClient(clientOptions) as unknown as BatchClient;
-const setup = createClient(clientOptions) as unknown as { authoriseCard(r: object): Promise<{ transaction_id?: string }> };
+const setup = createClient(clientOptions) as unknown as AuthorisingClient;
 
-async function authorise(count: number, prefix: string) {
-  const orders: { transaction_id: string; order_no: string; currency: string; amount: string }[] = [];
-  for (let i = 0; i < count; i += 64) {
-    await Promise.all(Array.from({ length: Math.min(64, count - i) }, async (_, k) => {
-      const order_no = `${prefix}-${i + k}`;
-      const respon = await setup.authoriseCard({ order_no, currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-      orders[i + k] = { transaction_id: respon.transaction_id!, order_no, currency: 'USD', amount: '10.00' };
-    }));
-  }
-  return orders;
-}
+const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, prefix);
 
-async function handLoop(orders: { transaction_id: string; order_no: string; currency: string; amount: string }[]): Promise<Measurement> {
+async function handLoop(orders: CaptureOrder[]): Promise<Measurement> {
   const bodies: string[] = [];
   for (let i = 0; i < orders.length; i += 50) {
     const record = { ...merchant, capture_orders: orders.slice(i, i + 50) };

@@ -13,6 +13,7 @@ import { runBatch, type BatchClient } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { createDatabase, startCluster } from '@gw/test-postgres';
+import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
 
 // pg is a dependency of @gw/batch, not of the benches: taken from there, typed only as far as used here.
 type Result = { rowCount: number | null };
@@ -32,19 +33,9 @@ process.on('exit', () => {
 });
 const options = { baseUrl: `http://127.0.0.1:${port}`, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer };
 const client = createClient(options) as unknown as BatchClient;
-const setup = createClient(options) as unknown as { authoriseCard(r: object): Promise<{ transaction_id?: string }> };
+const setup = createClient(options) as unknown as AuthorisingClient;
 
-async function authorise(count: number, prefix: string) {
-  const orders: { transaction_id: string; order_no: string; currency: string; amount: string }[] = [];
-  for (let i = 0; i < count; i += 64) {
-    await Promise.all(Array.from({ length: Math.min(64, count - i) }, async (_, k) => {
-      const order_no = `${prefix}-${i + k}`;
-      const r = await setup.authoriseCard({ order_no, currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-      orders[i + k] = { transaction_id: r.transaction_id!, order_no, currency: 'USD', amount: '10.00' };
-    }));
-  }
-  return orders;
-}
+const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, prefix);
 
 // Every statement on every connection of the ledger's pool, by its first words.
 const stats = new Map<string, { count: number; rows: number; ms: number }>();

@@ -13,6 +13,7 @@ import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { Agent, request } from 'undici';
+import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
 
 const ORDERS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -23,20 +24,10 @@ process.on('exit', () => child.kill('SIGTERM'));
 const port = await new Promise<number>((resolve) => child.stdout!.on('data', (c) => { const m = /PORT (\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
 const options = { baseUrl: `http://127.0.0.1:${port}`, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer };
 const client = createClient(options) as unknown as BatchClient;
-const setup = createClient(options) as unknown as { authoriseCard(r: object): Promise<{ transaction_id?: string }> };
+const setup = createClient(options) as unknown as AuthorisingClient;
 const dir = mkdtempSync(join(tmpdir(), 'gw-runner-cpu-'));
 
-async function authorise(count: number, prefix: string) {
-  const orders: { transaction_id: string; order_no: string; currency: string; amount: string }[] = [];
-  for (let i = 0; i < count; i += 64) {
-    await Promise.all(Array.from({ length: Math.min(64, count - i) }, async (_, k) => {
-      const order_no = `${prefix}-${i + k}`;
-      const r = await setup.authoriseCard({ order_no, currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-      orders[i + k] = { transaction_id: r.transaction_id!, order_no, currency: 'USD', amount: '10.00' };
-    }));
-  }
-  return orders;
-}
+const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, prefix);
 
 function sandboxCpu(): number {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PgLedger } from '../src/index.ts';
-import { freshDatabase } from './pg/database.ts';
+import { ledgerForFile } from './pg/database.ts';
 
-let db: Awaited<ReturnType<typeof freshDatabase>>;
 let ledger: PgLedger;
-beforeAll(async () => {
-  db = await freshDatabase();
-  ledger = await PgLedger.open(db.url);
-});
-afterAll(async () => {
-  await ledger.close();
-  await db.drop();
-});
+ledgerForFile((opened) => (ledger = opened));
 
 describe('leasing chunks in the PostgreSQL ledger', () => {
   it('a claim leases exactly one chunk, also under concurrent claims over many analysed rows, each chunk to one holder', async () => {

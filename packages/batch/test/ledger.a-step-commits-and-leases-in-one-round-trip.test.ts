@@ -1,20 +1,12 @@
 import pg from 'pg';
 import { startSandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LEDGER_SCHEMA, LedgerBatchError, PgLedger, runBatch, type ClaimedChunk, type OrderOutcome } from '../src/index.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
-import { freshDatabase } from './pg/database.ts';
+import { freshDatabase, ledgerForFile } from './pg/database.ts';
 
-let db: Awaited<ReturnType<typeof freshDatabase>>;
 let ledger: PgLedger;
-beforeAll(async () => {
-  db = await freshDatabase();
-  ledger = await PgLedger.open(db.url);
-});
-afterAll(async () => {
-  await ledger.close();
-  await db.drop();
-});
+ledgerForFile((opened) => (ledger = opened));
 
 /** `count` chunks of `size` query orders taken into batch `id`, sealed. */
 async function batchOf(id: string, count: number, size: number): Promise<void> {

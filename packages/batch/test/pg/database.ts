@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { PgLedger } from '../../src/index.ts';
 
 /** A fresh database in the test run's PostgreSQL cluster: its URL, and a drop for afterwards. */
 export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -20,4 +21,22 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
       await c.end();
     },
   };
+}
+
+/**
+ * For one test file: a fresh database with a `PgLedger` open on it before the file's tests (handed to `opened`), closed
+ * and dropped after them.
+ */
+export function ledgerForFile(opened: (ledger: PgLedger) => void): void {
+  let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+  let ledger: PgLedger | undefined;
+  beforeAll(async () => {
+    db = await freshDatabase();
+    ledger = await PgLedger.open(db.url);
+    opened(ledger);
+  });
+  afterAll(async () => {
+    await ledger?.close();
+    await db?.drop();
+  });
 }
