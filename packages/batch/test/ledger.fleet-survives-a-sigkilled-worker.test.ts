@@ -1,29 +1,25 @@
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { authorisedOrders } from './harness.ts';
 import { fleetRound } from './fleet/fleet-round.ts';
-import { freshDatabase } from './pg/database.ts';
+import { sandboxAndDatabaseForFile } from './pg/database.ts';
 
 // The full figure (20,000 orders x 10 rounds) is bench/batch/fleet-soak.ts; this is a smaller but real version.
 const ORDERS = Number(process.env.GW_FLEET_ORDERS ?? 4000);
 const ROUNDS = Number(process.env.GW_FLEET_ROUNDS ?? 2);
 
 let sandbox: Sandbox;
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  db = await freshDatabase();
-});
-afterAll(async () => {
-  await db.drop();
-  await sandbox.stop();
+let ledgerUrl: string;
+sandboxAndDatabaseForFile((started, url) => {
+  sandbox = started;
+  ledgerUrl = url;
 });
 
 describe(`3 worker processes on one ${ORDERS}-order capture kept in PostgreSQL, one killed with SIGKILL at a random point`, () => {
   for (let round = 1; round <= ROUNDS; round++) {
     it(`round ${round}: no order captured twice, none lost, every order exactly one outcome`, async () => {
       const orders = await authorisedOrders(sandbox, ORDERS, '7.00');
-      const report = await fleetRound({ sandbox, ledger: db.url, orders, workers: 3, killWithinMs: 30_000 });
+      const report = await fleetRound({ sandbox, ledger: ledgerUrl, orders, workers: 3, killWithinMs: 30_000 });
       console.log(`fleet round ${round}: ${JSON.stringify(report)}`);
       expect(report.failures).toEqual([]);
       expect(report.killedLive).toBe(true);

@@ -1,18 +1,14 @@
-import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxReconciler, type Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { BatchInterruptedError, resumeBatch, runBatch } from '../src/index.ts';
 import { authorisedOrders, clientFor, indexesOf } from './harness.ts';
-import { freshDatabase } from './pg/database.ts';
+import { sandboxAndDatabaseForFile } from './pg/database.ts';
 
 let sandbox: Sandbox;
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  db = await freshDatabase();
-});
-afterAll(async () => {
-  await db.drop();
-  await sandbox.stop();
+let ledgerUrl: string;
+sandboxAndDatabaseForFile((started, url) => {
+  sandbox = started;
+  ledgerUrl = url;
 });
 
 describe('a ledger batch stopped by its signal part way and resumed by another process', () => {
@@ -23,9 +19,9 @@ describe('a ledger batch stopped by its signal part way and resumed by another p
       const batch = `stopped-${stopAfterMs}`;
       const stop = new AbortController();
       setTimeout(() => stop.abort(), stopAfterMs);
-      const first = await runBatch({ client, operation: 'capture', orders, ledger: db.url, batch, reconcile: sandboxReconciler, signal: stop.signal }).catch((e: unknown) => e);
+      const first = await runBatch({ client, operation: 'capture', orders, ledger: ledgerUrl, batch, reconcile: sandboxReconciler, signal: stop.signal }).catch((e: unknown) => e);
       if (!(first instanceof BatchInterruptedError)) expect(first).toMatchObject({ counts: { succeeded: 300 } });
-      const resumed = await resumeBatch({ client, orders, ledger: db.url, batch, reconcile: sandboxReconciler });
+      const resumed = await resumeBatch({ client, orders, ledger: ledgerUrl, batch, reconcile: sandboxReconciler });
       expect(resumed.outcomes.filter((o) => o.kind !== 'succeeded')).toEqual([]);
       expect(indexesOf(resumed.outcomes)).toEqual(orders.map((_, i) => i));
       for (const o of orders) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id), o.order_no).toBe(1);
@@ -35,7 +31,7 @@ describe('a ledger batch stopped by its signal part way and resumed by another p
   it('a resume started while the first process is still taking the input in waits for its intake: nothing rejected as already in its own batch', async () => {
     const orders = await authorisedOrders(sandbox, 1500, '5.00');
     const client = clientFor(sandbox);
-    const settings = { client, orders, ledger: db.url, batch: 'concurrent-intake', reconcile: sandboxReconciler };
+    const settings = { client, orders, ledger: ledgerUrl, batch: 'concurrent-intake', reconcile: sandboxReconciler };
     const first = runBatch({ ...settings, operation: 'capture' });
     // The resume joins as soon as the batch exists (its intake is under way then).
     let second: Promise<unknown> | null = null;

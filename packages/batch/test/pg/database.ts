@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { PgLedger } from '../../src/index.ts';
 
@@ -38,5 +39,23 @@ export function ledgerForFile(opened: (ledger: PgLedger) => void): void {
   afterAll(async () => {
     await ledger?.close();
     await db?.drop();
+  });
+}
+
+/**
+ * For one test file: a sandbox and a fresh database started before the file's tests (handed to `ready`, the database
+ * as its URL), dropped and stopped after them.
+ */
+export function sandboxAndDatabaseForFile(ready: (sandbox: Sandbox, ledgerUrl: string) => void): void {
+  let sandbox: Sandbox | undefined;
+  let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    db = await freshDatabase();
+    ready(sandbox, db.url);
+  });
+  afterAll(async () => {
+    await db?.drop();
+    await sandbox?.stop();
   });
 }
