@@ -3,30 +3,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, verifyNotification, verifySettings, type DedupeStore } from '@gw/notifications';
-import { signedNotification, type SignedNotification } from '@gw/notifications/testing';
+import { type SignedNotification } from '@gw/notifications/testing';
+import { BENCH_SECRET, cardPaymentNotifications, handWrittenHeaders, handWrittenVerify } from './fixtures.ts';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { Bench, type Task } from 'tinybench';
 import { writeResultsSection } from '../results.ts';
 
 const GOAL = 0.5;
 const TIME_MS = 1500;
-const SECRET = 'bench-secret';
+const SECRET = BENCH_SECRET;
 const COUNT = 4096;
 
-// Realistic bodies: a card payment's result record, as the sandbox sends it (about 700 bytes each), distinct event ids.
-const notifications: SignedNotification[] = [];
-for (let i = 0; i < COUNT; i++) {
-  notifications.push(
-    await signedNotification({
-      secret: SECRET,
-      event: {
-        kind: 'payment.authorised',
-        operation: 'authoriseCard',
-        data: { merchant_id: 'M100200', account_id: 'A300400', order_no: `ORD-${i}`, amount: '100.00', currency: 'USD', transaction_id: `T20261123${String(i).padStart(8, '0')}`, card: '411111******1111', order_status: '1', result_info: '0000:Success', recurring_id: '', recurring_deduction_period: '', recurring_deduction_time: '', note: 'gift wrap, leave at the door', token_id: '', connector: 'gw-sandbox', threeds_result: 'N', risk_action: 'ACCEPT', risk_score: 10, risk_reasons: '' },
-      },
-    }),
-  );
-}
+const notifications = await cardPaymentNotifications(COUNT);
 const bytes = notifications[0]!.bytes.byteLength;
 
 // Raw: what a hand-written receiver does at least: HMAC-SHA256 of `<t>.<body>` with the secret, compared in constant time.
@@ -41,21 +29,9 @@ function rawVerify(i: number): boolean {
   return got.length === r.expected.length && timingSafeEqual(got, r.expected);
 }
 
-// Raw as a hand-written receiver does it per request (Stripe's documented manual check): t and v1 read from the
-// header, HMAC-SHA256 of `<t>.` and the body bytes as received, the header's hex signature compared in constant time.
-// Each notification carries such a header, made once here, so every call verifies a real signature and must pass.
-const rawHeaders = notifications.map((n) => {
-  const t = /t=(\d+)/.exec(n.headers['gw-signature']!)![1]!;
-  return `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.`).update(n.bytes).digest('hex')}`;
-});
-function handWrittenVerify(i: number): boolean {
-  const header = rawHeaders[i]!;
-  const comma = header.indexOf(',v1=');
-  const t = header.slice(2, comma);
-  const expected = createHmac('sha256', SECRET).update(`${t}.`).update(notifications[i]!.bytes).digest();
-  const got = Buffer.from(header.slice(comma + 4), 'hex');
-  return got.length === expected.length && timingSafeEqual(got, expected);
-}
+// Raw as a hand-written receiver does it per request (see handWrittenVerify), on headers signed once here.
+const rawHeaders = handWrittenHeaders(notifications);
+const handWrittenTaskVerify = (i: number): boolean => handWrittenVerify(rawHeaders[i]!, notifications[i]!.bytes);
 
 // The reference verifier alone (signing text of `t` and the body, HMAC, constant-time compare) on decoded messages.
 const referenceVerifier = createHmacSha256Signer({ secret: SECRET });
@@ -107,7 +83,7 @@ function rawTask(): void {
 }
 let handIndex = 0;
 function handWrittenTask(): void {
-  if (!handWrittenVerify(handIndex)) throw new Error('bench: the hand-written check did not verify');
+  if (!handWrittenTaskVerify(handIndex)) throw new Error('bench: the hand-written check did not verify');
   handIndex = (handIndex + 1) % COUNT;
 }
 // Untimed warm-up of every loop before any is measured: the set-up's garbage (thousands of signed notifications) is

@@ -1,34 +1,19 @@
 // Stage microbenchmark of the gw notification path: each step timed on its own, on inputs made fresh for it (texts
 // freshly decoded, objects freshly parsed), as CPU time per call (process.cpuUsage) over many rounds, median.
 // Run: cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source notifications/stages.ts [rounds]
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { createMemoryDedupeStore, decodeGwNotification, envelopeProblems, headerValue, notificationMessage, parseSignatureHeader, verifyNotification, verifySettings, type DecodedNotification } from '@gw/notifications';
-import { signedNotification, type SignedNotification } from '@gw/notifications/testing';
+import { type SignedNotification } from '@gw/notifications/testing';
+import { BENCH_SECRET, cardPaymentNotifications, handWrittenHeaders, handWrittenVerify } from './fixtures.ts';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 
-const SECRET = 'bench-secret';
+const SECRET = BENCH_SECRET;
 const COUNT = 2048;
 const ROUNDS = Number(process.argv[2] ?? 15);
 
-const notifications: SignedNotification[] = [];
-for (let i = 0; i < COUNT; i++) {
-  notifications.push(
-    await signedNotification({
-      secret: SECRET,
-      event: {
-        kind: 'payment.authorised',
-        operation: 'authoriseCard',
-        data: { merchant_id: 'M100200', account_id: 'A300400', order_no: `ORD-${i}`, amount: '100.00', currency: 'USD', transaction_id: `T20261123${String(i).padStart(8, '0')}`, card: '411111******1111', order_status: '1', result_info: '0000:Success', recurring_id: '', recurring_deduction_period: '', recurring_deduction_time: '', note: 'gift wrap, leave at the door', token_id: '', connector: 'gw-sandbox', threeds_result: 'N', risk_action: 'ACCEPT', risk_score: 10, risk_reasons: '' },
-      },
-    }),
-  );
-}
+const notifications = await cardPaymentNotifications(COUNT);
 // Headers with a hand-written v1 signature over `t.` and the bytes, for the hand-written baseline.
-const handHeaders = notifications.map((n) => {
-  const t = /t=(\d+)/.exec(n.headers['gw-signature']!)![1]!;
-  return `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.`).update(n.bytes).digest('hex')}`;
-});
+const handHeaders = handWrittenHeaders(notifications);
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const verifier = createHmacSha256Signer({ secret: SECRET });
 const settings = verifySettings({ verifiers: [createHmacSha256Signer({ secret: SECRET })] });
@@ -58,12 +43,7 @@ const stages: Stage[] = [
 let store = createMemoryDedupeStore();
 
 function handWritten(i: number): boolean {
-  const header = handHeaders[i]!;
-  const comma = header.indexOf(',v1=');
-  const t = header.slice(2, comma);
-  const expected = createHmac('sha256', SECRET).update(`${t}.`).update(notifications[i]!.bytes).digest();
-  const got = Buffer.from(header.slice(comma + 4), 'hex');
-  return got.length === expected.length && timingSafeEqual(got, expected);
+  return handWrittenVerify(handHeaders[i]!, notifications[i]!.bytes);
 }
 
 async function roundOf(stage: Stage): Promise<number> {
