@@ -3,7 +3,7 @@ import type { OperationSpec } from '@gw/types';
 import { decodeCancelSubscription, encodeCheckoutPage, encodeRespon } from '@gw/xml-codec';
 import type { WireRecord } from '../context.ts';
 import { SandboxHttpError } from '../errors.ts';
-import { copyDecoded, type DecodedProblem } from './decoded-value.ts';
+import { secureDecoded, type DecodedProblem } from './decoded-value.ts';
 
 /** At most this many problems are listed in one answer (the count names them all): never a body-sized answer. */
 const LISTED_PROBLEMS = 100;
@@ -30,9 +30,9 @@ function parseForm(text: string, nestedJson: boolean): WireRecord {
         decoded = value;
       }
     }
-    const copy = copyDecoded({ [name]: decoded });
-    problems.push(...copy.problems);
-    record[name] = (copy.value as WireRecord)[name];
+    const secured = secureDecoded({ [name]: decoded });
+    problems.push(...secured.problems);
+    record[name] = (secured.value as WireRecord)[name];
   }
   refuseProblems(problems);
   return record;
@@ -46,9 +46,9 @@ function parseJsonObject(text: string): WireRecord | undefined {
     return undefined;
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SandboxHttpError(400, 'the JSON body must be an object', [{ path: '', message: 'must be a JSON object' }]);
-  const copy = copyDecoded(value);
-  refuseProblems(copy.problems);
-  return copy.value as WireRecord;
+  const secured = secureDecoded(value);
+  refuseProblems(secured.problems);
+  return secured.value as WireRecord;
 }
 
 /** A decoded request body and the encoding it was read as (a body-based signature covers the body in that encoding). */
@@ -74,9 +74,9 @@ export function decodeRequestBody(op: OperationSpec, contentType: string, body: 
     case 'xml':
       try {
         // UNKNOWNS U35: any root element name is accepted.
-        const copy = copyDecoded(decodeCancelSubscription(text, { root: null }));
-        refuseProblems(copy.problems);
-        return { record: copy.value as WireRecord, encoding: 'xml' };
+        const secured = secureDecoded(decodeCancelSubscription(text, { root: null }));
+        refuseProblems(secured.problems);
+        return { record: secured.value as WireRecord, encoding: 'xml' };
       } catch (error) {
         if (error instanceof SandboxHttpError) throw error;
         const message = error instanceof Error ? error.message : String(error);

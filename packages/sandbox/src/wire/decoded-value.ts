@@ -72,7 +72,7 @@ function walk(value: object, path: string, depth: number, note: Note): object {
  * MAX_NESTING is listed. A frozen or sealed container is replaced by a copy. `depth` is the nesting of `value` itself
  * (1 for a form member's JSON text, which sits inside the record).
  */
-export function copyDecoded(value: unknown, path = '', depth = 0): { value: unknown; problems: DecodedProblem[] } {
+export function secureDecoded(value: unknown, path = '', depth = 0): { value: unknown; problems: DecodedProblem[] } {
   if (value === null || typeof value !== 'object') return { value, problems: [] };
   const problems: DecodedProblem[] = [];
   const note: Note = (problem) => {
