@@ -126,20 +126,21 @@ describe('gw trigger', () => {
     const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
     await using sandbox = await startSandbox();
     // cancelled and expired: a pending alternative-method payment settled through the control API, as an operator would.
-    const kinds = ['payment.authorised', 'payment.declined', 'payment.cancelled', 'payment.expired', 'payout.completed'];
+    const kinds = ['payment.authorised', 'payment.declined', 'payment.cancelled', 'payment.expired', 'payout.completed', 'payout.failed'];
     for (const kind of kinds) {
       const t = capturedIo();
       expect(await runCli(['trigger', kind, '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], t.io, t.signals)).toBe(0);
       expect(t.out()).toContain(`(${kind})`);
     }
     await sandbox.notificationsIdle();
-    await until(() => target.handled.length === 5);
+    await until(() => target.handled.length === kinds.length);
     expect(target.handled.map((e) => e.kind).sort()).toEqual([...kinds].sort());
     const settled = [...sandbox.state.orders.values()].filter((o) => o.state === 'cancelled' || o.state === 'expired');
     expect(settled.map((o) => [o.state, o.history.at(-1)!.by]).sort()).toEqual([['cancelled', 'operator'], ['expired', 'operator']]);
+    expect([...sandbox.state.payouts.values()].map((p) => p.status).sort()).toEqual(['COMPLETED', 'FAILED']);
     const refused = capturedIo();
-    expect(await runCli(['trigger', 'payout.failed', '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], refused.io, refused.signals)).toBe(2);
-    expect(refused.err()).toContain('the sandbox completes every valid payout');
+    expect(await runCli(['trigger', 'payout.lost', '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], refused.io, refused.signals)).toBe(2);
+    expect(refused.err()).toContain('unknown kind payout.lost; trigger supports payment.authorised, payment.declined, payout.completed, payout.failed, payment.cancelled, payment.expired');
     c.signals.emit('SIGINT');
     expect(await running).toBe(0);
   });

@@ -12,8 +12,14 @@ export const TEST_CARDS = {
   riskReject: '4100000000000019',
 } as const;
 
-/** Amounts whose cents fix a decline whatever the card: `.05` is "do not honour". */
+/** Amounts whose cents fix a decline whatever the card: `.05` is "do not honour". A payout of such an amount fails. */
 export const DECLINE_CENTS = '05';
+
+/** True when an amount (decimal text) ends in the decline cents `.05`: card payments are declined, payouts fail. */
+export function hasDeclineCents(amount: unknown): boolean {
+  const minor = toMinorUnits(amount);
+  return minor !== null && minor % 100n === BigInt(DECLINE_CENTS);
+}
 
 /** What a test card (or amount) makes the sandbox do. */
 export type TestCardBehaviour = 'approve' | 'decline' | 'challenge';
@@ -98,8 +104,7 @@ export function decideCardOutcome(card: unknown, amount: unknown, threeDs: boole
     return { ...base, behaviour: 'challenge', approved: false, resultInfo: '0001:3-D Secure challenge required', threedsResult: 'CHALLENGE_REQUIRED' };
   }
   if (row?.behaviour === 'decline') return decline(row.resultInfo);
-  const minor = toMinorUnits(amount);
-  if (minor !== null && minor % 100n === BigInt(DECLINE_CENTS)) return decline('2005:Do not honour');
+  if (hasDeclineCents(amount)) return decline('2005:Do not honour');
   return { ...base, behaviour: 'approve', approved: true, resultInfo: SUCCESS };
 }
 

@@ -1,5 +1,5 @@
 // Issue 14: every notification the sandbox sends (card authorised and declined, alternative method, hosted checkout
-// cancelled by the shopper and expired by the clock, payout) is one envelope signed the same way over the delivered
+// cancelled by the shopper and expired by the clock, payout completed and failed) is one envelope signed the same way over the delivered
 // bytes, verified by the receiver of @gw/notifications.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,8 +44,9 @@ describe('one signed notification format for every kind', () => {
     expect(sandbox.advanceClock(31 * 60_000).expiredPayments).toBe(1);
     expect(sandbox.state.orders.get(abandoned.transactionId)!.state).toBe('expired');
     await send(sandbox, 'payout', { request_id: crypto.randomUUID(), payment_amount: '1.00', payment_currency: 'USD', notify_url: h.url });
+    await send(sandbox, 'payout', { request_id: crypto.randomUUID(), payment_amount: '1.05', payment_currency: 'USD', notify_url: h.url });
     await sandbox.notificationsIdle();
-    expect(h.got).toHaveLength(6);
+    expect(h.got).toHaveLength(7);
     const events: NotificationEvent[] = [];
     for (const delivery of h.got) events.push(await constructEvent(delivery, { verifiers: [signer] }));
     expect(events.map((e) => [e.operation, e.kind]).sort()).toEqual([
@@ -55,6 +56,7 @@ describe('one signed notification format for every kind', () => {
       ['checkout', 'payment.cancelled'],
       ['checkout', 'payment.expired'],
       ['payout', 'payout.completed'],
+      ['payout', 'payout.failed'],
     ]);
     for (const e of events) {
       expect(e).toMatchObject({ type: 'gw.notification', version: 1, id: expect.stringMatching(/^evt_[0-9a-f]{32}$/) });

@@ -73,6 +73,16 @@ describe('payout', () => {
     expect(typeof reply.json.payer_id).toBe('string');
   });
 
+  it('fails a payout whose amount ends in .05 (the test amount), with a failure type and reason, and keeps it', async () => {
+    const requestId = randomUUID();
+    const reply = await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '250.05', source_amount: '250.05' });
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ status: 'FAILED', failure_type: 'UNKNOWN', failure_reason: expect.stringMatching(/\.05 fails/), request_id: requestId });
+    // Read again with the same request_id: the same failed payout, never a second attempt.
+    expect((await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '250.05', source_amount: '250.05' })).json).toMatchObject({ status: 'FAILED', transaction_id: reply.json.transaction_id });
+    expect((await send(sandbox, 'payout', { ...payoutRecord(randomUUID()), payment_amount: '250.50' })).json.status).toBe('COMPLETED');
+  });
+
   it('returns the first payout for a repeated request_id with the same parameters, never a second one', async () => {
     const requestId = randomUUID();
     const first = await send(sandbox, 'payout', payoutRecord(requestId));

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { NOTIFICATION_KINDS } from '@gw/notifications';
-import { TEST_CARDS } from '@gw/sandbox';
+import { DECLINE_CENTS, TEST_CARDS } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { requireGateway } from '../config.ts';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
@@ -13,8 +12,14 @@ import { control } from './sandbox-control.ts';
 const DIRECT: Record<string, (notifyUrl: string) => { operation: 'authoriseCard' | 'payout'; record: Record<string, unknown> }> = {
   'payment.authorised': (notifyUrl) => ({ operation: 'authoriseCard', record: card(TEST_CARDS.approved, notifyUrl) }),
   'payment.declined': (notifyUrl) => ({ operation: 'authoriseCard', record: card(TEST_CARDS.declined, notifyUrl) }),
-  'payout.completed': (notifyUrl) => ({ operation: 'payout', record: { request_id: randomUUID(), payment_amount: '1.00', payment_currency: 'USD', notify_url: notifyUrl } }),
+  'payout.completed': (notifyUrl) => ({ operation: 'payout', record: payout('1.00', notifyUrl) }),
+  // The sandbox fails a payout whose amount ends in the decline cents (.05).
+  'payout.failed': (notifyUrl) => ({ operation: 'payout', record: payout(`1.${DECLINE_CENTS}`, notifyUrl) }),
 };
+
+function payout(amount: string, notifyUrl: string): Record<string, unknown> {
+  return { request_id: randomUUID(), payment_amount: amount, payment_currency: 'USD', notify_url: notifyUrl };
+}
 
 function card(number: string, notifyUrl: string): Record<string, unknown> {
   return { order_no: `TRIGGER-${Date.now()}-${randomUUID().slice(0, 8)}`, currency: 'USD', amount: '10.00', card: number, expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: notifyUrl };
@@ -46,7 +51,7 @@ const KINDS = [...Object.keys(DIRECT), ...Object.keys(SETTLED)];
 
 /**
  * `gw trigger KIND --notify-url URL`: makes the sandbox send a notification of that kind, by a request that ends in it
- * (a test card payment or a payout), or for `payment.cancelled` / `payment.expired` by a pending alternative-method
+ * (a test card payment, a payout, or a payout of a failing amount), or for `payment.cancelled` / `payment.expired` by a pending alternative-method
  * payment that the sandbox's control API then cancels or expires as an operator would.
  */
 export function registerTrigger(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command): void {
@@ -64,11 +69,7 @@ export function registerTrigger(program: Command, io: CliIo, withGatewayOptions:
       return;
     }
     const make = DIRECT[kind];
-    if (!make) {
-      const known = (NOTIFICATION_KINDS as readonly string[]).includes(kind);
-      const why = known ? `${kind} cannot be caused on purpose: the sandbox completes every valid payout` : `unknown kind ${kind}`;
-      throw new GwError(GW_ERROR_CODES.config, `${why}; trigger supports ${KINDS.join(', ')}`, { kind });
-    }
+    if (!make) throw new GwError(GW_ERROR_CODES.config, `unknown kind ${kind}; trigger supports ${KINDS.join(', ')}`, { kind });
     const { operation, record } = make(flags.notifyUrl);
     const client = await clientFor(io, gatewayConfig(io, flags));
     try {

@@ -5,7 +5,14 @@ import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { SandboxHttpError } from '../errors.ts';
 import { isoWithOffset } from '../ids.ts';
 import { withoutCardData } from '../card-data.ts';
+import { hasDeclineCents } from '../test-cards.ts';
 import { canonicalJson } from './canonical-json.ts';
+
+/** `status` of a payout the sandbox fails on purpose (an amount ending in .05); the gateway's value is not shown (UNKNOWNS U30). */
+export const FAILED_PAYOUT_STATUS = 'FAILED';
+/** `failure_type` of such a payout: the one value the seed shows (2.8). */
+const FAILED_PAYOUT_TYPE = 'UNKNOWN';
+const FAILED_PAYOUT_REASON = 'Do not honour (sandbox: a payout amount ending in .05 fails)';
 
 function asNumber(value: unknown): number {
   // The seed types these response amounts as JSON numbers (UNKNOWNS U15); the sandbox echoes the decimal text's value.
@@ -25,7 +32,10 @@ function refuseOtherParameters(requestId: string): never {
   throw new SandboxHttpError(409, message, [{ path: 'request_id', message: 'already used with other parameters' }]);
 }
 
-/** Creates a payout (status `COMPLETED` at once, UNKNOWNS U30), or returns the one already made for the request_id. */
+/**
+ * Creates a payout (status `COMPLETED` at once, or `FAILED` for an amount ending in .05, UNKNOWNS U30), or returns the
+ * one already made for the request_id.
+ */
 export function payout(record: WireRecord, ctx: HandlerContext): WireRecord {
   const requestId = text(record, 'request_id');
   const key = `${ctx.merchantId}\u0000${requestId}`;
@@ -35,6 +45,7 @@ export function payout(record: WireRecord, ctx: HandlerContext): WireRecord {
     return { ...existing };
   }
   const now = isoWithOffset(ctx.clock());
+  const fails = hasDeclineCents(record.payment_amount);
   const { encryption_data: _signature, ...echo } = withoutCardData(record);
   const beneficiary = (echo.beneficiary && typeof echo.beneficiary === 'object' ? echo.beneficiary : {}) as WireRecord;
   const bankDetails = (beneficiary.bank_details && typeof beneficiary.bank_details === 'object' ? beneficiary.bank_details : {}) as WireRecord;
@@ -49,12 +60,12 @@ export function payout(record: WireRecord, ctx: HandlerContext): WireRecord {
     fee_currency: text(record, 'payment_currency'),
     created_at: now,
     last_updated_at: now,
-    failure_reason: '',
-    failure_type: '',
+    failure_reason: fails ? FAILED_PAYOUT_REASON : '',
+    failure_type: fails ? FAILED_PAYOUT_TYPE : '',
     payer_id: ctx.ids.payerId(),
     transaction_id: ctx.ids.payoutId(),
     short_reference_id: ctx.ids.shortReference(),
-    status: 'COMPLETED',
+    status: fails ? FAILED_PAYOUT_STATUS : 'COMPLETED',
   };
   if (requestId) {
     ctx.state.payouts.set(key, Object.freeze({ ...response }));
