@@ -3,7 +3,7 @@ import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
 import type { DecodeInput, DecodedNotification, NotificationDecoder } from '../format/format.ts';
-import { decodeGwNotification } from '../format/gw-envelope.ts';
+import { decodeGwNotification, readGwNotification } from '../format/gw-envelope.ts';
 
 /** How notifications are checked. Only `verifiers` is required. */
 export interface VerifyOptions {
@@ -31,6 +31,9 @@ export interface VerifySettings {
   readonly maxBodyBytes: number;
 }
 
+// The default clock; recognised by identity so that the receiver reads the time with Date.now() (no Date per call).
+const DEFAULT_CLOCK = (): Date => new Date();
+
 /** Checks the options, refusing every problem at once (`GW_CONFIG`). */
 export function verifySettings(options: VerifyOptions, otherProblems: readonly string[] = []): VerifySettings {
   const problems: string[] = [...otherProblems];
@@ -42,23 +45,70 @@ export function verifySettings(options: VerifyOptions, otherProblems: readonly s
   const maxBodyBytes = options?.maxBodyBytes ?? 1024 * 1024;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) problems.push('maxBodyBytes must be a positive integer');
   if (problems.length > 0) throw new GwError(GW_ERROR_CODES.config, `Notification receiver options: ${problems.join('; ')}.`, { problems });
-  return { verifiers, toleranceMs: tolerance * 1000, clock: options.clock ?? (() => new Date()), decode: options.decode ?? decodeGwNotification, maxBodyBytes };
+  return { verifiers, toleranceMs: tolerance * 1000, clock: options.clock ?? DEFAULT_CLOCK, decode: options.decode ?? decodeGwNotification, maxBodyBytes };
 }
 
 // UNKNOWNS U46: any verifier, any signature; then the signed time within the tolerance. Synchronous verifiers (the
 // reference ones) are called without an await per pair; an asynchronous one is awaited from where it answered.
-function anyVerifies(settings: VerifySettings, decoded: DecodedNotification, from = 0): boolean | Promise<boolean> {
-  const { verifiers } = settings;
+function anyVerifies(verifiers: readonly Verifier[], decoded: Omit<DecodedNotification, 'signedAt'>, from = 0): boolean | Promise<boolean> {
   const { signatures, message } = decoded;
   const pairs = verifiers.length * signatures.length;
   for (let i = from; i < pairs; i++) {
     const answer = verifiers[Math.floor(i / signatures.length)]!.verify(message, signatures[i % signatures.length]!);
     if (answer === true) return true;
     if (answer !== false && typeof (answer as Promise<boolean> | null)?.then === 'function') {
-      return (answer as Promise<boolean>).then((ok) => ok || anyVerifies(settings, decoded, i + 1));
+      return (answer as Promise<boolean>).then((ok) => ok || anyVerifies(verifiers, decoded, i + 1));
     }
   }
   return false;
+}
+
+function mismatch(settings: VerifySettings, signatures: number, bytes: number): NotificationRefusedError {
+  return new NotificationRefusedError(
+    'No signature verifies: the body or its signed time was changed on the way, or it was signed with a secret none of the verifiers holds. Check the receiver\'s secret; never process it.',
+    { reason: 'signature-mismatch', verifiers: settings.verifiers.length, signatures, bytes },
+  );
+}
+
+// The event once its signature verified: refused when the signed time is further from now than the tolerance.
+function withinTolerance(event: NotificationEvent, signedAtMs: number, settings: VerifySettings, bytes: number): NotificationEvent {
+  const nowMs = settings.clock === DEFAULT_CLOCK ? Date.now() : settings.clock().getTime();
+  if (Math.abs(nowMs - signedAtMs) <= settings.toleranceMs) return event;
+  // A decoder's or clock's invalid Date (NaN) is refused here too, never taken as within the tolerance.
+  const signedAt = Number.isFinite(signedAtMs) ? new Date(signedAtMs).toISOString() : 'an invalid time';
+  const receivedAt = Number.isFinite(nowMs) ? new Date(nowMs).toISOString() : 'an invalid time';
+  throw new NotificationRefusedError(
+    `The signature verifies but was made at ${signedAt}, more than ${settings.toleranceMs / 1000} s from now (${receivedAt}): a replay, or a clock off; check both clocks.`,
+    { reason: 'outside-tolerance', signedAt, receivedAt, toleranceSeconds: settings.toleranceMs / 1000, bytes },
+  );
+}
+
+/**
+ * The synchronous core of `verifyNotification`: the event at once when every verifier answers synchronously (the
+ * reference ones do), a promise only when one answers with a promise. Throws `NotificationRefusedError` the same way.
+ */
+export function verifyNotificationNow(input: DecodeInput, settings: VerifySettings): NotificationEvent | Promise<NotificationEvent> {
+  const bytes = input.body.byteLength;
+  if (bytes > settings.maxBodyBytes) throw new NotificationRefusedError(`The body has ${bytes} bytes, more than maxBodyBytes (${settings.maxBodyBytes}).`, { reason: 'too-large', bytes });
+  // The default decoder's parts without a Date: the signed time stays a number of milliseconds.
+  let decoded: Omit<DecodedNotification, 'signedAt'>;
+  let signedAtMs: number;
+  if (settings.decode === decodeGwNotification) {
+    const parts = readGwNotification(input);
+    decoded = parts;
+    signedAtMs = Number(parts.t) * 1000;
+  } else {
+    const custom = settings.decode(input);
+    decoded = custom;
+    signedAtMs = custom.signedAt.getTime();
+  }
+  const verified = anyVerifies(settings.verifiers, decoded);
+  if (verified === true) return withinTolerance(decoded.event, signedAtMs, settings, bytes);
+  if (verified === false) throw mismatch(settings, decoded.signatures.length, bytes);
+  return verified.then((ok) => {
+    if (!ok) throw mismatch(settings, decoded.signatures.length, bytes);
+    return withinTolerance(decoded.event, signedAtMs, settings, bytes);
+  });
 }
 
 /**
@@ -66,24 +116,7 @@ function anyVerifies(settings: VerifySettings, decoded: DecodedNotification, fro
  * time within the tolerance. Throws `NotificationRefusedError` otherwise; nothing of the body is trusted before.
  */
 export async function verifyNotification(input: DecodeInput, settings: VerifySettings): Promise<NotificationEvent> {
-  const bytes = input.body.byteLength;
-  if (bytes > settings.maxBodyBytes) throw new NotificationRefusedError(`The body has ${bytes} bytes, more than maxBodyBytes (${settings.maxBodyBytes}).`, { reason: 'too-large', bytes });
-  const decoded = settings.decode(input);
-  const verified = anyVerifies(settings, decoded);
-  if (!(verified === true || (verified !== false && (await verified)))) {
-    throw new NotificationRefusedError(
-      'No signature verifies: the body or its signed time was changed on the way, or it was signed with a secret none of the verifiers holds. Check the receiver\'s secret; never process it.',
-      { reason: 'signature-mismatch', verifiers: settings.verifiers.length, signatures: decoded.signatures.length, bytes },
-    );
-  }
-  const now = settings.clock();
-  if (Math.abs(now.getTime() - decoded.signedAt.getTime()) > settings.toleranceMs) {
-    throw new NotificationRefusedError(
-      `The signature verifies but was made at ${decoded.signedAt.toISOString()}, more than ${settings.toleranceMs / 1000} s from now (${now.toISOString()}): a replay, or a clock off; check both clocks.`,
-      { reason: 'outside-tolerance', signedAt: decoded.signedAt.toISOString(), receivedAt: now.toISOString(), toleranceSeconds: settings.toleranceMs / 1000, bytes },
-    );
-  }
-  return decoded.event;
+  return verifyNotificationNow(input, settings);
 }
 
 /**
