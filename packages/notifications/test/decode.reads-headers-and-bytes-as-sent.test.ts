@@ -87,6 +87,10 @@ describe('headerValue', () => {
     expect(headerValue({ 'GW-Signature': 't=1,v1=a' }, 'gw-signature')).toBe('t=1,v1=a');
     expect(headerValue({ 'x-a': ['1', '2'] }, 'X-A')).toBe('1, 2');
     expect(headerValue(new Headers({ 'GW-Signature': 't=1' }), 'gw-signature')).toBe('t=1');
+    // Keys are compared lower-cased, as String#toLowerCase does it, whatever their length: the Kelvin sign lower-cases to k.
+    expect(headerValue({ 'content-type': 'a', '\u212Aey': 'b' }, 'key')).toBe('b');
+    expect(headerValue({ 'x-long-header-name': 'a', 'Key': 'c' }, 'KEY')).toBe('c');
+    expect(headerValue({ 'ke': 'a', 'keys': 'b' }, 'key')).toBeUndefined();
   });
 
   it('never takes an inherited member for a header', () => {

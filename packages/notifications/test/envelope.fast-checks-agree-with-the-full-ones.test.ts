@@ -17,6 +17,13 @@ describe('created_at', () => {
   const texts: string[] = [];
   for (const y of years) for (const m of months) for (const d of days) for (const time of times) for (const f of fractions) for (const z of zones) texts.push(`${y}-${m}-${d}T${time}${f}${z}`);
   texts.push('yesterday', '', '2026-11-23 17:04:05Z', '2026-11-23T17:04Z', '+002026-11-23T17:04:05Z', '2026-11-23T17:04:05.Z', '２026-11-23T17:04:05Z');
+  // Every character of a valid value replaced in turn by others, cut at every length, and with something appended.
+  const sample = '2026-11-23T17:04:05.123+05:30';
+  for (let i = 0; i < sample.length; i++) {
+    for (const c of ['0', '9', '-', ':', 'T', '.', 'Z', '+', 'x', ' ', '\n', '٣']) texts.push(sample.slice(0, i) + c + sample.slice(i + 1));
+    texts.push(sample.slice(0, i), `${sample.slice(0, 19)}${'.123456789'.slice(0, i)}Z`);
+  }
+  texts.push(`${sample}\n`, `${sample}Z`, '2026-11-23T17:04:05Z\n', '2026-11-23T17:04:05+05:3', '2026-11-23T17:04:05+05:300');
 
   it(`accepts exactly what the pattern and Date.parse accept (${texts.length} texts, every boundary of every field)`, () => {
     const differ = texts.filter((text) => isIsoDateTime(text) !== byDateParse(text));

@@ -13,6 +13,24 @@ export interface HmacSha256 {
   pieces(pieces: readonly string[]): string;
 }
 
+const MAX_VIEWS = 256;
+const SHORT_PIECE = 32;
+
+// Writes `piece` as UTF-8 at `at` and returns where it ends. A short ASCII piece (`&t=`, `payload=`) is copied by
+// character: its UTF-8 bytes are its character codes, and a call into Buffer#write costs more than the copy.
+function writePiece(target: Buffer, piece: string, at: number): number {
+  if (piece.length <= SHORT_PIECE) {
+    let i = 0;
+    for (; i < piece.length; i++) {
+      const code = piece.charCodeAt(i);
+      if (code >= 0x80) break;
+      target[at + i] = code;
+    }
+    if (i === piece.length) return at + i;
+  }
+  return at + target.write(piece, at, 'utf8');
+}
+
 /**
  * HMAC-SHA256 (RFC 2104) over UTF-8 text as two one-shot `crypto.hash` calls on pre-padded keys. Same result as
  * `createHmac('sha256', key)`, at a fraction of its cost per call: a Hmac object fetches and sets up an OpenSSL MAC
@@ -34,6 +52,9 @@ export function createHmacSha256(secret: Uint8Array): HmacSha256 {
   key.fill(0);
   // One scratch buffer, grown when the input may need more (UTF-8 takes at most 3 bytes per UTF-16 unit, so the
   // length bound needs no byte count); the text is written after the inner key block.
+  // Views of the first n bytes of the scratch buffer, kept per length (messages of one format mostly repeat a few
+  // lengths): hashing a view made afresh per call costs an object as large as a short message.
+  let views = new Map<number, Buffer>();
   const reserve = (units: number, bytes: () => number): void => {
     if (BLOCK + units * 3 <= inner.length) return;
     const needed = BLOCK + bytes();
@@ -42,9 +63,19 @@ export function createHmacSha256(secret: Uint8Array): HmacSha256 {
     inner.copy(grown, 0, 0, BLOCK);
     inner.fill(0);
     inner = grown;
+    views = new Map();
+  };
+  const viewOf = (end: number): Buffer => {
+    let view = views.get(end);
+    if (view === undefined) {
+      if (views.size >= MAX_VIEWS) views.clear();
+      view = inner.subarray(0, end);
+      views.set(end, view);
+    }
+    return view;
   };
   const finish = (end: number): string => {
-    outer.write(hash('sha256', inner.subarray(0, end), 'binary') as string, BLOCK, 'latin1');
+    outer.write(hash('sha256', viewOf(end), 'binary') as string, BLOCK, 'latin1');
     return hash('sha256', outer, 'hex') as string;
   };
   const hmac = (text: string): string => {
@@ -56,7 +87,7 @@ export function createHmacSha256(secret: Uint8Array): HmacSha256 {
     for (let i = 0; i < pieces.length; i++) units += pieces[i]!.length;
     reserve(units, () => pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece, 'utf8'), 0));
     let end = BLOCK;
-    for (let i = 0; i < pieces.length; i++) end += inner.write(pieces[i]!, end, 'utf8');
+    for (let i = 0; i < pieces.length; i++) end = writePiece(inner, pieces[i]!, end);
     return finish(end);
   };
   return hmac;

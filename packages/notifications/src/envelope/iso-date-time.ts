@@ -1,11 +1,35 @@
-// `created_at`: an ISO 8601 date-time with seconds and a zone, as Date.parse reads it.
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+// `created_at`: an ISO 8601 date-time with seconds and a zone, as Date.parse reads it. The form is
+// /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/, checked character by character.
 
 const ZERO = 0x30;
+// Where the date and time fields of `YYYY-MM-DDTHH:MM:SS` have their separators.
+const SEPARATORS: ReadonlyMap<number, number> = new Map([[4, 0x2d], [7, 0x2d], [10, 0x54], [13, 0x3a], [16, 0x3a]]);
 
-// Two digits at `at` (the pattern has already checked they are digits).
+function isDigit(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  return c >= ZERO && c <= ZERO + 9;
+}
+
+// Two digits at `at` (already checked to be digits).
 function twoDigits(text: string, at: number): number {
   return (text.charCodeAt(at) - ZERO) * 10 + text.charCodeAt(at + 1) - ZERO;
+}
+
+// True when `text` has the form above (the characters only, not the ranges).
+function hasForm(text: string): boolean {
+  if (text.length < 20) return false;
+  for (let i = 0; i < 19; i++) if (SEPARATORS.has(i) ? text.charCodeAt(i) !== SEPARATORS.get(i) : !isDigit(text, i)) return false;
+  let at = 19;
+  if (text.charCodeAt(at) === 0x2e) {
+    const digits = at + 1;
+    while (at + 1 < text.length && isDigit(text, at + 1)) at += 1;
+    if (at + 1 === digits || at + 1 - digits > 9) return false;
+    at += 1;
+  }
+  if (text.charCodeAt(at) === 0x5a) return at === text.length - 1; // Z
+  const sign = text.charCodeAt(at);
+  if ((sign !== 0x2b && sign !== 0x2d) || text.length - at !== 6) return false;
+  return isDigit(text, at + 1) && isDigit(text, at + 2) && text.charCodeAt(at + 3) === 0x3a && isDigit(text, at + 4) && isDigit(text, at + 5);
 }
 
 function daysIn(year: number, month: number): number {
@@ -19,14 +43,14 @@ function daysIn(year: number, month: number): number {
  * anything else (hour 24, second 60, zone hour 24 or more, ...) is left to `Date.parse`, so both accept exactly the same.
  */
 export function isIsoDateTime(text: string): boolean {
-  if (!ISO_DATE_TIME.test(text)) return false;
+  if (!hasForm(text)) return false;
   const year = twoDigits(text, 0) * 100 + twoDigits(text, 2);
   const month = twoDigits(text, 5);
   const day = twoDigits(text, 8);
-  const zone = text.charCodeAt(text.length - 1) === 0x5a ? 0 : twoDigits(text, text.length - 5) * 100 + twoDigits(text, text.length - 2);
+  const zoned = text.charCodeAt(text.length - 1) !== 0x5a;
   const usual =
     month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) &&
     twoDigits(text, 11) <= 23 && twoDigits(text, 14) <= 59 && twoDigits(text, 17) <= 59 &&
-    Math.floor(zone / 100) <= 23 && zone % 100 <= 59;
+    (!zoned || (twoDigits(text, text.length - 5) <= 23 && twoDigits(text, text.length - 2) <= 59));
   return usual || !Number.isNaN(Date.parse(text));
 }

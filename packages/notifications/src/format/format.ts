@@ -44,6 +44,8 @@ export interface DecodedNotification {
  */
 export type NotificationDecoder = (input: DecodeInput) => DecodedNotification;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * One header's value, case-insensitively, from any `HeaderSource`; several values are joined with `, `. In a plain
  * record, a key spelled exactly as the lower-case name (as node:http gives every header) is taken first.
@@ -57,8 +59,11 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
   const direct: unknown = record[lower];
   if (typeof direct === 'string') return direct;
   if (Array.isArray(direct)) return direct.join(', ');
+  // Lower-casing never shortens a text, and lengthens one only by adding a non-ASCII character: a key of another length
+  // than an ASCII name is passed without making its lower-case copy.
+  const ascii = ASCII.test(lower);
   for (const key of Object.keys(record)) {
-    if (key.toLowerCase() !== lower) continue;
+    if ((ascii && key.length !== lower.length) || key.toLowerCase() !== lower) continue;
     const value = record[key];
     return typeof value === 'string' ? value : value?.join(', ');
   }
