@@ -96,7 +96,9 @@ function collect(value: unknown, node: ShapeNode, values: string[], at: number):
   if (!isPlainObject(value)) return -1;
   const { keys, members } = node;
   let member = 0;
-  for (const key of Object.keys(value)) {
+  // for-in, not Object.keys: no array per object. It gives the own keys in Object.keys order, then any enumerable
+  // inherited one (a polluted Object.prototype), which no shape has: the record then differs and the full walk runs.
+  for (const key in value) {
     const item = value[key];
     if (key === ENCRYPTION_DATA || item === undefined) continue;
     if (keys[member] !== key) return -1;

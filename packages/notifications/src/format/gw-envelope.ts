@@ -1,7 +1,7 @@
 import { envelopeProblems, isEnvelope } from '../envelope/check-envelope.ts';
 import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
-import { headerValue, type DecodeInput, type DecodedNotification, type EncodeContext, type EncodedNotification } from './format.ts';
+import { lowerCaseHeader, type DecodeInput, type DecodedNotification, type EncodeContext, type EncodedNotification } from './format.ts';
 import { endsInsideJson } from './json-end.ts';
 import { formatSignatureHeader, parseSignatureHeader, SIGNATURE_HEADER } from './signature-header.ts';
 import { notificationMessage } from './signed-message.ts';
@@ -52,8 +52,8 @@ export interface GwNotificationParts extends Omit<DecodedNotification, 'signedAt
 
 /** Reads the JSON envelope and the `gw-signature` header (the default decoder without the `Date`); verifies nothing. */
 export function readGwNotification(input: DecodeInput): GwNotificationParts {
-  const header = parseSignatureHeader(headerValue(input.headers, SIGNATURE_HEADER));
-  const text = bodyText(input.body, headerValue(input.headers, 'content-length'));
+  const header = parseSignatureHeader(lowerCaseHeader(input.headers, SIGNATURE_HEADER, true));
+  const text = bodyText(input.body, lowerCaseHeader(input.headers, 'content-length', true));
   const value = parseJson(text, input.body.byteLength);
   if (!isEnvelope(value)) {
     const problems = envelopeProblems(value);
