@@ -76,7 +76,9 @@ export function createHmacSha256(secret: Uint8Array): HmacSha256 {
     return view;
   };
   const finish = (end: number): string => {
-    outer.write(hash('sha256', viewOf(end), 'binary') as string, BLOCK, 'latin1');
+    // The inner digest as 32 latin1 characters, one per byte: copied by character after the outer key block.
+    const digest = hash('sha256', viewOf(end), 'binary') as string;
+    for (let i = 0; i < DIGEST; i++) outer[BLOCK + i] = digest.charCodeAt(i);
     return hash('sha256', outer, 'hex') as string;
   };
   const hmac = (text: string): string => {
