@@ -7,7 +7,8 @@ import type { DedupeStore } from '../dedupe/store.ts';
 import { answerFor, type ReceiverAnswer } from './answer.ts';
 import { readFetchBody } from './read-fetch-body.ts';
 import { readNodeBody } from './read-node-body.ts';
-import { verifyNotificationNow, verifySettings, type VerifyOptions } from './verify.ts';
+import { verifySettings, type VerifyOptions } from './verify-settings.ts';
+import { verifyNotificationNow } from './verify.ts';
 
 /** What the receiver needs: how to verify, what to run per event, and where handled ids are kept. */
 export interface ReceiverOptions<Context = void> extends VerifyOptions {
