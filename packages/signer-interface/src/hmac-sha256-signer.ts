@@ -12,7 +12,8 @@ export interface HmacSha256SignerOptions {
 
 // %, & and = are escaped so that a value such as "1&b=2" cannot pass for two pairs.
 function escapePart(text: string): string {
-  if (!/[%&=]/.test(text)) return text;
+  // Three searches, not a pattern: about half the time over a long value (a notification's body).
+  if (text.indexOf('%') < 0 && text.indexOf('&') < 0 && text.indexOf('=') < 0) return text;
   return text.replaceAll('%', '%25').replaceAll('&', '%26').replaceAll('=', '%3D');
 }
 
