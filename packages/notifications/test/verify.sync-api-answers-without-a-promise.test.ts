@@ -1,6 +1,6 @@
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { describe, expect, it } from 'vitest';
-import { constructEvent, constructEventSync, NotificationRefusedError, verifyNotificationSync, verifySettings } from '../src/index.ts';
+import { constructEvent, constructEventSync, NotificationRefusedError, verifyNotification, verifyNotificationSync, verifySettings } from '../src/index.ts';
 import { signedNotification } from '../src/testing.ts';
 import { cardEvent, SECRET } from './helpers.ts';
 
@@ -30,6 +30,17 @@ describe('the synchronous verification', () => {
     }
     const old = await signedNotification({ event: cardEvent(), secret: SECRET, signedAt: new Date(Date.now() - 3_600_000) });
     expect(() => constructEventSync({ body: old.bytes, headers: old.headers }, { verifiers })).toThrow(expect.objectContaining({ reason: 'outside-tolerance' }));
+  });
+
+  it('leaves the promise API as it was: a refusal is a rejected promise, never a throw', async () => {
+    const settings = verifySettings({ verifiers });
+    const n = await signedNotification({ event: cardEvent(), secret: SECRET });
+    for (const input of [{ body: n.bytes, headers: {} }, { body: new Uint8Array(2 * 1024 * 1024), headers: n.headers }, { body: n.bytes, headers: n.headers }]) {
+      let answer: Promise<unknown> | undefined;
+      expect(() => (answer = verifyNotification(input, settings))).not.toThrow();
+      expect(answer).toBeInstanceOf(Promise);
+      await answer!.then((event) => expect(event).toMatchObject({ id: n.event.id }), (error) => expect(error).toBeInstanceOf(NotificationRefusedError));
+    }
   });
 
   it('refuses a verifier that answers with a promise (GW_CONFIG), leaving no unhandled rejection', async () => {
