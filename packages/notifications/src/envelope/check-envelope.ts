@@ -23,8 +23,9 @@ export function isEnvelope(value: unknown): value is NotificationEvent {
   if (!isPlainObject(value) || value.type !== NOTIFICATION_TYPE || value.version !== NOTIFICATION_VERSION || !isEventId(value.id)) return false;
   const kind = value.kind;
   const operation = value.operation;
-  // Every member of the map is an own key of NOTIFYING_OPERATIONS, the same test as isNotifyingOperation.
-  const kinds = typeof operation === 'string' && isNotifyingOperation(operation) ? KINDS_BY_OPERATION.get(operation) : undefined;
+  // The map's keys are exactly the own keys of NOTIFYING_OPERATIONS (a Map has no inherited members such as
+  // `constructor`): one lookup is the same test as isNotifyingOperation.
+  const kinds = typeof operation === 'string' ? KINDS_BY_OPERATION.get(operation) : undefined;
   if (kinds === undefined || typeof kind !== 'string' || !kinds.has(kind)) return false;
   const createdAt = value.created_at;
   return typeof createdAt === 'string' && isIsoDateTime(createdAt) && isPlainObject(value.data);
