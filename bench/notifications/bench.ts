@@ -2,12 +2,12 @@
 // createHmac + timingSafeEqual), side by side in one run, as throughput ratios.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, verifyNotification, verifySettings, type DedupeStore } from '@gw/notifications';
-import { type SignedNotification } from '@gw/notifications/testing';
+import { createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, verifyNotification, verifyNotificationSync, verifySettings, type DedupeStore } from '@gw/notifications';
 import { BENCH_SECRET, cardPaymentNotifications, handWrittenHeaders, handWrittenVerify } from './fixtures.ts';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { Bench, type Task } from 'tinybench';
 import { writeResultsSection } from '../results.ts';
+import { heapBytesPerCall } from './heap-per-call.ts';
 
 const GOAL = 0.5;
 const TIME_MS = 1500;
@@ -61,6 +61,21 @@ async function gwVerifyParseDedupe(): Promise<void> {
     store = createMemoryDedupeStore(); // every event is new again: each call pays the full claim -> commit
   }
 }
+// The same with the synchronous API (verifyNotificationSync: the reference verifier and the memory store answer at
+// once), called as the hand-written check is: no promise anywhere.
+let syncStore: DedupeStore = createMemoryDedupeStore();
+let syncIndex = 0;
+function gwSyncVerifyParseDedupe(): void {
+  const n = notifications[syncIndex]!;
+  const event = verifyNotificationSync({ body: n.bytes, headers: n.headers }, settings);
+  if (syncStore.claim(event.id, 60_000) !== 'claimed') throw new Error('bench: expected a new event');
+  syncStore.commit(event.id);
+  syncIndex += 1;
+  if (syncIndex === COUNT) {
+    syncIndex = 0;
+    syncStore = createMemoryDedupeStore();
+  }
+}
 let handled = 0;
 let receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], onEvent: () => void (handled += 1) });
 let handleIndex = 0;
@@ -90,6 +105,7 @@ function handWrittenTask(): void {
 // collected and the code is compiled before the first task starts, so the task measured first is not penalised.
 for (let k = 0; k < 2 * COUNT; k++) {
   await gwVerifyParseDedupe();
+  gwSyncVerifyParseDedupe();
   await gwReceiverHandle();
   rawTask();
   handWrittenTask();
@@ -98,6 +114,7 @@ for (let k = 0; k < 2 * COUNT; k++) {
 const bench = new Bench({ name: '@gw/notifications', time: TIME_MS, warmupTime: 300 });
 bench
   .add('gw verify + parse + de-duplicate', gwVerifyParseDedupe)
+  .add('gw verify + parse + de-duplicate, synchronous API', gwSyncVerifyParseDedupe)
   .add('gw receiver.handle (all but HTTP)', gwReceiverHandle)
   .add('raw createHmac + timingSafeEqual', rawTask)
   .add('raw as a hand-written receiver', handWrittenTask)
@@ -118,8 +135,9 @@ void sink;
 // another process's load slows both alike: on a shared machine this ratio moves far less than the throughput one.
 const BATCH = 512;
 const CPU_ROUNDS = 120;
-async function cpuMicrosPerOp(): Promise<{ gw: number; raw: number; hand: number }> {
+async function cpuMicrosPerOp(): Promise<{ gw: number; sync: number; raw: number; hand: number }> {
   let gwMicros = 0;
+  let syncMicros = 0;
   let rawMicros = 0;
   let handMicros = 0;
   for (let round = 0; round < CPU_ROUNDS; round++) {
@@ -127,6 +145,10 @@ async function cpuMicrosPerOp(): Promise<{ gw: number; raw: number; hand: number
     for (let k = 0; k < BATCH; k++) await gwVerifyParseDedupe();
     let spent = process.cpuUsage(start);
     gwMicros += spent.user + spent.system;
+    start = process.cpuUsage();
+    for (let k = 0; k < BATCH; k++) gwSyncVerifyParseDedupe();
+    spent = process.cpuUsage(start);
+    syncMicros += spent.user + spent.system;
     start = process.cpuUsage();
     for (let k = 0; k < BATCH; k++) rawTask();
     spent = process.cpuUsage(start);
@@ -137,11 +159,25 @@ async function cpuMicrosPerOp(): Promise<{ gw: number; raw: number; hand: number
     handMicros += spent.user + spent.system;
   }
   const calls = CPU_ROUNDS * BATCH;
-  return { gw: gwMicros / calls, raw: rawMicros / calls, hand: handMicros / calls };
+  return { gw: gwMicros / calls, sync: syncMicros / calls, raw: rawMicros / calls, hand: handMicros / calls };
 }
 const cpu = await cpuMicrosPerOp();
 const cpuRatio = cpu.raw / cpu.gw;
 const cpuHandRatio = cpu.hand / cpu.gw;
+const cpuSyncHandRatio = cpu.hand / cpu.sync;
+// JS heap allocated per call (see heap-per-call.ts); the store is fresh every COUNT calls, as in the loops above.
+const heapStore = { current: createMemoryDedupeStore() };
+const heap = {
+  gw: await heapBytesPerCall((i) => {
+    if (i === 0) heapStore.current = createMemoryDedupeStore();
+    const n = notifications[i]!;
+    const event = verifyNotificationSync({ body: n.bytes, headers: n.headers }, settings);
+    heapStore.current.claim(event.id, 60_000);
+    heapStore.current.commit(event.id);
+  }, COUNT),
+  hand: await heapBytesPerCall((i) => handWrittenVerify(rawHeaders[i]!, notifications[i]!.bytes), COUNT),
+  parse: await heapBytesPerCall((i) => JSON.parse(raw[i]!.body), COUNT),
+};
 const load = loadavg().map((l) => l.toFixed(2)).join(', ');
 
 function opsPerSecond(name: string): number {
@@ -154,6 +190,7 @@ const rows: string[] = [];
 const ratios: number[] = [];
 for (const [ours, theirs] of [
   ['gw verify + parse + de-duplicate', 'raw as a hand-written receiver'],
+  ['gw verify + parse + de-duplicate, synchronous API', 'raw as a hand-written receiver'],
   ['gw verify + parse + de-duplicate', 'raw createHmac + timingSafeEqual'],
   ['gw receiver.handle (all but HTTP)', 'raw createHmac + timingSafeEqual'],
   ['gw verify + parse + de-duplicate', 'raw createHmac + timingSafeEqual + JSON.parse'],
@@ -163,7 +200,8 @@ for (const [ours, theirs] of [
   rows.push(`| ${ours} | ${fmt(opsPerSecond(ours))} | ${theirs} | ${fmt(opsPerSecond(theirs))} | **${ratio.toFixed(2)}x** |`);
 }
 const headline = ratios[0]!;
-const minimal = ratios[1]!;
+const syncHeadline = ratios[1]!;
+const minimal = ratios[2]!;
 const parseFloor = opsPerSecond('raw createHmac + timingSafeEqual + JSON.parse') / opsPerSecond('raw createHmac + timingSafeEqual');
 const parseAlone = opsPerSecond('JSON.parse alone') / opsPerSecond('raw createHmac + timingSafeEqual');
 const verifierAlone = opsPerSecond('reference HMAC verifier alone') / opsPerSecond('raw createHmac + timingSafeEqual');
@@ -177,19 +215,26 @@ verified once per cycle (a fresh de-duplication store each cycle, so every call 
 ${rows.join('\n')}
 
 - *gw verify + parse + de-duplicate*: \`verifyNotification\` (signature header parsed, UTF-8 and JSON decoded, envelope checked, the reference
-  HMAC-SHA256 verifier over \`t\` and the body, tolerance) then the memory store's \`claim\` and \`commit\`. *receiver.handle* adds the handler call
-  and the JSON answer. Two raw baselines, neither parsing the body, checking an envelope or a tolerance:
+  HMAC-SHA256 verifier over \`t\` and the body, tolerance) then the memory store's \`claim\` and \`commit\`; the loop awaits the promise
+  \`verifyNotification\` returns (verifiers may be asynchronous) and, as the receiver does, the store only when it answers with one. *, synchronous
+  API*: the same checks through \`verifyNotificationSync\` (for verifiers that answer at once, as the reference ones do), called as the
+  hand-written check is, with no promise. *receiver.handle* adds the handler call and the JSON answer. Two raw baselines, neither parsing the
+  body, checking an envelope or a tolerance:
   - *raw as a hand-written receiver*: what a merchant's own check does per request (Stripe's documented manual check): \`t\` and \`v1\` read
     from the signature header, \`createHmac('sha256', secret).update(t + '.').update(bodyBytes)\`, the header's hex signature decoded and
     compared with \`timingSafeEqual\`; every call verifies a real signature over the bytes as received.
   - *raw createHmac + timingSafeEqual*: the bare minimum, with the signed text \`t.body\` and the expected digest made once before the loop:
     one HMAC of a ready string, its hex, and the compare; it reads no header and never sees the received bytes.
-- Goal: at least ${GOAL}x raw. Against raw as a hand-written receiver: **${headline.toFixed(2)}x** (${headline >= GOAL ? 'met' : 'NOT met'});
-  against the bare minimum: **${minimal.toFixed(2)}x** (${minimal >= GOAL ? 'met' : 'NOT met'}).
+- Goal: at least ${GOAL}x raw. Against raw as a hand-written receiver: **${headline.toFixed(2)}x** awaiting \`verifyNotification\`
+  (${headline >= GOAL ? 'met' : 'NOT met'}), **${syncHeadline.toFixed(2)}x** with \`verifyNotificationSync\` (${syncHeadline >= GOAL ? 'met' : 'NOT met'}); against the bare minimum:
+  **${minimal.toFixed(2)}x** (${minimal >= GOAL ? 'met' : 'NOT met'}).
 - CPU time per operation, the loops in ${CPU_ROUNDS} alternating batches of ${BATCH} (\`process.cpuUsage\`): gw verify + parse +
-  de-duplicate ${cpu.gw.toFixed(2)} µs, raw as a hand-written receiver ${cpu.hand.toFixed(2)} µs (**${cpuHandRatio.toFixed(2)}x**), the bare minimum
-  ${cpu.raw.toFixed(2)} µs (**${cpuRatio.toFixed(2)}x**) (load average at the end: ${load}; this figure moves less with other processes' load than
-  the throughput above).
+  de-duplicate ${cpu.gw.toFixed(2)} µs awaited, ${cpu.sync.toFixed(2)} µs synchronous; raw as a hand-written receiver ${cpu.hand.toFixed(2)} µs
+  (**${cpuHandRatio.toFixed(2)}x** awaited, **${cpuSyncHandRatio.toFixed(2)}x** synchronous), the bare minimum ${cpu.raw.toFixed(2)} µs (**${cpuRatio.toFixed(2)}x** awaited)
+  (load average at the end: ${load}; this figure moves less with other processes' load than the throughput above).
+- JS heap allocated per call (\`heap-per-call.ts\`: used heap size around batches too small to collect, median): gw verify + parse +
+  de-duplicate (synchronous) ${Math.round(heap.gw)} B, of which \`JSON.parse\` alone ${Math.round(heap.parse)} B and the body's text about ${bytes + 16} B; the hand-written receiver
+  ${Math.round(heap.hand)} B.
 - What parsing alone costs here: \`JSON.parse\` of one body runs at ${parseAlone.toFixed(2)}x the raw verification's rate, so raw verification plus
   \`JSON.parse\` (the least any verify-and-parse can do, with no envelope check, no tolerance, no de-duplication) is already
   ${parseFloor.toFixed(2)}x raw verification alone. The gw verifier is the reference HMAC over the fields \`t\` and \`payload\`
@@ -197,10 +242,9 @@ ${rows.join('\n')}
 - The reference verifier alone (\`createHmacSha256Signer\`'s \`verify\` on an already decoded message: signing text of \`t\` and the body,
   HMAC-SHA256, constant-time compare) runs at ${verifierAlone.toFixed(2)}x raw verification's rate (${fmt(opsPerSecond('reference HMAC verifier alone'))} ops/s):
   about ${Math.round((100 * opsPerSecond('gw verify + parse + de-duplicate')) / opsPerSecond('reference HMAC verifier alone'))}% of the gw path's time per call; the rest is reading the body (UTF-8, \`JSON.parse\`, envelope
-  check), building the signed message, the promise and the de-duplication. Signing a digest of the body instead (\`{ t, body_sha256 }\`) would add a SHA-256 of the body to
+  check), building the signed message, the promise and the de-duplication. Where it goes, step by step: \`stages.ts\` (CPU per step),
+  \`alloc.ts\` (heap per step), \`cpu.ts\` (the CPU lines above alone, for a profile). Signing a digest of the body instead (\`{ t, body_sha256 }\`) would add a SHA-256 of the body to
   every check, not remove one, so the format stays as it is.
-- The loop awaits \`verifyNotification\` (it returns a promise: verifiers may be asynchronous) and, as the receiver does, awaits the
-  store only when it answers with a promise (the memory store answers at once).
 `;
 console.log(`## notifications\n\n${body}`);
 writeResultsSection('notifications', body);

@@ -7,7 +7,8 @@ export { headerValue, type DecodeInput, type DecodedNotification, type EncodeCon
 export { decodeGwNotification, encodeGwNotification } from './format/gw-envelope.ts';
 export { formatSignatureHeader, parseSignatureHeader, SIGNATURE_HEADER, type SignatureHeader } from './format/signature-header.ts';
 export { notificationMessage } from './format/signed-message.ts';
-export { constructEvent, verifyNotification, verifySettings, type VerifyOptions, type VerifySettings } from './receive/verify.ts';
+export { constructEvent, constructEventSync, verifyNotification, verifyNotificationSync } from './receive/verify.ts';
+export { verifySettings, type VerifyOptions, type VerifySettings } from './receive/verify-settings.ts';
 export { createNotificationReceiver, type NotificationReceiver, type ReceiverOptions } from './receive/receiver.ts';
 export type { ReceiverAnswer, ReceiverOutcome } from './receive/answer.ts';
 export type { ClaimResult, DedupeStore } from './dedupe/store.ts';

@@ -12,7 +12,8 @@ export interface HmacSha256SignerOptions {
 
 // %, & and = are escaped so that a value such as "1&b=2" cannot pass for two pairs.
 function escapePart(text: string): string {
-  if (!/[%&=]/.test(text)) return text;
+  // Three searches, not a pattern: about half the time over a long value (a notification's body).
+  if (text.indexOf('%') < 0 && text.indexOf('&') < 0 && text.indexOf('=') < 0) return text;
   return text.replaceAll('%', '%25').replaceAll('&', '%26').replaceAll('=', '%3D');
 }
 
@@ -34,37 +35,6 @@ function compareCodePoints(a: string, b: string): number {
 function codePointRank(unit: number): number {
   if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
   return unit >= 0xe000 ? unit - 0x800 : unit;
-}
-
-// A value at least this long is handed to the HMAC as its own piece instead of being appended to the text.
-const LONG_VALUE = 256;
-
-/**
- * The signing text of a message from createSignableMessage whose walk knew the order by path, as pieces for the HMAC
- * to write one after the other: short pairs are appended to one string, a long value (a notification's whole body)
- * is its own piece, so it is never copied into a joined text. Every piece boundary is next to an ASCII `=` or `&`,
- * so no surrogate pair is split. Null for any other message (the caller builds the text).
- */
-function signingPieces(message: SignableMessage): string[] | null {
-  const leaves = signingLeaves(message);
-  const order = leaves?.pathOrder;
-  if (!leaves || !order) return null;
-  const { paths, values } = leaves;
-  const pieces: string[] = [];
-  let text = '';
-  for (let i = 0; i < order.length; i++) {
-    const leaf = order[i]!;
-    text += i === 0 ? `${paths[leaf]!}=` : `&${paths[leaf]!}=`;
-    const value = escapePart(values[leaf]!);
-    if (value.length < LONG_VALUE) {
-      text += value;
-      continue;
-    }
-    pieces.push(text, value);
-    text = '';
-  }
-  if (text !== '') pieces.push(text);
-  return pieces;
 }
 
 /** The text the reference HMAC signs: `path=value` pairs sorted by path (code-point order, then value), joined by `&`. */
@@ -124,8 +94,11 @@ export function createHmacSha256Signer(options: HmacSha256SignerOptions): Refere
   return createReferenceSigner({
     algorithm: 'hmac-sha256-sorted-pairs',
     compute: (message) => {
-      const pieces = signingPieces(message);
-      return pieces ? hmac.pieces(pieces) : hmac(hmacSha256SigningText(message));
+      // A message from createSignableMessage whose walk knew the order by path: its pairs are written straight into
+      // the hash input (no signing text is made, a long value such as a notification's body is never copied into one).
+      const leaves = signingLeaves(message);
+      const order = leaves?.pathOrder;
+      return leaves && order ? hmac.pairs(leaves.paths, leaves.values, order, escapePart) : hmac(hmacSha256SigningText(message));
     },
   });
 }

@@ -3,14 +3,33 @@ import { createHash, hash } from 'node:crypto';
 const BLOCK = 64;
 const DIGEST = 32;
 
-/** A keyed HMAC-SHA256: lowercase hex over UTF-8 text, given whole or as pieces written one after the other. */
+/** A keyed HMAC-SHA256: lowercase hex over UTF-8 text, given whole or as path=value pairs written one after the other. */
 export interface HmacSha256 {
   (text: string): string;
   /**
-   * The same as over `pieces.join('')`, without joining them: each piece is written straight into the hash input. No
-   * piece may end inside a surrogate pair that the next completes (each is encoded on its own).
+   * The same as over the text `path=escape(value)` for each leaf in `order`, joined by `&`, without making that text:
+   * each path and value is written straight into the hash input (every boundary is next to an ASCII `=` or `&`, so no
+   * surrogate pair is split).
    */
-  pieces(pieces: readonly string[]): string;
+  pairs(paths: readonly string[], values: readonly string[], order: readonly number[], escape: (value: string) => string): string;
+}
+
+const MAX_VIEWS = 256;
+const SHORT_PIECE = 32;
+
+// Writes `piece` as UTF-8 at `at` and returns where it ends. A short ASCII piece (a path, a short value) is copied by
+// character: its UTF-8 bytes are its character codes, and a call into Buffer#write costs more than the copy.
+function writePiece(target: Buffer, piece: string, at: number): number {
+  if (piece.length <= SHORT_PIECE) {
+    let i = 0;
+    for (; i < piece.length; i++) {
+      const code = piece.charCodeAt(i);
+      if (code >= 0x80) break;
+      target[at + i] = code;
+    }
+    if (i === piece.length) return at + i;
+  }
+  return at + target.write(piece, at, 'utf8');
 }
 
 /**
@@ -34,6 +53,9 @@ export function createHmacSha256(secret: Uint8Array): HmacSha256 {
   key.fill(0);
   // One scratch buffer, grown when the input may need more (UTF-8 takes at most 3 bytes per UTF-16 unit, so the
   // length bound needs no byte count); the text is written after the inner key block.
+  // Views of the first n bytes of the scratch buffer, kept per length (messages of one format mostly repeat a few
+  // lengths): hashing a view made afresh per call costs an object as large as a short message.
+  let views = new Map<number, Buffer>();
   const reserve = (units: number, bytes: () => number): void => {
     if (BLOCK + units * 3 <= inner.length) return;
     const needed = BLOCK + bytes();
@@ -42,21 +64,44 @@ export function createHmacSha256(secret: Uint8Array): HmacSha256 {
     inner.copy(grown, 0, 0, BLOCK);
     inner.fill(0);
     inner = grown;
+    views = new Map();
+  };
+  const viewOf = (end: number): Buffer => {
+    let view = views.get(end);
+    if (view === undefined) {
+      if (views.size >= MAX_VIEWS) views.clear();
+      view = inner.subarray(0, end);
+      views.set(end, view);
+    }
+    return view;
   };
   const finish = (end: number): string => {
-    outer.write(hash('sha256', inner.subarray(0, end), 'binary') as string, BLOCK, 'latin1');
+    // The inner digest as 32 latin1 characters, one per byte: copied by character after the outer key block.
+    const digest = hash('sha256', viewOf(end), 'binary') as string;
+    for (let i = 0; i < DIGEST; i++) outer[BLOCK + i] = digest.charCodeAt(i);
     return hash('sha256', outer, 'hex') as string;
   };
   const hmac = (text: string): string => {
     reserve(text.length, () => Buffer.byteLength(text, 'utf8'));
     return finish(BLOCK + inner.write(text, BLOCK, 'utf8'));
   };
-  hmac.pieces = (pieces: readonly string[]): string => {
+  hmac.pairs = (paths: readonly string[], values: readonly string[], order: readonly number[], escape: (value: string) => string): string => {
+    // Escaping turns one ASCII character into three: 3 bytes per unit of the unescaped value still bounds its UTF-8.
     let units = 0;
-    for (let i = 0; i < pieces.length; i++) units += pieces[i]!.length;
-    reserve(units, () => pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece, 'utf8'), 0));
+    for (let i = 0; i < order.length; i++) units += paths[order[i]!]!.length + values[order[i]!]!.length + 2;
+    reserve(units, () => {
+      let bytes = 0;
+      for (let i = 0; i < order.length; i++) bytes += Buffer.byteLength(paths[order[i]!]!, 'utf8') + Buffer.byteLength(escape(values[order[i]!]!), 'utf8') + 2;
+      return bytes;
+    });
     let end = BLOCK;
-    for (let i = 0; i < pieces.length; i++) end += inner.write(pieces[i]!, end, 'utf8');
+    for (let i = 0; i < order.length; i++) {
+      const leaf = order[i]!;
+      if (i > 0) inner[end++] = 0x26; // &
+      end = writePiece(inner, paths[leaf]!, end);
+      inner[end++] = 0x3d; // =
+      end = writePiece(inner, escape(values[leaf]!), end);
+    }
     return finish(end);
   };
   return hmac;

@@ -31,7 +31,7 @@ interface KnownShape extends ShapeLeaves {
 }
 
 function isArrayShape(node: ObjectShape | ArrayShape): node is ArrayShape {
-  return 'items' in node;
+  return (node as Partial<ArrayShape>).items !== undefined;
 }
 
 /**
@@ -58,50 +58,55 @@ function shapeOf(value: unknown): ShapeNode {
 }
 
 /**
- * Pushes the leaf values of `value` (as the walk writes them) if it has shape `node`; false at the first difference,
- * or at anything the walk would refuse (the full walk then runs and says why). Terminates on cycles and recurses no
- * deeper than the shape, itself no deeper than MAX_RECORD_DEPTH: a deeper record differs from it there.
+ * Writes the leaf values of `value` (as the walk writes them) into `values` from index `at` if it has shape `node`, and
+ * returns the index after the last; -1 at the first difference, or at anything the walk would refuse (the full walk
+ * then runs and says why). Terminates on cycles and recurses no deeper than the shape, itself no deeper than
+ * MAX_RECORD_DEPTH: a deeper record differs from it there.
  */
-function collect(value: unknown, node: ShapeNode, values: string[]): boolean {
+function collect(value: unknown, node: ShapeNode, values: string[], at: number): number {
   if (node === LEAF) {
     switch (typeof value) {
       case 'string':
-        values.push(value);
-        return true;
+        values[at] = value;
+        return at + 1;
       case 'boolean':
-        values.push(value ? 'true' : 'false');
-        return true;
+        values[at] = value ? 'true' : 'false';
+        return at + 1;
       case 'number':
-        if (!Number.isFinite(value)) return false;
-        values.push(JSON.stringify(value));
-        return true;
+        if (!Number.isFinite(value)) return -1;
+        values[at] = JSON.stringify(value);
+        return at + 1;
       case 'undefined':
-        values.push('');
-        return true;
+        values[at] = '';
+        return at + 1;
       case 'object':
-        if (value !== null) return false;
-        values.push('');
-        return true;
+        if (value !== null) return -1;
+        values[at] = '';
+        return at + 1;
       default:
-        return false;
+        return -1;
     }
   }
-  if (typeof value !== 'object' || value === null) return false;
+  if (typeof value !== 'object' || value === null) return -1;
   if (isArrayShape(node)) {
-    if (!Array.isArray(value) || value.length !== node.items.length) return false;
-    for (let i = 0; i < value.length; i++) if (!collect(value[i], node.items[i]!, values)) return false;
-    return true;
+    if (!Array.isArray(value) || value.length !== node.items.length) return -1;
+    for (let i = 0; i < value.length && at >= 0; i++) at = collect(value[i], node.items[i]!, values, at);
+    return at;
   }
-  if (!isPlainObject(value)) return false;
+  if (!isPlainObject(value)) return -1;
   const { keys, members } = node;
-  let at = 0;
-  for (const key of Object.keys(value)) {
-    const member = value[key];
-    if (key === ENCRYPTION_DATA || member === undefined) continue;
-    if (keys[at] !== key || !collect(member, members[at]!, values)) return false;
-    at += 1;
+  let member = 0;
+  // for-in, not Object.keys: no array per object. It gives the own keys in Object.keys order, then any enumerable
+  // inherited one (a polluted Object.prototype), which no shape has: the record then differs and the full walk runs.
+  for (const key in value) {
+    const item = value[key];
+    if (key === ENCRYPTION_DATA || item === undefined) continue;
+    if (keys[member] !== key) return -1;
+    at = collect(item, members[member]!, values, at);
+    if (at < 0) return -1;
+    member += 1;
   }
-  return at === keys.length;
+  return member === keys.length ? at : -1;
 }
 
 const SHAPES_PER_OPERATION = 4;
@@ -117,8 +122,9 @@ export class RecordShapes {
     if (shapes === undefined) return null;
     for (let i = 0; i < shapes.length; i++) {
       const shape = shapes[i]!;
-      const values: string[] = [];
-      if (!collect(record, shape.root, values)) continue;
+      // Sized once to the shape's leaf count: a record of this shape fills exactly that many.
+      const values: string[] = new Array(shape.paths.length);
+      if (collect(record, shape.root, values, 0) !== shape.paths.length) continue;
       if (i > 0) shapes.unshift(...shapes.splice(i, 1));
       return { paths: shape.paths, secret: shape.secret, pathOrder: shape.pathOrder, values };
     }

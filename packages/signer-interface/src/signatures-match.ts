@@ -17,6 +17,19 @@ const scratchB = Buffer.alloc(SHORT * 3);
 const viewsA: Buffer[] = [];
 const viewsB: Buffer[] = [];
 
+// Writes `text` as UTF-8 at the start of `target` and returns its byte length. An ASCII text (every hex or base64
+// signature) is copied by character, every character whatever it holds (no early exit): its UTF-8 bytes are its
+// character codes, and a call into Buffer#write costs several times this copy of 64 characters.
+function writeUtf8(target: Buffer, text: string): number {
+  let seen = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    seen |= code;
+    target[i] = code;
+  }
+  return seen < 0x80 ? text.length : target.write(text, 0, 'utf8');
+}
+
 /** Compares two signature texts in constant time; different lengths or a non-string give false, never a throw. */
 export function signaturesMatch(options: SignaturesMatchOptions): boolean {
   const { expected, received } = options;
@@ -28,8 +41,8 @@ export function signaturesMatch(options: SignaturesMatchOptions): boolean {
     return a.length === b.length && timingSafeEqual(a, b);
   }
   // Synchronous from write to compare, so no other call can use the scratch buffers in between.
-  const length = scratchA.write(expected, 0, 'utf8');
-  if (scratchB.write(received, 0, 'utf8') !== length) return false;
+  const length = writeUtf8(scratchA, expected);
+  if (writeUtf8(scratchB, received) !== length) return false;
   // Left in place afterwards: the buffers hold nothing the two strings do not already hold on the heap.
   return timingSafeEqual((viewsA[length] ??= scratchA.subarray(0, length)), (viewsB[length] ??= scratchB.subarray(0, length)));
 }

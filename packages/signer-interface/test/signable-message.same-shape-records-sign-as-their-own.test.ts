@@ -121,6 +121,23 @@ describe('records of a shape already walked', () => {
     }
   });
 
+  it('give their own fields and signing text while Object.prototype has an enumerable member (inherited keys are never signed)', () => {
+    const record = { order_no: 'A-1', amount: '1.00', nested: { currency: 'USD' } };
+    const signer = createHmacSha256Signer({ secret: 'k' });
+    const before = signer.sign(createSignableMessage({ operation: 'refund', record, body: '' }));
+    const seen: { paths: string[]; signature: string }[] = [];
+    Object.defineProperty(Object.prototype, 'polluted', { value: 'x', enumerable: true, configurable: true, writable: true });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const message = createSignableMessage({ operation: 'refund', record: { ...record, nested: { currency: 'USD' } }, body: '' });
+        seen.push({ paths: message.fields.map((f) => f.path), signature: signer.sign(message) });
+      }
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    expect(seen).toEqual(Array(3).fill({ paths: ['order_no', 'amount', 'nested.currency'], signature: before }));
+  });
+
   it('keep card data out of inspection when the shape was known', () => {
     const record = { card: '4111111111111111', security_code: '123', amount: '1.00' };
     createSignableMessage({ operation: 'authoriseCard', record, body: '' });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHmacSha256Signer, createSignableMessage, signaturesMatch } from '../src/index.ts';
 
@@ -13,6 +14,20 @@ describe('signaturesMatch', () => {
     expect(signaturesMatch({ expected: 'ab12', received: '' })).toBe(false);
     expect(signaturesMatch({ expected: 'e', received: 'é' })).toBe(false);
     expect(signaturesMatch({ expected: 'ab12', received: 'ab12'.repeat(10_000) })).toBe(false);
+  });
+
+  it('is true exactly when the two texts are equal, ASCII or not (a character is never taken for its low byte)', () => {
+    expect(signaturesMatch({ expected: 'a\u0161', received: 'aa' })).toBe(false); // š is U+0161: its low byte is "a"
+    expect(signaturesMatch({ expected: 'aa', received: 'a\u0161' })).toBe(false);
+    expect(signaturesMatch({ expected: 'é😀', received: 'é😀' })).toBe(true);
+    const text = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ unit: fc.constantFrom('a', 'b', 'a\u0161', '\u0100', '\u0161'), maxLength: 8 }));
+    fc.assert(
+      fc.property(text, text, (expected, received) => {
+        expect(signaturesMatch({ expected, received })).toBe(expected === received);
+        expect(signaturesMatch({ expected, received: expected })).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('returns false for a received value that is not a string', () => {

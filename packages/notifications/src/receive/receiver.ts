@@ -7,7 +7,8 @@ import type { DedupeStore } from '../dedupe/store.ts';
 import { answerFor, type ReceiverAnswer } from './answer.ts';
 import { readFetchBody } from './read-fetch-body.ts';
 import { readNodeBody } from './read-node-body.ts';
-import { verifyNotification, verifySettings, type VerifyOptions } from './verify.ts';
+import { verifySettings, type VerifyOptions } from './verify-settings.ts';
+import { verifyNotificationNow } from './verify.ts';
 
 /** What the receiver needs: how to verify, what to run per event, and where handled ids are kept. */
 export interface ReceiverOptions<Context = void> extends VerifyOptions {
@@ -69,7 +70,8 @@ export function createNotificationReceiver<Context = void>(options: ReceiverOpti
     async handle(input, context) {
       let event: NotificationEvent;
       try {
-        event = await verifyNotification(input, settings);
+        const verified = verifyNotificationNow(input, settings);
+        event = isThenable(verified) ? await verified : verified;
       } catch (error) {
         if (error instanceof NotificationRefusedError) return report(answerFor('refused', undefined, error));
         throw error;
