@@ -38,8 +38,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(second.leased).toHaveLength(6);
     expect(second.leased.some((l) => [a.chunk, b.chunk, c.chunk].includes(l.chunk))).toBe(false);
     expect(ledger.roundTrips - before).toBe(2);
-    const { rows } = await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_outcome WHERE batch_id = 'steps'");
-    expect(rows[0]!.n).toBe(3 + 3 + 2);
+    expect((await ledger.status('steps')).counts.failed).toBe(3 + 3 + 2);
     // d is still leased by h1 under its current token: committing it, the 6 and then the resend finishes the batch.
     const third = await ledger.step('steps', 'h1', 60_000, 8, [d, ...second.leased].map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
     expect(third.held.size).toBe(7);
@@ -49,6 +48,12 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(last.leased).toEqual([]);
     expect(last.finished).toBe(true);
     expect((await ledger.status('steps')).counts.failed).toBe(30);
+    // Outcomes in input order, the resent order's among them, also read one chunk row a page.
+    for (const pageSize of [5000, 7]) {
+      const indexes: number[] = [];
+      for await (const outcome of ledger.outcomes('steps', pageSize)) indexes.push(outcome.index);
+      expect(indexes).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    }
   });
 
   it('concurrent steps of several holders lease disjoint chunks, exactly as many as each asked for while chunks last', async () => {
@@ -70,7 +75,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
       const seen: Promise<boolean>[] = [];
       // A query sent from onOutcome runs after the call returns: were the outcome reported before its commit, the
       // query could run while the committing statement is still open, and not see the row.
-      const onOutcome = (o: OrderOutcome) => void seen.push(ledger.pool.query("SELECT 1 FROM gw_batch_outcome WHERE batch_id = 'durable' AND idx = $1", [o.index]).then((r) => r.rowCount === 1));
+      const onOutcome = (o: OrderOutcome) => void seen.push(ledger.pool.query(`SELECT 1 FROM gw_batch_result WHERE batch_id = 'durable' AND outcomes LIKE '%{"index":' || $1 || ',%'`, [o.index]).then((r) => r.rowCount === 1));
       const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledger.pool, batch: 'durable', onOutcome, concurrency: 8, keepOutcomes: false });
       expect(result.counts.succeeded).toBe(1000);
       expect(seen).toHaveLength(1000);
@@ -108,19 +113,35 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
-  it('opening a ledger made by an earlier version drops its per-row foreign keys on outcomes and claims, and keeps its batches', async () => {
+  it('opening a ledger made by an earlier version upgrades it: foreign keys dropped, its chunks (jsonb orders) leased and its outcomes read as before', async () => {
     const old = await freshDatabase();
     try {
       const client = new pg.Client({ connectionString: old.url });
       await client.connect();
-      // The earlier schema: outcomes and claims referenced gw_batch.
-      await client.query(LEDGER_SCHEMA.replace(/DO \$\$[\s\S]*END \$\$;/, '').replace('CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL,', 'CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL REFERENCES gw_batch (id),').replace('  order_key text NOT NULL,\n  batch_id text NOT NULL,', '  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),'));
-      await client.query("INSERT INTO gw_batch (id, operation, chunk_limit, sealed, total) VALUES ('older', 'capture', 50, true, 0)");
+      // The earlier schema: outcomes and claims referenced gw_batch; a chunk's orders were jsonb, its outcomes a row each.
+      const earlier = LEDGER_SCHEMA.replace(/DO \$\$[\s\S]*END \$\$;/, '')
+        .replace(/CREATE TABLE IF NOT EXISTS gw_batch_result \([\s\S]*?\n\);/, '')
+        .replace('CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL,', 'CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL REFERENCES gw_batch (id),')
+        .replace('  order_key text NOT NULL,\n  batch_id text NOT NULL,', '  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),');
+      expect(earlier).not.toContain('gw_batch_result');
+      await client.query(earlier);
+      await client.query("INSERT INTO gw_batch (id, operation, chunk_limit, sealed, total) VALUES ('older', 'query', 2, true, 4)");
+      const entry = (i: number) => ({ index: i, order: { order_no: `OLD-${i}` } });
+      await client.query("INSERT INTO gw_batch_chunk (batch_id, chunk, orders, state) VALUES ('older', 1, $1, 'done'), ('older', 2, $2, 'ready')", [JSON.stringify([entry(0), entry(2)]), JSON.stringify([entry(1), entry(3)])]);
+      for (const i of [0, 2]) await client.query("INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome) VALUES ('older', $1, 'failed', 1, $2)", [i, { ...entry(i), kind: 'failed', reason: 'old' }]);
       const keys = "SELECT conname FROM pg_constraint WHERE contype = 'f' ORDER BY conname";
       expect((await client.query<{ conname: string }>(keys)).rows.map((r) => r.conname)).toEqual(['gw_batch_chunk_batch_id_fkey', 'gw_batch_outcome_batch_id_fkey', 'gw_order_claim_batch_id_fkey']);
       const upgraded = await PgLedger.open(old.url);
       expect((await client.query<{ conname: string }>(keys)).rows.map((r) => r.conname)).toEqual(['gw_batch_chunk_batch_id_fkey']);
-      expect(await upgraded.finished('older')).toBe(true);
+      expect(await upgraded.finished('older')).toBe(false);
+      const step = await upgraded.step('older', 'h1', 60_000, 4, []);
+      expect(step.leased.map((c) => c.orders)).toEqual([[{ ...entry(1), resends: 0 }, { ...entry(3), resends: 0 }]]);
+      const last = await upgraded.step('older', 'h1', 60_000, 4, [{ claimed: step.leased[0]!, outcomes: failedAll(step.leased[0]!), resend: [] }]);
+      expect(last.finished).toBe(true);
+      expect((await upgraded.status('older')).counts.failed).toBe(4);
+      const read: [number, string | undefined][] = [];
+      for await (const o of upgraded.outcomes('older')) read.push([o.index, o.reason]);
+      expect(read).toEqual([[0, 'old'], [1, 'test'], [2, 'old'], [3, 'test']]);
       await upgraded.close();
       await client.end();
     } finally {

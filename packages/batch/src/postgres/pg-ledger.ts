@@ -3,6 +3,8 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
+import { claimedOf, commitColumns, entryOf, type LeasedRow } from './chunk-rows.ts';
+import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
@@ -52,14 +54,6 @@ export interface IntakeEntry {
 }
 
 const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
-
-function entryOf(p: PendingOrder): Record<string, unknown> {
-  return { index: p.index, order: p.order, ...(p.resends > 0 ? { resends: p.resends } : {}), ...(p.interrupted ? { interrupted: p.interrupted } : {}) };
-}
-
-function pendingOf(entry: { index: number; order: Record<string, unknown>; resends?: number; interrupted?: number }): PendingOrder {
-  return { index: Number(entry.index), order: entry.order, resends: entry.resends ?? 0, ...(entry.interrupted ? { interrupted: entry.interrupted } : {}) };
-}
 
 /**
  * A batch ledger in PostgreSQL, shared by every worker of every batch in the database: chunks with leases and fencing
@@ -124,9 +118,22 @@ export class PgLedger {
    * Several chunks go in one statement; returns how many chunks it added.
    */
   async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number): Promise<number> {
-    // Claims are inserted in key order, so two batches claiming the same orders never wait on each other in a cycle.
-    const input = chunks.flatMap((chunk, grp) => chunk.map((a) => ({ index: a.pending.index, key: a.key, grp, entry: entryOf(a.pending) }))).sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : 1));
-    const { rows } = await this.#query<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, [id, JSON.stringify(input), operation, JSON.stringify(refused), intakeNext]);
+    // Each chunk's orders go as one line of a text (a JSON text has no raw newline); each money-moving order's claim key as an element of three arrays.
+    const keys: string[] = [];
+    const indexes: number[] = [];
+    const groups: number[] = [];
+    const bodies: string[] = [];
+    chunks.forEach((chunk, at) => {
+      for (const { pending, key } of chunk) {
+        if (key === null) continue;
+        keys.push(key);
+        indexes.push(pending.index);
+        groups.push(at + 1);
+      }
+      bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
+    });
+    const values = [id, operation, keys, indexes, groups, bodies.join('\n'), chunks.map((c) => c.length), JSON.stringify(refused), intakeNext];
+    const { rows } = await this.#query<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, values);
     if (!rows[0]?.moved) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     const unnamed = rows[0]?.unnamed ?? [];
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
@@ -164,7 +171,7 @@ export class PgLedger {
   /** The indexes at or after `from` already in a chunk or decided (what a resumed intake must not take in again). */
   async takenFrom(id: string, from: number): Promise<Set<number>> {
     const { rows } = await this.#query<{ idx: string }>(
-      "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(orders) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
+      "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(coalesce(body::jsonb, orders)) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
       [id, from],
     );
     return new Set(rows.map((r) => Number(r.idx)));
@@ -172,10 +179,8 @@ export class PgLedger {
 
   /** Leases the next chunk (ready, or whose lease expired) for `leaseMs`, or null when none is free now. */
   async claim(id: string, holder: string, leaseMs: number): Promise<ClaimedChunk | null> {
-    const { rows } = await this.#query<{ chunk: string; orders: Parameters<typeof pendingOf>[0][]; fence: string; sent: boolean; taken_over: boolean }>(CLAIM, [id, holder, leaseMs]);
-    const row = rows[0];
-    if (!row) return null;
-    return { chunk: Number(row.chunk), fence: Number(row.fence), orders: row.orders.map(pendingOf), takenOver: row.taken_over, sent: row.sent };
+    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, leaseMs]);
+    return rows[0] ? claimedOf(rows[0]) : null;
   }
 
   /** Records that the chunk's call is over (fenced); false when the lease was lost. */
@@ -185,7 +190,8 @@ export class PgLedger {
 
   /** Writes the chunk's outcomes and resends and marks it done, only while `claimed.fence` is its token; false when refused. */
   async commit(id: string, claimed: ClaimedChunk, outcomes: readonly OrderOutcome[], resend: readonly PendingOrder[]): Promise<boolean> {
-    const { rows } = await this.#query<{ held: number }>(COMMIT, [id, claimed.chunk, claimed.fence, JSON.stringify(outcomes), JSON.stringify(resend.map(entryOf))]);
+    const c = commitColumns(outcomes, resend);
+    const { rows } = await this.#query<{ held: number }>(COMMIT, [id, claimed.chunk, claimed.fence, [c.first, ...c.counts], c.outcomes, c.resend]);
     return (rows[0]?.held ?? 0) > 0;
   }
 
@@ -194,11 +200,14 @@ export class PgLedger {
    * leases up to `want` more chunks (as `claim`), and tells whether the batch is over.
    */
   async step(id: string, holder: string, leaseMs: number, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
-    const input = commits.map((c) => ({ chunk: c.claimed.chunk, fence: c.claimed.fence, outcomes: c.outcomes, resend: c.resend.map(entryOf) }));
-    const { rows } = await this.#query<{ held: string[]; finished: boolean; chunk: string | null; orders: Parameters<typeof pendingOf>[0][]; fence: string; sent: boolean; taken_over: boolean }>(STEP, [id, holder, leaseMs, want, JSON.stringify(input)]);
+    const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
+    const values: unknown[] = [id, holder, leaseMs, want, commits.map((c) => c.claimed.chunk), commits.map((c) => c.claimed.fence), columns.map((c) => c.first)];
+    for (let kind = 0; kind < 4; kind++) values.push(columns.map((c) => c.counts[kind]!));
+    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'));
+    const { rows } = await this.#query<{ held: string[]; finished: boolean } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [{ chunk: Number(c.chunk), fence: Number(c.fence), orders: c.orders.map(pendingOf), takenOver: c.taken_over, sent: c.sent }]));
+    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [claimedOf(c as LeasedRow)]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished };
   }
 
@@ -212,14 +221,18 @@ export class PgLedger {
     if (chunks.length > 0) await this.#query(RENEW, [id, holder, leaseMs, chunks]);
   }
 
-  /** Every outcome of the batch in input order, read a page at a time. */
-  async *outcomes(id: string, pageSize = 5000): AsyncGenerator<OrderOutcome> {
-    for (let after = -1; ; ) {
-      const { rows } = await this.#query<{ idx: string; outcome: OrderOutcome }>('SELECT idx, outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, pageSize]);
-      for (const row of rows) yield row.outcome;
-      if (rows.length < pageSize) return;
-      after = Number(rows.at(-1)!.idx);
-    }
+  /** Every outcome of the batch in input order, read a page at a time (the outcomes of chunks whose pages overlap are held meanwhile). */
+  outcomes(id: string, pageSize = 5000): AsyncGenerator<OrderOutcome> {
+    const chunkPage = Math.max(1, Math.ceil(pageSize / 50));
+    return orderedOutcomes(
+      {
+        orders: async (after, size) => (await this.#query<{ outcome: OrderOutcome }>('SELECT outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, size])).rows.map((r) => r.outcome),
+        chunks: async (first, chunk, size) =>
+          (await this.#query<{ first_idx: string; chunk: string; outcomes: string }>('SELECT first_idx, chunk, outcomes FROM gw_batch_result WHERE batch_id = $1 AND (first_idx, chunk) > ($2, $3) ORDER BY first_idx, chunk LIMIT $4', [id, first, chunk, size])).rows.map((r) => ({ first: Number(r.first_idx), chunk: Number(r.chunk), outcomes: r.outcomes })),
+      },
+      pageSize,
+      chunkPage,
+    );
   }
 
   /** Closes the pool when this ledger opened it. */
