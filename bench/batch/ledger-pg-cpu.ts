@@ -2,7 +2,7 @@
 // batch's intake does, up to 16 chunks a statement), then every chunk leased and committed by steps of 8 (outcomes
 // shaped like a sandbox's), the backend's CPU read from /proc before and after each phase, and each phase's wall time.
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-pg-cpu.ts [orders=10000] [rounds=3]
-// NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
+// EXPLAIN=1 prints every statement's plan as run (auto_explain). NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
 import { readFileSync } from 'node:fs';
 import { PgLedger, type ChunkCommit, type OrderOutcome } from '@gw/batch';
 import { createDatabase, startCluster } from '@gw/test-postgres';
@@ -12,6 +12,13 @@ const ROUNDS = Number(process.argv[3] ?? 3);
 const cluster = await startCluster();
 process.on('exit', () => cluster.stop());
 const ledger = await PgLedger.open(await createDatabase(cluster.url, 'cpu'), { maxConnections: 1 });
+if (process.env.EXPLAIN) {
+  // Every statement's plan with its actual rows and times, printed as PostgreSQL sends it (auto_explain at level LOG).
+  const connection = await ledger.pool.connect();
+  for (const set of ["LOAD 'auto_explain'", 'SET auto_explain.log_min_duration = 0', 'SET auto_explain.log_analyze = on', 'SET auto_explain.log_buffers = on', 'SET client_min_messages = log']) await connection.query(set);
+  connection.on('notice', (notice: { message?: string }) => console.log(notice.message));
+  connection.release();
+}
 const pid = (await ledger.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 const backendCpu = (): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

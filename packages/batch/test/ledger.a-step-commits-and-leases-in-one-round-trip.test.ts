@@ -105,6 +105,24 @@ describe('a worker step in the PostgreSQL ledger', () => {
     }
   });
 
+  it('an intake whose chunks hold orders another batch claimed: those are left out of their chunk and rejected naming it, a chunk left empty is not written', async () => {
+    const entry = (i: number) => ({ pending: { index: i, order: { transaction_id: `T-shared-${i}`, order_no: `N-${i}` }, resends: 0 }, key: `T-shared-${i}` });
+    await ledger.createBatch('first', 'capture', 50);
+    await ledger.intake('first', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i))], [], 10);
+    await ledger.createBatch('second', 'capture', 50);
+    // Chunk 1: orders 5-14 (5-9 claimed by 'first'); chunk 2: orders 0-4 (all claimed).
+    const added = await ledger.intake('second', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i + 5)), Array.from({ length: 5 }, (_, i) => entry(i))], [], 15);
+    expect(added).toBe(1);
+    await ledger.seal('second', 15);
+    const step = await ledger.step('second', 'h1', 60_000, 4, []);
+    expect(step.leased.map((c) => c.orders.map((p) => p.index))).toEqual([[10, 11, 12, 13, 14]]);
+    const rejected: OrderOutcome[] = [];
+    for await (const o of ledger.outcomes('second')) rejected.push(o);
+    expect(rejected.map((o) => [o.index, o.kind])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => [i, 'rejected']));
+    expect(rejected[7]!.reason).toContain('already in batch first (input order #7)');
+    expect(rejected[7]!.order).toEqual(entry(7).pending.order);
+  });
+
   it('refuses an unknown batch, writing nothing: the step and the intake each with a typed error', async () => {
     await expect(ledger.step('no-such-batch', 'h1', 60_000, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
     const entry = { pending: { index: 0, order: { transaction_id: 'T-none', order_no: 'N-0' }, resends: 0 }, key: 'T-none' };

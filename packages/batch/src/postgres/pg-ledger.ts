@@ -6,7 +6,7 @@ import { LedgerBatchError } from './ledger-batch-error.ts';
 import { claimedOf, commitColumns, entryOf, type LeasedRow } from './chunk-rows.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
-import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
+import { CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -53,7 +53,7 @@ export interface IntakeEntry {
   readonly key: string | null;
 }
 
-const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
+const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 /**
  * A batch ledger in PostgreSQL, shared by every worker of every batch in the database: chunks with leases and fencing
@@ -63,6 +63,8 @@ const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, MA
 export class PgLedger {
   readonly pool: pg.Pool;
   readonly #owned: boolean;
+  /** An intake met an order another batch had claimed: this ledger's intakes resolve conflicts from then on. */
+  #claimsMet = false;
   roundTrips = 0;
 
   private constructor(pool: pg.Pool, owned: boolean) {
@@ -133,11 +135,25 @@ export class PgLedger {
       bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
     });
     const values = [id, operation, keys, indexes, groups, bodies.join('\n'), chunks.map((c) => c.length), JSON.stringify(refused), intakeNext];
-    const { rows } = await this.#query<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, values);
+    const { rows } = await this.#intakeStatement(values);
     if (!rows[0]?.moved) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     const unnamed = rows[0]?.unnamed ?? [];
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
     return rows[0]?.chunks ?? 0;
+  }
+
+  // Plain claim inserts first; once another batch held one of the orders, conflicts are resolved in the statement.
+  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[] }>> {
+    if (!this.#claimsMet) {
+      try {
+        return await this.#query(INTAKE_UNCLAIMED, values);
+      } catch (error) {
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        if (code !== '23505' || constraint !== 'gw_order_claim_pkey') throw error;
+        this.#claimsMet = true;
+      }
+    }
+    return this.#query(INTAKE, values);
   }
 
   /**

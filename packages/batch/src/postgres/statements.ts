@@ -49,6 +49,13 @@ moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id =
 SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
 
+/**
+ * INTAKE when none of the orders is claimed yet, as is usual: a plain insert of the claims, about half the database's
+ * work of one that resolves conflicts. A claim another batch holds makes it fail whole (unique violation, nothing
+ * written); INTAKE then takes the same chunks in.
+ */
+export const INTAKE_UNCLAIMED = INTAKE.replace('ON CONFLICT DO NOTHING RETURNING idx', 'RETURNING idx');
+
 /** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
 export const NAME_CONFLICTS = `
 UPDATE gw_batch_outcome o SET outcome = jsonb_set(o.outcome, '{reason}', to_jsonb('already in batch ' || c.batch_id || ' (input order #' || c.idx || '): not sent by this batch, which would apply it twice'))
