@@ -12,7 +12,8 @@ export interface ChunkEntry {
 /** A leased chunk's row: its orders' text, the indexes never to send (lost their claim), its token and history. */
 export interface LeasedRow {
   readonly chunk: string;
-  readonly body: string;
+  /** Null when the caller said it holds the chunk's orders. */
+  readonly body: string | null;
   readonly skip: string[] | null;
   readonly fence: string;
   readonly sent: boolean;
@@ -35,7 +36,7 @@ export function pendingOf(entry: ChunkEntry): PendingOrder {
 /** A leased row as a claimed chunk: its orders parsed, those that lost their claim left out. */
 export function claimedOf(row: LeasedRow): { chunk: number; fence: number; orders: PendingOrder[]; takenOver: boolean; sent: boolean } {
   const skip = row.skip && row.skip.length > 0 ? new Set(row.skip.map(Number)) : null;
-  const entries = JSON.parse(row.body) as ChunkEntry[];
+  const entries = JSON.parse(row.body ?? '[]') as ChunkEntry[];
   const orders = (skip ? entries.filter((e) => !skip.has(Number(e.index))) : entries).map(pendingOf);
   return { chunk: Number(row.chunk), fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent };
 }

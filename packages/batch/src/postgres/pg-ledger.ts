@@ -53,6 +53,9 @@ export interface IntakeEntry {
   readonly key: string | null;
 }
 
+/** Chunks whose orders a ledger keeps after taking them in (about 50 orders each). */
+const LOCAL_CHUNKS = 256;
+
 const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 /**
@@ -63,6 +66,11 @@ const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, IN
 export class PgLedger {
   readonly pool: pg.Pool;
   readonly #owned: boolean;
+  /**
+   * Orders of chunks this ledger took in whole and has not leased yet (at most LOCAL_CHUNKS): a step that leases one
+   * gets no text back for it, and its orders come from here: what was written is what is sent.
+   */
+  readonly #local = new Map<number, PendingOrder[]>();
   /** An intake met an order another batch had claimed: this ledger's intakes resolve conflicts from then on. */
   #claimsMet = false;
   roundTrips = 0;
@@ -137,13 +145,15 @@ export class PgLedger {
     const values = [id, operation, keys, indexes, groups, bodies.join('\n'), chunks.map((c) => c.length), JSON.stringify(refused), intakeNext];
     const { rows } = await this.#intakeStatement(values);
     if (!rows[0]?.moved) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    const { whole_grps: grps, whole_chunks: numbers } = rows[0];
+    for (let i = 0; i < grps.length && this.#local.size < LOCAL_CHUNKS; i++) this.#local.set(Number(numbers[i]), chunks[grps[i]! - 1]!.map((a) => a.pending));
     const unnamed = rows[0]?.unnamed ?? [];
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
     return rows[0]?.chunks ?? 0;
   }
 
   // Plain claim inserts first; once another batch held one of the orders, conflicts are resolved in the statement.
-  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[] }>> {
+  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[]; whole_grps: number[]; whole_chunks: string[] }>> {
     if (!this.#claimsMet) {
       try {
         return await this.#query(INTAKE_UNCLAIMED, values);
@@ -195,8 +205,18 @@ export class PgLedger {
 
   /** Leases the next chunk (ready, or whose lease expired) for `leaseMs`, or null when none is free now. */
   async claim(id: string, holder: string, leaseMs: number): Promise<ClaimedChunk | null> {
-    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, leaseMs]);
-    return rows[0] ? claimedOf(rows[0]) : null;
+    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, leaseMs, [...this.#local.keys()]]);
+    return rows[0] ? this.#claimed(id, rows[0]) : null;
+  }
+
+  // A leased row as a chunk: its orders from the row's text, or (no text sent back) from those this ledger took in.
+  #claimed(id: string, row: LeasedRow): ClaimedChunk {
+    const chunk = Number(row.chunk);
+    const local = this.#local.get(chunk);
+    this.#local.delete(chunk);
+    if (row.body !== null) return claimedOf(row);
+    if (!local) throw new LedgerBatchError(id, `chunk ${chunk} was leased without its orders, which this process does not hold (a fault in the ledger: report it)`);
+    return { chunk, fence: Number(row.fence), orders: local, takenOver: row.taken_over, sent: row.sent };
   }
 
   /** Records that the chunk's call is over (fenced); false when the lease was lost. */
@@ -219,11 +239,11 @@ export class PgLedger {
     const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
     const values: unknown[] = [id, holder, leaseMs, want, commits.map((c) => c.claimed.chunk), commits.map((c) => c.claimed.fence), columns.map((c) => c.first)];
     for (let kind = 0; kind < 4; kind++) values.push(columns.map((c) => c.counts[kind]!));
-    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'));
+    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), [...this.#local.keys()]);
     const { rows } = await this.#query<{ held: string[]; finished: boolean } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [claimedOf(c as LeasedRow)]));
+    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(id, c as LeasedRow)]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished };
   }
 

@@ -7,7 +7,8 @@
 /**
  * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes,
  * $5 their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk:
- * JSON text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake rejections (jsonb), $9 intake_next. An order whose claim another batch holds goes into its chunk's
+ * JSON text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake rejections (jsonb), $9 intake_next. Returns the chunks written whole (no order left out) with their
+ * place in the statement, so the process that took them in need not read their orders back. An order whose claim another batch holds goes into its chunk's
  * `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only then are chunk texts
  * parsed (to put the order in the rejection).
  */
@@ -21,11 +22,14 @@ claimed AS (
 ),
 lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE idx NOT IN (SELECT idx FROM claimed)),
 bodies AS (SELECT body, n, grp FROM unnest(string_to_array($6::text, E'\n'), $7::int[]) WITH ORDINALITY AS b(body, n, grp) WHERE EXISTS (SELECT 1 FROM batch)),
+kept AS MATERIALIZED (
+  SELECT b.grp, nextval('gw_batch_chunk_seq') AS chunk, s.skip
+  FROM bodies b LEFT JOIN LATERAL (SELECT array_agg(idx ORDER BY idx) AS skip, count(*) AS n FROM lost WHERE lost.grp = b.grp) s ON true
+  WHERE b.n > coalesce(s.n, 0)
+),
 chunk AS (
   INSERT INTO gw_batch_chunk (batch_id, chunk, body, skip)
-  SELECT $1, nextval('gw_batch_chunk_seq'), b.body, s.skip
-  FROM bodies b LEFT JOIN LATERAL (SELECT array_agg(idx ORDER BY idx) AS skip, count(*) AS n FROM lost WHERE lost.grp = b.grp) s ON true
-  WHERE b.n > coalesce(s.n, 0) ORDER BY b.grp
+  SELECT $1, k.chunk, b.body, k.skip FROM kept k JOIN bodies b ON b.grp = k.grp ORDER BY k.chunk
   RETURNING chunk
 ),
 lost_orders AS (
@@ -47,6 +51,7 @@ rejected AS (
 ),
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 RETURNING 1)
 SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
+  (SELECT coalesce(array_agg(grp ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_grps, (SELECT coalesce(array_agg(chunk ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_chunks,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
 
 /**
@@ -63,7 +68,7 @@ FROM unnest($2::bigint[], $3::text[]) AS u(idx, k) JOIN gw_order_claim c ON c.op
 WHERE o.batch_id = $1 AND o.idx = u.idx`;
 
 /**
- * $1 batch, $2 holder, $3 lease ms: the first ready chunk, or one whose lease expired; its token goes up by one. The
+ * $1 batch, $2 holder, $3 lease ms, $4 chunks whose orders the caller has (their text is not sent back): the first ready chunk, or one whose lease expired; its token goes up by one. The
  * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
  * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one.
  */
@@ -77,7 +82,7 @@ UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, 
   lease_until = clock_timestamp() + $3 * interval '1 millisecond'
 FROM next
 WHERE c.batch_id = $1 AND c.chunk = next.chunk
-RETURNING c.chunk, coalesce(c.body, c.orders::text) AS body, c.skip, c.fence, c.sent, next.taken_over`;
+RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE coalesce(c.body, c.orders::text) END AS body, c.skip, c.fence, c.sent, next.taken_over`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
 export const MARK_SENT = `UPDATE gw_batch_chunk SET sent = true WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased'`;
@@ -123,7 +128,7 @@ export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE
  * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
  * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
- * none; a missing line is none too).
+ * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back).
  */
 export const STEP = `
 WITH commits AS (
@@ -156,7 +161,7 @@ leased AS (
   UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
     lease_until = clock_timestamp() + $3 * interval '1 millisecond'
   FROM next WHERE k.batch_id = $1 AND k.chunk = next.chunk
-  RETURNING k.chunk, coalesce(k.body, k.orders::text) AS body, k.skip, k.fence, k.sent, next.taken_over
+  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE coalesce(k.body, k.orders::text) END AS body, k.skip, k.fence, k.sent, next.taken_over
 ),
 summary AS (
   SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held, (SELECT coalesce(sum(n), 0)::int FROM decided) AS decided,
