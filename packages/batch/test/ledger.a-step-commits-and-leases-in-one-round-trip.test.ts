@@ -50,9 +50,11 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect((await ledger.status('steps')).counts.failed).toBe(30);
     // Outcomes in input order, the resent order's among them, also read one chunk row a page.
     for (const pageSize of [5000, 7]) {
-      const indexes: number[] = [];
-      for await (const outcome of ledger.outcomes('steps', pageSize)) indexes.push(outcome.index);
-      expect(indexes).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      const read: OrderOutcome[] = [];
+      for await (const outcome of ledger.outcomes('steps', pageSize)) read.push(outcome);
+      // Each as committed, its order put back from its chunk's orders, its fields in the order the runner makes them.
+      expect(read).toEqual(Array.from({ length: 30 }, (_, i) => ({ index: i, kind: 'failed', order: { order_no: `steps-${i}` }, reason: 'test' })));
+      expect(read.every((o) => Object.keys(o).join() === 'index,kind,order,reason')).toBe(true);
     }
   });
 

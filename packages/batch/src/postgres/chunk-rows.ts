@@ -49,6 +49,18 @@ export interface CommitColumns {
   readonly resend: string | null;
 }
 
+// An outcome as a chunk's result row keeps it: its order is in the chunk's text already (put back on reading).
+function withoutOrder(outcome: OrderOutcome): Omit<OrderOutcome, 'order'> {
+  const { order: _order, ...rest } = outcome;
+  return rest;
+}
+
+/** A chunk result row's outcomes, each with its order put back from the chunk's orders (as the runner made it: index, kind, order, the rest). */
+export function outcomesOf(outcomes: string, body: string): OrderOutcome[] {
+  const orders = new Map((JSON.parse(body) as ChunkEntry[]).map((e) => [Number(e.index), e.order]));
+  return (JSON.parse(outcomes) as OrderOutcome[]).map(({ index, kind, order, ...rest }) => ({ index, kind, order: (order ?? orders.get(index))!, ...rest }));
+}
+
 /** What a chunk's commit writes: its outcomes as one text with their counts, and its orders to send again as another. */
 export function commitColumns(outcomes: readonly OrderOutcome[], resend: readonly PendingOrder[]): CommitColumns {
   let first = Number.POSITIVE_INFINITY;
@@ -60,7 +72,7 @@ export function commitColumns(outcomes: readonly OrderOutcome[], resend: readonl
   return {
     first: outcomes.length > 0 ? first : 0,
     counts,
-    outcomes: outcomes.length > 0 ? JSON.stringify(outcomes) : null,
+    outcomes: outcomes.length > 0 ? JSON.stringify(outcomes.map(withoutOrder)) : null,
     resend: resend.length > 0 ? JSON.stringify(resend.map(entryOf)) : null,
   };
 }

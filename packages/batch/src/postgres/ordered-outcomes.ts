@@ -4,8 +4,8 @@ import type { OrderOutcome } from '../outcome.ts';
 export interface OutcomePages {
   /** Per-order rows with index above `after`, ascending, at most `size`. */
   orders(after: number, size: number): Promise<OrderOutcome[]>;
-  /** Chunk rows after (`first`, `chunk`), by first index then chunk, at most `size`: each chunk's outcomes as JSON text. */
-  chunks(first: number, chunk: number, size: number): Promise<{ first: number; chunk: number; outcomes: string }[]>;
+  /** Chunk rows after (`first`, `chunk`), by first index then chunk, at most `size`: each chunk's outcomes. */
+  chunks(first: number, chunk: number, size: number): Promise<{ first: number; chunk: number; outcomes: OrderOutcome[] }[]>;
 }
 
 /** Every outcome of a batch in input order, read a page at a time from both kinds of rows. */
@@ -41,7 +41,7 @@ async function* chunkRows(pages: OutcomePages, pageSize: number): AsyncGenerator
     const rows = await pages.chunks(first, chunk, pageSize);
     for (const row of rows) {
       yield* below(row.first);
-      for (const outcome of JSON.parse(row.outcomes) as OrderOutcome[]) held.push(outcome);
+      for (const outcome of row.outcomes) held.push(outcome);
     }
     if (rows.length < pageSize) break;
     ({ first, chunk } = rows.at(-1)!);

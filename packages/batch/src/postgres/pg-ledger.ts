@@ -3,7 +3,7 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
-import { claimedOf, commitColumns, entryOf, type LeasedRow } from './chunk-rows.ts';
+import { claimedOf, commitColumns, entryOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
@@ -264,7 +264,12 @@ export class PgLedger {
       {
         orders: async (after, size) => (await this.#query<{ outcome: OrderOutcome }>('SELECT outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, size])).rows.map((r) => r.outcome),
         chunks: async (first, chunk, size) =>
-          (await this.#query<{ first_idx: string; chunk: string; outcomes: string }>('SELECT first_idx, chunk, outcomes FROM gw_batch_result WHERE batch_id = $1 AND (first_idx, chunk) > ($2, $3) ORDER BY first_idx, chunk LIMIT $4', [id, first, chunk, size])).rows.map((r) => ({ first: Number(r.first_idx), chunk: Number(r.chunk), outcomes: r.outcomes })),
+          (
+            await this.#query<{ first_idx: string; chunk: string; outcomes: string; body: string }>(
+              'SELECT r.first_idx, r.chunk, r.outcomes, coalesce(c.body, c.orders::text) AS body FROM gw_batch_result r JOIN gw_batch_chunk c ON c.batch_id = r.batch_id AND c.chunk = r.chunk WHERE r.batch_id = $1 AND (r.first_idx, r.chunk) > ($2, $3) ORDER BY r.first_idx, r.chunk LIMIT $4',
+              [id, first, chunk, size],
+            )
+          ).rows.map((r) => ({ first: Number(r.first_idx), chunk: Number(r.chunk), outcomes: outcomesOf(r.outcomes, r.body) })),
       },
       pageSize,
       chunkPage,

@@ -3,7 +3,8 @@ import type { PoolClient } from 'pg';
 /**
  * The ledger's tables. A chunk's orders are one JSON text (`body`, stored uncompressed: PostgreSQL neither parses nor
  * compresses them), with the indexes of the orders in it that lost their claim to another batch (`skip`, never sent);
- * a committed chunk's outcomes are one row of `gw_batch_result` (one JSON text and the counts by kind). Orders refused
+ * a committed chunk's outcomes are one row of `gw_batch_result` (one JSON text, each outcome without its order, which
+ * its chunk's text holds, and the counts by kind). Orders refused
  * at intake keep one `gw_batch_outcome` row each, as do every outcome and chunk of a database made by an earlier
  * version (its `orders` jsonb column still read). Outcome and claim rows name their batch without a foreign key (a per-row check that cost a
  * third of an intake): the statements that write them write only for a batch that exists (intake checks it in the same
