@@ -2,7 +2,7 @@
 // batch's intake does, up to 16 chunks a statement), then every chunk leased and committed by steps of 8 (outcomes
 // shaped like a sandbox's), the backend's CPU read from /proc before and after each phase, and each phase's wall time.
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-pg-cpu.ts [orders=10000] [rounds=3]
-// EXPLAIN=1 prints every statement's plan as run (auto_explain). NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
+// PLAN_CACHE_MODE=force_generic_plan|force_custom_plan sets the connection's plan_cache_mode. EXPLAIN=1 prints every statement's plan as run (auto_explain). NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
 import { readFileSync } from 'node:fs';
 import { PgLedger, type ChunkCommit, type OrderOutcome } from '@gw/batch';
 import { createDatabase, startCluster } from '@gw/test-postgres';
@@ -19,6 +19,7 @@ if (process.env.EXPLAIN) {
   connection.on('notice', (notice: { message?: string }) => console.log(notice.message));
   connection.release();
 }
+if (process.env.PLAN_CACHE_MODE) await ledger.pool.query(`SET plan_cache_mode = ${process.env.PLAN_CACHE_MODE}`);
 const pid = (await ledger.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 const backendCpu = (): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

@@ -51,18 +51,21 @@ const client = {
   },
 } as BatchClient;
 
-/** CPU of the cluster's processes (the postmaster on `port` and its children, from /proc), in µs. */
-function postgresCpuMicros(port: string): number {
-  const stat = (pid: string) => { try { return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); } catch { return null; } };
+/** CPU of the cluster's processes by role (the postmaster on `port` and its children, from /proc), in µs. */
+function postgresCpuMicros(port: string): Map<string, number> {
+  const read = (pid: string, file: string) => { try { return readFileSync(`/proc/${pid}/${file}`, 'utf8'); } catch { return null; } };
   const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  const master = pids.find((pid) => { try { const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '); return cmd.includes(`-p ${port} `) && cmd.includes('postgres'); } catch { return false; } });
-  if (!master) return Number.NaN;
-  let total = 0;
+  const master = pids.find((pid) => { const cmd = read(pid, 'cmdline')?.replaceAll('\0', ' ') ?? ''; return cmd.includes(`-p ${port} `) && cmd.includes('postgres'); });
+  const byRole = new Map<string, number>();
   for (const pid of pids) {
-    const f = stat(pid);
-    if (f && (pid === master || f[1] === master)) total += (Number(f[11]) + Number(f[12])) * 10_000;
+    const f = read(pid, 'stat')?.split(') ')[1]?.split(' ');
+    if (!f || (pid !== master && f[1] !== master)) continue;
+    // "postgres: postgres statements 127.0.0.1(…) idle" is a connection of the ledger's pool; the others by their title.
+    const title = (read(pid, 'cmdline') ?? '').replaceAll('\0', ' ').trim();
+    const role = pid === master ? 'postmaster' : title.includes(' statements ') ? 'ledger connections' : title.replace(/^postgres: /, '').split(' ').slice(0, 2).join(' ');
+    byRole.set(role, (byRole.get(role) ?? 0) + (Number(f[11]) + Number(f[12])) * 10_000);
   }
-  return total;
+  return byRole;
 }
 const setup = createClient(options) as unknown as AuthorisingClient;
 
@@ -117,13 +120,15 @@ for (let round = 0; round < ROUNDS; round++) {
   const result = await runBatch({ client, operation: 'capture', orders, concurrency: 8, keepOutcomes: false, ledger: pool as never, batch: `round-${round}` });
   const ms = performance.now() - started;
   const own = process.cpuUsage(cpu);
-  const pgUsed = postgresCpuMicros(new URL(cluster.url).port) - pgCpu;
+  const pgAfter = postgresCpuMicros(new URL(cluster.url).port);
+  const pgRoles = [...pgAfter].map(([role, us]) => [role, us - (pgCpu.get(role) ?? 0)] as const).filter(([, us]) => us > 0);
+  const pgUsed = pgRoles.reduce((n, [, us]) => n + us, 0);
   if (session) writeFileSync(process.env.GW_PROFILE!.replace('.cpuprofile', `-${round}.cpuprofile`), JSON.stringify((await session.post('Profiler.stop')).profile));
   session?.disconnect();
   const chunks = Math.ceil(ORDERS / 50);
   if (result.counts.succeeded !== ORDERS) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
   console.log(`round ${round}: ${ms.toFixed(0)} ms, ${(result.roundTrips / chunks).toFixed(2)} round trips per chunk (counted by the ledger), this process ${((own.user + own.system) / chunks).toFixed(0)} µs CPU per chunk`);
-  console.log(`  PostgreSQL processes ${(pgUsed / chunks).toFixed(0)} µs CPU per chunk (${(pgUsed / 1000).toFixed(0)} ms in all, /proc)`);
+  console.log(`  PostgreSQL processes ${(pgUsed / chunks).toFixed(0)} µs CPU per chunk (${(pgUsed / 1000).toFixed(0)} ms in all, /proc: ${pgRoles.map(([role, us]) => `${role} ${(us / 1000).toFixed(0)} ms`).join(', ')})`);
   printTimeline(spans, ms);
   for (const [text, s] of [...stats].sort((a, b) => b[1].count - a[1].count)) console.log(`  ${String(s.count).padStart(5)} x ${String(s.rows).padStart(6)} rows ${s.ms.toFixed(0).padStart(6)} ms  ${text}`);
 }
