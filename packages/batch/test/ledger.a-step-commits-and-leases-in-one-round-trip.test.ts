@@ -2,6 +2,7 @@ import pg from 'pg';
 import { startSandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
 import { LEDGER_SCHEMA, LedgerBatchError, PgLedger, runBatch, type ClaimedChunk, type OrderOutcome } from '../src/index.ts';
+import { claimKeyOf } from '../src/order-key.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { freshDatabase, ledgerForFile } from './pg/database.ts';
 
@@ -123,6 +124,18 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(rejected.map((o) => [o.index, o.kind])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => [i, 'rejected']));
     expect(rejected[7]!.reason).toContain('already in batch first (input order #7)');
     expect(rejected[7]!.order).toEqual(entry(7).pending.order);
+  });
+
+  it('claims refunds by transaction, amount and reason (a key with NUL separators): a second partial refund is its own movement, the same one again is refused', async () => {
+    const refund = (i: number, amount: string) => ({ pending: { index: i, order: { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }, resends: 0 }, key: claimKeyOf('refund', { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }) });
+    await ledger.createBatch('refunds-a', 'refund', 50);
+    expect(await ledger.intake('refunds-a', 'refund', [[refund(0, '1.00'), refund(1, '2.00')]], [], 2)).toBe(1);
+    await ledger.createBatch('refunds-b', 'refund', 50);
+    expect(await ledger.intake('refunds-b', 'refund', [[refund(0, '2.00'), refund(1, '3.00')]], [], 2)).toBe(1);
+    const again: OrderOutcome[] = [];
+    for await (const o of ledger.outcomes('refunds-b')) again.push(o);
+    expect(again.map((o) => [o.index, o.kind])).toEqual([[0, 'rejected']]);
+    expect(again[0]!.reason).toContain('already in batch refunds-a (input order #1)');
   });
 
   it('refuses an unknown batch, writing nothing: the step and the intake each with a typed error', async () => {

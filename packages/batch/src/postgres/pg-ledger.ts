@@ -56,6 +56,14 @@ export interface IntakeEntry {
 /** Chunks whose orders a ledger keeps after taking them in (about 50 orders each). */
 const LOCAL_CHUNKS = 256;
 
+/**
+ * A claim key as PostgreSQL stores it: text cannot hold NUL, which separates a refund's transaction, amount and
+ * reason, so such a key is stored as the JSON array of its parts (every refund key has them; other keys are as is).
+ */
+function storedKey(key: string): string {
+  return key.includes('\u0000') ? JSON.stringify(key.split('\u0000')) : key;
+}
+
 const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 /**
@@ -136,7 +144,7 @@ export class PgLedger {
     chunks.forEach((chunk, at) => {
       for (const { pending, key } of chunk) {
         if (key === null) continue;
-        keys.push(key);
+        keys.push(storedKey(key));
         indexes.push(pending.index);
         groups.push(at + 1);
       }
