@@ -5,7 +5,7 @@
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-statements.ts [orders] [rounds]
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
@@ -14,6 +14,7 @@ import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { createDatabase, startCluster } from '@gw/test-postgres';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
+import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
 
 // pg is a dependency of @gw/batch, not of the benches: taken from there, typed only as far as used here.
 type Result = { rowCount: number | null };
@@ -51,22 +52,6 @@ const client = {
   },
 } as BatchClient;
 
-/** CPU of the cluster's processes by role (the postmaster on `port` and its children, from /proc), in µs. */
-function postgresCpuMicros(port: string): Map<string, number> {
-  const read = (pid: string, file: string) => { try { return readFileSync(`/proc/${pid}/${file}`, 'utf8'); } catch { return null; } };
-  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  const master = pids.find((pid) => { const cmd = read(pid, 'cmdline')?.replaceAll('\0', ' ') ?? ''; return cmd.includes(`-p ${port} `) && cmd.includes('postgres'); });
-  const byRole = new Map<string, number>();
-  for (const pid of pids) {
-    const f = read(pid, 'stat')?.split(') ')[1]?.split(' ');
-    if (!f || (pid !== master && f[1] !== master)) continue;
-    // "postgres: postgres statements 127.0.0.1(…) idle" is a connection of the ledger's pool; the others by their title.
-    const title = (read(pid, 'cmdline') ?? '').replaceAll('\0', ' ').trim();
-    const role = pid === master ? 'postmaster' : title.includes(' statements ') ? 'ledger connections' : title.replace(/^postgres: /, '').split(' ').slice(0, 2).join(' ');
-    byRole.set(role, (byRole.get(role) ?? 0) + (Number(f[11]) + Number(f[12])) * 10_000);
-  }
-  return byRole;
-}
 const setup = createClient(options) as unknown as AuthorisingClient;
 
 const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, prefix);
@@ -120,9 +105,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const result = await runBatch({ client, operation: 'capture', orders, concurrency: 8, keepOutcomes: false, ledger: pool as never, batch: `round-${round}` });
   const ms = performance.now() - started;
   const own = process.cpuUsage(cpu);
-  const pgAfter = postgresCpuMicros(new URL(cluster.url).port);
-  const pgRoles = [...pgAfter].map(([role, us]) => [role, us - (pgCpu.get(role) ?? 0)] as const).filter(([, us]) => us > 0);
-  const pgUsed = pgRoles.reduce((n, [, us]) => n + us, 0);
+  const { total: pgUsed, roles: pgRoles } = postgresCpuSince(new URL(cluster.url).port, pgCpu);
   if (session) writeFileSync(process.env.GW_PROFILE!.replace('.cpuprofile', `-${round}.cpuprofile`), JSON.stringify((await session.post('Profiler.stop')).profile));
   session?.disconnect();
   const chunks = Math.ceil(ORDERS / 50);
