@@ -64,6 +64,11 @@ function storedKey(key: string): string {
   return key.includes('\u0000') ? JSON.stringify(key.split('\u0000')) : key;
 }
 
+/** An array of integers as PostgreSQL's array text (`{1,2,3}`): the driver would quote and escape each element. */
+function intArray(values: Iterable<number>): string {
+  return `{${[...values].join(',')}}`;
+}
+
 const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 /**
@@ -150,7 +155,7 @@ export class PgLedger {
       }
       bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
     });
-    const values = [id, operation, keys, indexes, groups, bodies.join('\n'), chunks.map((c) => c.length), JSON.stringify(refused), intakeNext];
+    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext];
     const { rows } = await this.#intakeStatement(values);
     if (!rows[0]?.moved) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     const { whole_grps: grps, whole_chunks: numbers } = rows[0];
@@ -213,7 +218,7 @@ export class PgLedger {
 
   /** Leases the next chunk (ready, or whose lease expired) for `leaseMs`, or null when none is free now. */
   async claim(id: string, holder: string, leaseMs: number): Promise<ClaimedChunk | null> {
-    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, leaseMs, [...this.#local.keys()]]);
+    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, leaseMs, intArray(this.#local.keys())]);
     return rows[0] ? this.#claimed(id, rows[0]) : null;
   }
 
@@ -245,9 +250,9 @@ export class PgLedger {
    */
   async step(id: string, holder: string, leaseMs: number, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
     const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
-    const values: unknown[] = [id, holder, leaseMs, want, commits.map((c) => c.claimed.chunk), commits.map((c) => c.claimed.fence), columns.map((c) => c.first)];
-    for (let kind = 0; kind < 4; kind++) values.push(columns.map((c) => c.counts[kind]!));
-    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), [...this.#local.keys()]);
+    const values: unknown[] = [id, holder, leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
+    for (let kind = 0; kind < 4; kind++) values.push(intArray(columns.map((c) => c.counts[kind]!)));
+    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()));
     const { rows } = await this.#query<{ held: string[]; finished: boolean } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
