@@ -53,5 +53,7 @@ for (let round = 0; round < ROUNDS; round++) {
     }
   });
 }
+// Whether the connection re-plans each named statement on every execution (custom plans) or reuses a generic one.
+for (const row of (await ledger.pool.query<{ name: string; generic_plans: string; custom_plans: string }>('SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name')).rows) console.log(`  ${row.name}: ${row.generic_plans} generic, ${row.custom_plans} custom plans`);
 await ledger.close();
 process.exit(0);
