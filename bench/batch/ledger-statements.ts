@@ -1,6 +1,7 @@
 // Every statement a PostgreSQL-ledger batch sends (intake and one worker in this process), counted: for ORDERS
 // captures against the sandbox in its own process, prints each statement's count, rows and time, the round trips per
-// chunk of 50, and this process's CPU per chunk. Run it under --cpu-prof to see where the runner's CPU goes.
+// chunk of 50, this process's CPU per chunk, the cluster's CPU by process (from /proc), and the batch's timeline: when
+// intake ran, the first send, how long the window stood empty, each statement kind's latency.
 // GW_PROFILE=FILE.cpuprofile profiles only the batches (not the set-up) into FILE.
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-statements.ts [orders] [rounds]
 import { spawn } from 'node:child_process';
