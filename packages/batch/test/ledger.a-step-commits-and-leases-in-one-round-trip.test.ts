@@ -2,6 +2,7 @@ import pg from 'pg';
 import { startSandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
 import { LEDGER_SCHEMA, LedgerBatchError, PgLedger, runBatch, type ClaimedChunk, type OrderOutcome } from '../src/index.ts';
+import { claimKeyOf } from '../src/order-key.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { freshDatabase, ledgerForFile } from './pg/database.ts';
 
@@ -38,8 +39,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(second.leased).toHaveLength(6);
     expect(second.leased.some((l) => [a.chunk, b.chunk, c.chunk].includes(l.chunk))).toBe(false);
     expect(ledger.roundTrips - before).toBe(2);
-    const { rows } = await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_outcome WHERE batch_id = 'steps'");
-    expect(rows[0]!.n).toBe(3 + 3 + 2);
+    expect((await ledger.status('steps')).counts.failed).toBe(3 + 3 + 2);
     // d is still leased by h1 under its current token: committing it, the 6 and then the resend finishes the batch.
     const third = await ledger.step('steps', 'h1', 60_000, 8, [d, ...second.leased].map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
     expect(third.held.size).toBe(7);
@@ -49,6 +49,14 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(last.leased).toEqual([]);
     expect(last.finished).toBe(true);
     expect((await ledger.status('steps')).counts.failed).toBe(30);
+    // Outcomes in input order, the resent order's among them, also read one chunk row a page.
+    for (const pageSize of [5000, 7]) {
+      const read: OrderOutcome[] = [];
+      for await (const outcome of ledger.outcomes('steps', pageSize)) read.push(outcome);
+      // Each as committed, its order put back from its chunk's orders, its fields in the order the runner makes them.
+      expect(read).toEqual(Array.from({ length: 30 }, (_, i) => ({ index: i, kind: 'failed', order: { order_no: `steps-${i}` }, reason: 'test' })));
+      expect(read.every((o) => Object.keys(o).join() === 'index,kind,order,reason')).toBe(true);
+    }
   });
 
   it('concurrent steps of several holders lease disjoint chunks, exactly as many as each asked for while chunks last', async () => {
@@ -70,7 +78,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
       const seen: Promise<boolean>[] = [];
       // A query sent from onOutcome runs after the call returns: were the outcome reported before its commit, the
       // query could run while the committing statement is still open, and not see the row.
-      const onOutcome = (o: OrderOutcome) => void seen.push(ledger.pool.query("SELECT 1 FROM gw_batch_outcome WHERE batch_id = 'durable' AND idx = $1", [o.index]).then((r) => r.rowCount === 1));
+      const onOutcome = (o: OrderOutcome) => void seen.push(ledger.pool.query(`SELECT 1 FROM gw_batch_result WHERE batch_id = 'durable' AND outcomes LIKE '%{"index":' || $1 || ',%'`, [o.index]).then((r) => r.rowCount === 1));
       const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledger.pool, batch: 'durable', onOutcome, concurrency: 8, keepOutcomes: false });
       expect(result.counts.succeeded).toBe(1000);
       expect(seen).toHaveLength(1000);
@@ -100,6 +108,36 @@ describe('a worker step in the PostgreSQL ledger', () => {
     }
   });
 
+  it('an intake whose chunks hold orders another batch claimed: those are left out of their chunk and rejected naming it, a chunk left empty is not written', async () => {
+    const entry = (i: number) => ({ pending: { index: i, order: { transaction_id: `T-shared-${i}`, order_no: `N-${i}` }, resends: 0 }, key: `T-shared-${i}` });
+    await ledger.createBatch('first', 'capture', 50);
+    await ledger.intake('first', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i))], [], 10);
+    await ledger.createBatch('second', 'capture', 50);
+    // Chunk 1: orders 5-14 (5-9 claimed by 'first'); chunk 2: orders 0-4 (all claimed).
+    const added = await ledger.intake('second', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i + 5)), Array.from({ length: 5 }, (_, i) => entry(i))], [], 15);
+    expect(added).toBe(1);
+    await ledger.seal('second', 15);
+    const step = await ledger.step('second', 'h1', 60_000, 4, []);
+    expect(step.leased.map((c) => c.orders.map((p) => p.index))).toEqual([[10, 11, 12, 13, 14]]);
+    const rejected: OrderOutcome[] = [];
+    for await (const o of ledger.outcomes('second')) rejected.push(o);
+    expect(rejected.map((o) => [o.index, o.kind])).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => [i, 'rejected']));
+    expect(rejected[7]!.reason).toContain('already in batch first (input order #7)');
+    expect(rejected[7]!.order).toEqual(entry(7).pending.order);
+  });
+
+  it('claims refunds by transaction, amount and reason (a key with NUL separators): a second partial refund is its own movement, the same one again is refused', async () => {
+    const refund = (i: number, amount: string) => ({ pending: { index: i, order: { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }, resends: 0 }, key: claimKeyOf('refund', { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }) });
+    await ledger.createBatch('refunds-a', 'refund', 50);
+    expect(await ledger.intake('refunds-a', 'refund', [[refund(0, '1.00'), refund(1, '2.00')]], [], 2)).toBe(1);
+    await ledger.createBatch('refunds-b', 'refund', 50);
+    expect(await ledger.intake('refunds-b', 'refund', [[refund(0, '2.00'), refund(1, '3.00')]], [], 2)).toBe(1);
+    const again: OrderOutcome[] = [];
+    for await (const o of ledger.outcomes('refunds-b')) again.push(o);
+    expect(again.map((o) => [o.index, o.kind])).toEqual([[0, 'rejected']]);
+    expect(again[0]!.reason).toContain('already in batch refunds-a (input order #1)');
+  });
+
   it('refuses an unknown batch, writing nothing: the step and the intake each with a typed error', async () => {
     await expect(ledger.step('no-such-batch', 'h1', 60_000, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
     const entry = { pending: { index: 0, order: { transaction_id: 'T-none', order_no: 'N-0' }, resends: 0 }, key: 'T-none' };
@@ -108,19 +146,35 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
-  it('opening a ledger made by an earlier version drops its per-row foreign keys on outcomes and claims, and keeps its batches', async () => {
+  it('opening a ledger made by an earlier version upgrades it: foreign keys dropped, its chunks (jsonb orders) leased and its outcomes read as before', async () => {
     const old = await freshDatabase();
     try {
       const client = new pg.Client({ connectionString: old.url });
       await client.connect();
-      // The earlier schema: outcomes and claims referenced gw_batch.
-      await client.query(LEDGER_SCHEMA.replace(/DO \$\$[\s\S]*END \$\$;/, '').replace('CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL,', 'CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL REFERENCES gw_batch (id),').replace('  order_key text NOT NULL,\n  batch_id text NOT NULL,', '  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),'));
-      await client.query("INSERT INTO gw_batch (id, operation, chunk_limit, sealed, total) VALUES ('older', 'capture', 50, true, 0)");
+      // The earlier schema: outcomes and claims referenced gw_batch; a chunk's orders were jsonb, its outcomes a row each.
+      const earlier = LEDGER_SCHEMA.replace(/DO \$\$[\s\S]*END \$\$;/, '')
+        .replace(/CREATE TABLE IF NOT EXISTS gw_batch_result \([\s\S]*?\n\);/, '')
+        .replace('CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL,', 'CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL REFERENCES gw_batch (id),')
+        .replace('  order_key text NOT NULL,\n  batch_id text NOT NULL,', '  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),');
+      expect(earlier).not.toContain('gw_batch_result');
+      await client.query(earlier);
+      await client.query("INSERT INTO gw_batch (id, operation, chunk_limit, sealed, total) VALUES ('older', 'query', 2, true, 4)");
+      const entry = (i: number) => ({ index: i, order: { order_no: `OLD-${i}` } });
+      await client.query("INSERT INTO gw_batch_chunk (batch_id, chunk, orders, state) VALUES ('older', 1, $1, 'done'), ('older', 2, $2, 'ready')", [JSON.stringify([entry(0), entry(2)]), JSON.stringify([entry(1), entry(3)])]);
+      for (const i of [0, 2]) await client.query("INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome) VALUES ('older', $1, 'failed', 1, $2)", [i, { ...entry(i), kind: 'failed', reason: 'old' }]);
       const keys = "SELECT conname FROM pg_constraint WHERE contype = 'f' ORDER BY conname";
       expect((await client.query<{ conname: string }>(keys)).rows.map((r) => r.conname)).toEqual(['gw_batch_chunk_batch_id_fkey', 'gw_batch_outcome_batch_id_fkey', 'gw_order_claim_batch_id_fkey']);
       const upgraded = await PgLedger.open(old.url);
       expect((await client.query<{ conname: string }>(keys)).rows.map((r) => r.conname)).toEqual(['gw_batch_chunk_batch_id_fkey']);
-      expect(await upgraded.finished('older')).toBe(true);
+      expect(await upgraded.finished('older')).toBe(false);
+      const step = await upgraded.step('older', 'h1', 60_000, 4, []);
+      expect(step.leased.map((c) => c.orders)).toEqual([[{ ...entry(1), resends: 0 }, { ...entry(3), resends: 0 }]]);
+      const last = await upgraded.step('older', 'h1', 60_000, 4, [{ claimed: step.leased[0]!, outcomes: failedAll(step.leased[0]!), resend: [] }]);
+      expect(last.finished).toBe(true);
+      expect((await upgraded.status('older')).counts.failed).toBe(4);
+      const read: [number, string | undefined][] = [];
+      for await (const o of upgraded.outcomes('older')) read.push([o.index, o.reason]);
+      expect(read).toEqual([[0, 'old'], [1, 'test'], [2, 'old'], [3, 'test']]);
       await upgraded.close();
       await client.end();
     } finally {

@@ -43,17 +43,26 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
   let refused: OrderOutcome[] = [];
   let read = 0;
   let perStatement = 1;
+  // One statement in flight at a time (each moves the intake mark only past what it and those before it wrote), while
+  // the next orders are read and checked.
+  let inFlight: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | null = null;
+  const send = async (chunks: PendingOrder[][], rejections: OrderOutcome[], next: number): Promise<void> => {
+    const keyed = chunks.map((chunk) => chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })));
+    const added = await ledger.intake(batch, operation, keyed, rejections, next);
+    for (let i = 0; i < added; i++) options.onChunk?.();
+    for (const outcome of rejections) options.onOutcome?.(outcome);
+  };
   const flush = async (all: boolean): Promise<void> => {
     while (queue.size >= limit * perStatement || refused.length >= REFUSED_PER_STATEMENT || (all && (queue.size > 0 || refused.length > 0))) {
+      await inFlight;
+      if (failure) throw failure.error;
       const chunks: PendingOrder[][] = [];
       while (chunks.length < perStatement && queue.size > 0) chunks.push(queue.next());
       perStatement = Math.min(perStatement * 2, MAX_CHUNKS_PER_STATEMENT);
-      const next = queue.firstIndex ?? read;
-      const keyed = chunks.map((chunk) => chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })));
-      const added = await ledger.intake(batch, operation, keyed, refused, next);
-      for (let i = 0; i < added; i++) options.onChunk?.();
-      for (const outcome of refused) options.onOutcome?.(outcome);
+      const rejections = refused;
       refused = [];
+      inFlight = send(chunks, rejections, queue.firstIndex ?? read).catch((error: unknown) => void (failure ??= { error }));
       if (chunks.length === 0) break;
     }
   };
@@ -73,6 +82,8 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
     if (queue.size >= limit * perStatement || refused.length >= REFUSED_PER_STATEMENT) await flush(false);
   }
   await flush(true);
+  await inFlight;
+  if (failure) throw (failure as { error: unknown }).error;
   if (!options.signal?.aborted) await ledger.seal(batch, read);
   return read;
 }

@@ -3,8 +3,10 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
+import { claimedOf, commitColumns, entryOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
+import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
-import { CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
+import { CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -51,15 +53,23 @@ export interface IntakeEntry {
   readonly key: string | null;
 }
 
-const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
+/** Chunks whose orders a ledger keeps after taking them in (about 50 orders each). */
+const LOCAL_CHUNKS = 256;
 
-function entryOf(p: PendingOrder): Record<string, unknown> {
-  return { index: p.index, order: p.order, ...(p.resends > 0 ? { resends: p.resends } : {}), ...(p.interrupted ? { interrupted: p.interrupted } : {}) };
+/**
+ * A claim key as PostgreSQL stores it: text cannot hold NUL, which separates a refund's transaction, amount and
+ * reason, so such a key is stored as the JSON array of its parts (every refund key has them; other keys are as is).
+ */
+function storedKey(key: string): string {
+  return key.includes('\u0000') ? JSON.stringify(key.split('\u0000')) : key;
 }
 
-function pendingOf(entry: { index: number; order: Record<string, unknown>; resends?: number; interrupted?: number }): PendingOrder {
-  return { index: Number(entry.index), order: entry.order, resends: entry.resends ?? 0, ...(entry.interrupted ? { interrupted: entry.interrupted } : {}) };
+/** An array of integers as PostgreSQL's array text (`{1,2,3}`): the driver would quote and escape each element. */
+function intArray(values: Iterable<number>): string {
+  return `{${[...values].join(',')}}`;
 }
+
+const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 /**
  * A batch ledger in PostgreSQL, shared by every worker of every batch in the database: chunks with leases and fencing
@@ -69,6 +79,13 @@ function pendingOf(entry: { index: number; order: Record<string, unknown>; resen
 export class PgLedger {
   readonly pool: pg.Pool;
   readonly #owned: boolean;
+  /**
+   * Orders of chunks this ledger took in whole and has not leased yet (at most LOCAL_CHUNKS): a step that leases one
+   * gets no text back for it, and its orders come from here: what was written is what is sent.
+   */
+  readonly #local = new Map<number, PendingOrder[]>();
+  /** An intake met an order another batch had claimed: this ledger's intakes resolve conflicts from then on. */
+  #claimsMet = false;
   roundTrips = 0;
 
   private constructor(pool: pg.Pool, owned: boolean) {
@@ -124,13 +141,42 @@ export class PgLedger {
    * Several chunks go in one statement; returns how many chunks it added.
    */
   async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number): Promise<number> {
-    // Claims are inserted in key order, so two batches claiming the same orders never wait on each other in a cycle.
-    const input = chunks.flatMap((chunk, grp) => chunk.map((a) => ({ index: a.pending.index, key: a.key, grp, entry: entryOf(a.pending) }))).sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : 1));
-    const { rows } = await this.#query<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[] }>(INTAKE, [id, JSON.stringify(input), operation, JSON.stringify(refused), intakeNext]);
+    // Each chunk's orders go as one line of a text (a JSON text has no raw newline); each money-moving order's claim key as an element of three arrays.
+    const keys: string[] = [];
+    const indexes: number[] = [];
+    const groups: number[] = [];
+    const bodies: string[] = [];
+    chunks.forEach((chunk, at) => {
+      for (const { pending, key } of chunk) {
+        if (key === null) continue;
+        keys.push(storedKey(key));
+        indexes.push(pending.index);
+        groups.push(at + 1);
+      }
+      bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
+    });
+    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext];
+    const { rows } = await this.#intakeStatement(values);
     if (!rows[0]?.moved) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    const { whole_grps: grps, whole_chunks: numbers } = rows[0];
+    for (let i = 0; i < grps.length && this.#local.size < LOCAL_CHUNKS; i++) this.#local.set(Number(numbers[i]), chunks[grps[i]! - 1]!.map((a) => a.pending));
     const unnamed = rows[0]?.unnamed ?? [];
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
     return rows[0]?.chunks ?? 0;
+  }
+
+  // Plain claim inserts first; once another batch held one of the orders, conflicts are resolved in the statement.
+  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[]; whole_grps: number[]; whole_chunks: string[] }>> {
+    if (!this.#claimsMet) {
+      try {
+        return await this.#query(INTAKE_UNCLAIMED, values);
+      } catch (error) {
+        const { code, constraint } = error as { code?: string; constraint?: string };
+        if (code !== '23505' || constraint !== 'gw_order_claim_pkey') throw error;
+        this.#claimsMet = true;
+      }
+    }
+    return this.#query(INTAKE, values);
   }
 
   /**
@@ -164,7 +210,7 @@ export class PgLedger {
   /** The indexes at or after `from` already in a chunk or decided (what a resumed intake must not take in again). */
   async takenFrom(id: string, from: number): Promise<Set<number>> {
     const { rows } = await this.#query<{ idx: string }>(
-      "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(orders) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
+      "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(coalesce(body::jsonb, orders)) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
       [id, from],
     );
     return new Set(rows.map((r) => Number(r.idx)));
@@ -172,10 +218,18 @@ export class PgLedger {
 
   /** Leases the next chunk (ready, or whose lease expired) for `leaseMs`, or null when none is free now. */
   async claim(id: string, holder: string, leaseMs: number): Promise<ClaimedChunk | null> {
-    const { rows } = await this.#query<{ chunk: string; orders: Parameters<typeof pendingOf>[0][]; fence: string; sent: boolean; taken_over: boolean }>(CLAIM, [id, holder, leaseMs]);
-    const row = rows[0];
-    if (!row) return null;
-    return { chunk: Number(row.chunk), fence: Number(row.fence), orders: row.orders.map(pendingOf), takenOver: row.taken_over, sent: row.sent };
+    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, leaseMs, intArray(this.#local.keys())]);
+    return rows[0] ? this.#claimed(id, rows[0]) : null;
+  }
+
+  // A leased row as a chunk: its orders from the row's text, or (no text sent back) from those this ledger took in.
+  #claimed(id: string, row: LeasedRow): ClaimedChunk {
+    const chunk = Number(row.chunk);
+    const local = this.#local.get(chunk);
+    this.#local.delete(chunk);
+    if (row.body !== null) return claimedOf(row);
+    if (!local) throw new LedgerBatchError(id, `chunk ${chunk} was leased without its orders, which this process does not hold (a fault in the ledger: report it)`);
+    return { chunk, fence: Number(row.fence), orders: local, takenOver: row.taken_over, sent: row.sent };
   }
 
   /** Records that the chunk's call is over (fenced); false when the lease was lost. */
@@ -185,7 +239,8 @@ export class PgLedger {
 
   /** Writes the chunk's outcomes and resends and marks it done, only while `claimed.fence` is its token; false when refused. */
   async commit(id: string, claimed: ClaimedChunk, outcomes: readonly OrderOutcome[], resend: readonly PendingOrder[]): Promise<boolean> {
-    const { rows } = await this.#query<{ held: number }>(COMMIT, [id, claimed.chunk, claimed.fence, JSON.stringify(outcomes), JSON.stringify(resend.map(entryOf))]);
+    const c = commitColumns(outcomes, resend);
+    const { rows } = await this.#query<{ held: number }>(COMMIT, [id, claimed.chunk, claimed.fence, [c.first, ...c.counts], c.outcomes, c.resend]);
     return (rows[0]?.held ?? 0) > 0;
   }
 
@@ -194,11 +249,14 @@ export class PgLedger {
    * leases up to `want` more chunks (as `claim`), and tells whether the batch is over.
    */
   async step(id: string, holder: string, leaseMs: number, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
-    const input = commits.map((c) => ({ chunk: c.claimed.chunk, fence: c.claimed.fence, outcomes: c.outcomes, resend: c.resend.map(entryOf) }));
-    const { rows } = await this.#query<{ held: string[]; finished: boolean; chunk: string | null; orders: Parameters<typeof pendingOf>[0][]; fence: string; sent: boolean; taken_over: boolean }>(STEP, [id, holder, leaseMs, want, JSON.stringify(input)]);
+    const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
+    const values: unknown[] = [id, holder, leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
+    for (let kind = 0; kind < 4; kind++) values.push(intArray(columns.map((c) => c.counts[kind]!)));
+    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()));
+    const { rows } = await this.#query<{ held: string[]; finished: boolean } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [{ chunk: Number(c.chunk), fence: Number(c.fence), orders: c.orders.map(pendingOf), takenOver: c.taken_over, sent: c.sent }]));
+    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(id, c as LeasedRow)]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished };
   }
 
@@ -212,14 +270,23 @@ export class PgLedger {
     if (chunks.length > 0) await this.#query(RENEW, [id, holder, leaseMs, chunks]);
   }
 
-  /** Every outcome of the batch in input order, read a page at a time. */
-  async *outcomes(id: string, pageSize = 5000): AsyncGenerator<OrderOutcome> {
-    for (let after = -1; ; ) {
-      const { rows } = await this.#query<{ idx: string; outcome: OrderOutcome }>('SELECT idx, outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, pageSize]);
-      for (const row of rows) yield row.outcome;
-      if (rows.length < pageSize) return;
-      after = Number(rows.at(-1)!.idx);
-    }
+  /** Every outcome of the batch in input order, read a page at a time (the outcomes of chunks whose pages overlap are held meanwhile). */
+  outcomes(id: string, pageSize = 5000): AsyncGenerator<OrderOutcome> {
+    const chunkPage = Math.max(1, Math.ceil(pageSize / 50));
+    return orderedOutcomes(
+      {
+        orders: async (after, size) => (await this.#query<{ outcome: OrderOutcome }>('SELECT outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, size])).rows.map((r) => r.outcome),
+        chunks: async (first, chunk, size) =>
+          (
+            await this.#query<{ first_idx: string; chunk: string; outcomes: string; body: string }>(
+              'SELECT r.first_idx, r.chunk, r.outcomes, coalesce(c.body, c.orders::text) AS body FROM gw_batch_result r JOIN gw_batch_chunk c ON c.batch_id = r.batch_id AND c.chunk = r.chunk WHERE r.batch_id = $1 AND (r.first_idx, r.chunk) > ($2, $3) ORDER BY r.first_idx, r.chunk LIMIT $4',
+              [id, first, chunk, size],
+            )
+          ).rows.map((r) => ({ first: Number(r.first_idx), chunk: Number(r.chunk), outcomes: outcomesOf(r.outcomes, r.body) })),
+      },
+      pageSize,
+      chunkPage,
+    );
   }
 
   /** Closes the pool when this ledger opened it. */

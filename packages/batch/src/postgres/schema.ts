@@ -1,7 +1,12 @@
 import type { PoolClient } from 'pg';
 
 /**
- * The ledger's tables. Outcome and claim rows name their batch without a foreign key (a per-row check that cost a
+ * The ledger's tables. A chunk's orders are one JSON text (`body`, stored uncompressed: PostgreSQL neither parses nor
+ * compresses them), with the indexes of the orders in it that lost their claim to another batch (`skip`, never sent);
+ * a committed chunk's outcomes are one row of `gw_batch_result` (one JSON text, each outcome without its order, which
+ * its chunk's text holds, and the counts by kind). Orders refused
+ * at intake keep one `gw_batch_outcome` row each, as do every outcome and chunk of a database made by an earlier
+ * version (its `orders` jsonb column still read). Outcome and claim rows name their batch without a foreign key (a per-row check that cost a
  * third of an intake): the statements that write them write only for a batch that exists (intake checks it in the same
  * statement; outcomes are written only with a chunk of the batch held), and no batch is ever deleted. A database made
  * by an earlier version has those two foreign keys dropped on open. Created by the store itself, idempotently (every
@@ -40,6 +45,17 @@ CREATE TABLE IF NOT EXISTS gw_batch_outcome (
   outcome jsonb NOT NULL,
   PRIMARY KEY (batch_id, idx)
 );
+CREATE TABLE IF NOT EXISTS gw_batch_result (
+  batch_id text NOT NULL,
+  chunk bigint NOT NULL,
+  first_idx bigint NOT NULL,
+  succeeded integer NOT NULL,
+  failed integer NOT NULL,
+  rejected integer NOT NULL,
+  unknown integer NOT NULL,
+  outcomes text NOT NULL,
+  PRIMARY KEY (batch_id, chunk)
+);
 CREATE TABLE IF NOT EXISTS gw_order_claim (
   operation text NOT NULL,
   order_key text NOT NULL,
@@ -54,6 +70,11 @@ DO $$ BEGIN
   END IF;
   IF EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'gw_order_claim_batch_id_fkey') THEN
     ALTER TABLE gw_order_claim DROP CONSTRAINT gw_order_claim_batch_id_fkey;
+  END IF;
+  -- A chunk's orders as one text (an earlier version's chunks keep their jsonb orders, still read).
+  IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'gw_batch_chunk' AND column_name = 'body' AND table_schema = current_schema()) THEN
+    ALTER TABLE gw_batch_chunk ADD COLUMN body text, ADD COLUMN skip bigint[], ALTER COLUMN orders DROP NOT NULL, ALTER COLUMN body SET STORAGE EXTERNAL;
+    ALTER TABLE gw_batch_result ALTER COLUMN outcomes SET STORAGE EXTERNAL;
   END IF;
 END $$;
 `;

@@ -4,41 +4,62 @@
  * all fenced by the lease's token).
  */
 
-/** Writes nothing when the batch does not exist (moved 0). $1 batch, $2 input [{index, key, grp, entry}] sorted by key (grp: its chunk in this statement), $3 operation, $4 intake rejections, $5 intake_next. */
+/**
+ * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes,
+ * $5 their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk:
+ * JSON text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake rejections (jsonb), $9 intake_next. Returns the chunks written whole (no order left out) with their
+ * place in the statement, so the process that took them in need not read their orders back. An order whose claim another batch holds goes into its chunk's
+ * `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only then are chunk texts
+ * parsed (to put the order in the rejection).
+ */
 export const INTAKE = `
 WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1),
-input AS (
-  SELECT (e->>'index')::bigint AS idx, e->>'key' AS k, (e->>'grp')::int AS grp, e->'entry' AS entry, ord
-  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(e, ord) WHERE EXISTS (SELECT 1 FROM batch)
-),
+keyed AS (SELECT k, idx, grp FROM unnest($3::text[], $4::bigint[], $5::int[]) AS u(k, idx, grp) WHERE EXISTS (SELECT 1 FROM batch)),
 claimed AS (
   INSERT INTO gw_order_claim (operation, order_key, batch_id, idx)
-  SELECT $3, k, $1, idx FROM input WHERE k IS NOT NULL ORDER BY k
+  SELECT $2, k, $1, idx FROM keyed ORDER BY k
   ON CONFLICT DO NOTHING RETURNING idx
 ),
-taken AS (SELECT entry, idx, grp FROM input WHERE k IS NULL OR idx IN (SELECT idx FROM claimed)),
+lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE idx NOT IN (SELECT idx FROM claimed)),
+bodies AS (SELECT body, n, grp FROM unnest(string_to_array($6::text, E'\n'), $7::int[]) WITH ORDINALITY AS b(body, n, grp) WHERE EXISTS (SELECT 1 FROM batch)),
+kept AS MATERIALIZED (
+  SELECT b.grp, nextval('gw_batch_chunk_seq') AS chunk, s.skip
+  FROM bodies b LEFT JOIN LATERAL (SELECT array_agg(idx ORDER BY idx) AS skip, count(*) AS n FROM lost WHERE lost.grp = b.grp) s ON true
+  WHERE b.n > coalesce(s.n, 0)
+),
 chunk AS (
-  INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
-  SELECT $1, nextval('gw_batch_chunk_seq'), orders FROM (SELECT grp, jsonb_agg(entry ORDER BY idx) AS orders FROM taken GROUP BY grp ORDER BY grp) g
+  INSERT INTO gw_batch_chunk (batch_id, chunk, body, skip)
+  SELECT $1, k.chunk, b.body, k.skip FROM kept k JOIN bodies b ON b.grp = k.grp ORDER BY k.chunk
   RETURNING chunk
 ),
+lost_orders AS (
+  SELECT (e->>'index')::bigint AS idx, e->'order' AS ord FROM bodies b, jsonb_array_elements(b.body::jsonb) e
+  WHERE b.grp IN (SELECT grp FROM lost)
+),
 conflicts AS (
-  SELECT i.idx, i.k, i.entry, c.batch_id AS other, c.idx AS other_idx
-  FROM input i LEFT JOIN gw_order_claim c ON c.operation = $3 AND c.order_key = i.k
-  WHERE i.k IS NOT NULL AND i.idx NOT IN (SELECT idx FROM claimed)
+  SELECT l.idx, l.k, o.ord, c.batch_id AS other, c.idx AS other_idx
+  FROM lost l JOIN lost_orders o ON o.idx = l.idx LEFT JOIN gw_order_claim c ON c.operation = $2 AND c.order_key = l.k
 ),
 rejected AS (
   INSERT INTO gw_batch_outcome (batch_id, idx, kind, outcome)
-  SELECT $1, idx, 'rejected', jsonb_build_object('index', idx, 'kind', 'rejected', 'order', entry->'order', 'problems', '[]'::jsonb,
+  SELECT $1, idx, 'rejected', jsonb_build_object('index', idx, 'kind', 'rejected', 'order', ord, 'problems', '[]'::jsonb,
     'reason', 'already in batch ' || coalesce(other || ' (input order #' || other_idx || ')', '(another batch, committed at the same moment)') || ': not sent by this batch, which would apply it twice')
   FROM conflicts
   UNION ALL
-  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($4::jsonb) o WHERE EXISTS (SELECT 1 FROM batch)
+  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($8::jsonb) o WHERE EXISTS (SELECT 1 FROM batch)
   RETURNING idx
 ),
-moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $5) WHERE id = $1 RETURNING 1)
+moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 RETURNING 1)
 SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
+  (SELECT coalesce(array_agg(grp ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_grps, (SELECT coalesce(array_agg(chunk ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_chunks,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
+
+/**
+ * INTAKE when none of the orders is claimed yet, as is usual: a plain insert of the claims, about half the database's
+ * work of one that resolves conflicts. A claim another batch holds makes it fail whole (unique violation, nothing
+ * written); INTAKE then takes the same chunks in.
+ */
+export const INTAKE_UNCLAIMED = INTAKE.replace('ON CONFLICT DO NOTHING RETURNING idx', 'RETURNING idx');
 
 /** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
 export const NAME_CONFLICTS = `
@@ -47,7 +68,7 @@ FROM unnest($2::bigint[], $3::text[]) AS u(idx, k) JOIN gw_order_claim c ON c.op
 WHERE o.batch_id = $1 AND o.idx = u.idx`;
 
 /**
- * $1 batch, $2 holder, $3 lease ms: the first ready chunk, or one whose lease expired; its token goes up by one. The
+ * $1 batch, $2 holder, $3 lease ms, $4 chunks whose orders the caller has (their text is not sent back): the first ready chunk, or one whose lease expired; its token goes up by one. The
  * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
  * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one.
  */
@@ -61,24 +82,27 @@ UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, 
   lease_until = clock_timestamp() + $3 * interval '1 millisecond'
 FROM next
 WHERE c.batch_id = $1 AND c.chunk = next.chunk
-RETURNING c.chunk, c.orders, c.fence, c.sent, next.taken_over`;
+RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE coalesce(c.body, c.orders::text) END AS body, c.skip, c.fence, c.sent, next.taken_over`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
 export const MARK_SENT = `UPDATE gw_batch_chunk SET sent = true WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased'`;
 
-/** $1 batch, $2 chunk, $3 fence, $4 outcomes, $5 resend entries: written only while the token is the chunk's. */
+/**
+ * $1 batch, $2 chunk, $3 fence, $4 [first index, succeeded, failed, rejected, unknown], $5 outcomes (JSON text, none
+ * when null), $6 resend entries (JSON text, none when null): written only while the token is the chunk's.
+ */
 export const COMMIT = `
 WITH held AS (
   UPDATE gw_batch_chunk SET state = 'done', holder = NULL, lease_until = NULL
   WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased' RETURNING chunk
 ),
 decided AS (
-  INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome)
-  SELECT $1, (o->>'index')::bigint, o->>'kind', $2, o FROM held, jsonb_array_elements($4::jsonb) o RETURNING 1
+  INSERT INTO gw_batch_result (batch_id, chunk, first_idx, succeeded, failed, rejected, unknown, outcomes)
+  SELECT $1, $2, ($4::bigint[])[1], ($4::bigint[])[2], ($4::bigint[])[3], ($4::bigint[])[4], ($4::bigint[])[5], $5 FROM held WHERE $5::text IS NOT NULL RETURNING 1
 ),
 resent AS (
-  INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
-  SELECT $1, nextval('gw_batch_chunk_seq'), $5::jsonb FROM held WHERE jsonb_array_length($5::jsonb) > 0 RETURNING 1
+  INSERT INTO gw_batch_chunk (batch_id, chunk, body)
+  SELECT $1, nextval('gw_batch_chunk_seq'), $6 FROM held WHERE $6::text IS NOT NULL RETURNING 1
 )
 SELECT (SELECT count(*)::int FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided, (SELECT count(*)::int FROM resent) AS resent`;
 
@@ -89,7 +113,10 @@ export const RENEW = `UPDATE gw_batch_chunk SET lease_until = clock_timestamp() 
 export const STATUS = `
 SELECT b.operation, b.chunk_limit, b.sealed, b.total, b.intake_next,
   (SELECT count(*)::int FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open,
-  (SELECT coalesce(jsonb_object_agg(kind, n), '{}'::jsonb) FROM (SELECT kind, count(*)::int AS n FROM gw_batch_outcome WHERE batch_id = $1 GROUP BY kind) k) AS counts
+  (SELECT coalesce(jsonb_object_agg(kind, n), '{}'::jsonb) FROM (SELECT kind, sum(n)::int AS n FROM (
+    SELECT kind, count(*) AS n FROM gw_batch_outcome WHERE batch_id = $1 GROUP BY kind
+    UNION ALL SELECT v.kind, v.n FROM (SELECT sum(succeeded) AS s, sum(failed) AS f, sum(rejected) AS r, sum(unknown) AS u FROM gw_batch_result WHERE batch_id = $1) t,
+      LATERAL (VALUES ('succeeded', t.s), ('failed', t.f), ('rejected', t.r), ('unknown', t.u)) AS v(kind, n)) o WHERE n IS NOT NULL GROUP BY kind) k) AS counts
 FROM gw_batch b WHERE b.id = $1`;
 
 /** $1 batch: whether intake is over and whether any chunk is not done (what an idle worker asks; cheaper than STATUS). */
@@ -99,12 +126,15 @@ export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE
  * One step of a worker, one round trip: commits the chunks it finished (each only under its lease's token: outcomes,
  * resends, the chunk done, as COMMIT does) and leases up to $4 more (as CLAIM does, never one committed here), and
  * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
- * $5 [{chunk, fence, outcomes, resend}].
+ * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
+ * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
+ * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back).
  */
 export const STEP = `
 WITH commits AS (
-  SELECT (c->>'chunk')::bigint AS chunk, (c->>'fence')::bigint AS fence, c->'outcomes' AS outcomes, c->'resend' AS resend
-  FROM jsonb_array_elements($5::jsonb) c
+  SELECT chunk, fence, first_idx, succeeded, failed, rejected, unknown, outcomes, resend
+  FROM unnest($5::bigint[], $6::bigint[], $7::bigint[], $8::int[], $9::int[], $10::int[], $11::int[], string_to_array($12::text, E'\n'), string_to_array($13::text, E'\n'))
+    AS u(chunk, fence, first_idx, succeeded, failed, rejected, unknown, outcomes, resend)
 ),
 held AS (
   UPDATE gw_batch_chunk k SET state = 'done', holder = NULL, lease_until = NULL
@@ -112,13 +142,13 @@ held AS (
   WHERE k.batch_id = $1 AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
 ),
 decided AS (
-  INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome)
-  SELECT $1, (o->>'index')::bigint, o->>'kind', c.chunk, o FROM commits c JOIN held h ON h.chunk = c.chunk, jsonb_array_elements(c.outcomes) o
-  RETURNING 1
+  INSERT INTO gw_batch_result (batch_id, chunk, first_idx, succeeded, failed, rejected, unknown, outcomes)
+  SELECT $1, c.chunk, c.first_idx, c.succeeded, c.failed, c.rejected, c.unknown, c.outcomes FROM commits c JOIN held h ON h.chunk = c.chunk WHERE c.outcomes <> ''
+  RETURNING succeeded + failed + rejected + unknown AS n
 ),
 resent AS (
-  INSERT INTO gw_batch_chunk (batch_id, chunk, orders)
-  SELECT $1, nextval('gw_batch_chunk_seq'), c.resend FROM commits c JOIN held h ON h.chunk = c.chunk WHERE jsonb_array_length(c.resend) > 0
+  INSERT INTO gw_batch_chunk (batch_id, chunk, body)
+  SELECT $1, nextval('gw_batch_chunk_seq'), c.resend FROM commits c JOIN held h ON h.chunk = c.chunk WHERE c.resend <> ''
   RETURNING 1
 ),
 next AS MATERIALIZED (
@@ -131,15 +161,15 @@ leased AS (
   UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
     lease_until = clock_timestamp() + $3 * interval '1 millisecond'
   FROM next WHERE k.batch_id = $1 AND k.chunk = next.chunk
-  RETURNING k.chunk, k.orders, k.fence, k.sent, next.taken_over
+  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE coalesce(k.body, k.orders::text) END AS body, k.skip, k.fence, k.sent, next.taken_over
 ),
 summary AS (
-  SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided,
+  SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held, (SELECT coalesce(sum(n), 0)::int FROM decided) AS decided,
     b.sealed AND NOT EXISTS (SELECT 1 FROM resent)
       AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
   FROM gw_batch b WHERE b.id = $1
 )
-SELECT s.held, s.decided, s.finished, l.chunk, l.orders, l.fence, l.sent, l.taken_over FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
+SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
 
 /**
  * $1 batch, $2 chunks, $3 fences, $4 taken over: hands back chunks leased and never sent (ready again, whether an

@@ -69,7 +69,7 @@ export async function fleetRound(options: { sandbox: Sandbox; ledger: string; or
     let victimAt = Math.floor(Math.random() * children.length);
     while (Date.now() < deadline && children.some((c) => c.child.process.exitCode === null)) {
       const { rows } = await ledger.pool.query<{ decided: number; holders: string[] | null }>(
-        "SELECT (SELECT count(*)::int FROM gw_batch_outcome WHERE batch_id = $1) AS decided, (SELECT array_agg(DISTINCT holder) FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased') AS holders",
+        "SELECT (SELECT count(*)::int FROM gw_batch_outcome WHERE batch_id = $1) + (SELECT coalesce(sum(succeeded + failed + rejected + unknown), 0)::int FROM gw_batch_result WHERE batch_id = $1) AS decided, (SELECT array_agg(DISTINCT holder) FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased') AS holders",
         [batch],
       );
       const live = (rows[0]!.holders ?? []).map((h) => Number(h.replace('fleet-', ''))).filter((i) => children[i]?.child.process.exitCode === null);

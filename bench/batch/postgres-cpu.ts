@@ -1,0 +1,25 @@
+// CPU time of a throwaway PostgreSQL cluster's processes, read from /proc (Linux): what the ledger costs the database.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU of the cluster's processes by role (the postmaster on `port` and its children, from /proc), in µs. */
+export function postgresCpuMicros(port: string): Map<string, number> {
+  const read = (pid: string, file: string) => { try { return readFileSync(`/proc/${pid}/${file}`, 'utf8'); } catch { return null; } };
+  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const master = pids.find((pid) => { const cmd = read(pid, 'cmdline')?.replaceAll('\0', ' ') ?? ''; return cmd.includes(`-p ${port} `) && cmd.includes('postgres'); });
+  const byRole = new Map<string, number>();
+  for (const pid of pids) {
+    const f = read(pid, 'stat')?.split(') ')[1]?.split(' ');
+    if (!f || (pid !== master && f[1] !== master)) continue;
+    // "postgres: USER DATABASE 127.0.0.1(PORT) idle" is a client connection (the ledger's); the others by their title.
+    const title = (read(pid, 'cmdline') ?? '').replaceAll('\0', ' ').trim();
+    const role = pid === master ? 'postmaster' : /^postgres: \S+ \S+ [\d.:a-f]+\(\d+\)/.test(title) ? 'connections' : title.replace(/^postgres: /, '').split(' ').slice(0, 2).join(' ');
+    byRole.set(role, (byRole.get(role) ?? 0) + (Number(f[11]) + Number(f[12])) * 10_000);
+  }
+  return byRole;
+}
+
+/** All the cluster's CPU used since `before` (a `postgresCpuMicros` reading), in µs, and by role. */
+export function postgresCpuSince(port: string, before: Map<string, number>): { total: number; roles: [string, number][] } {
+  const roles = [...postgresCpuMicros(port)].map(([role, us]): [string, number] => [role, us - (before.get(role) ?? 0)]).filter(([, us]) => us > 0);
+  return { total: roles.reduce((n, [, us]) => n + us, 0), roles };
+}
