@@ -7,8 +7,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
-import { runBatch, type BatchClient } from '@gw/batch';
-import { open } from 'node:fs/promises';
+import { openSyncedJournalFile, runBatch, type BatchClient } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { encodeRequestBody } from '@gw/xml-codec';
@@ -40,8 +39,8 @@ async function side(journal: string | undefined, count: number, prefix: string) 
   const sb = sandboxCpu();
   const syncs = { writes: 0, syncs: 0 };
   const journalFile = async (path: string) => {
-    const file = await open(path, 'a');
-    return { write: ((...a: Parameters<typeof file.write>) => (syncs.writes++, file.write(...a))) as typeof file.write, datasync: () => (syncs.syncs++, file.datasync()), close: () => file.close() };
+    const file = await openSyncedJournalFile(path);
+    return { write: ((...a: Parameters<typeof file.write>) => (syncs.writes++, file.write(...a))) as typeof file.write, datasync: () => (syncs.syncs++, file.datasync()), close: () => file.close(), syncedWrites: file.syncedWrites };
   };
   const result = await runBatch({ client, operation: 'capture', orders, concurrency: 8, keepOutcomes: false, ...(journal ? { journal, journalFile } : {}) });
   const own = process.cpuUsage(cpu);

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { BatchOperation } from './batch-operation.ts';
 import { readJournalEntries } from './journal-reader.ts';
@@ -43,11 +44,26 @@ export type JournalEntry =
   | { readonly type: 'sent'; readonly chunk: number; readonly at: string }
   | { readonly type: 'end'; readonly at: string };
 
-/** The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. */
-export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
+/**
+ * The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. `syncedWrites`:
+ * the file was opened with `O_DSYNC`, so a write is on disk when it resolves and no `datasync` follows it.
+ */
+export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'> & { readonly syncedWrites?: boolean };
 
-/** Opens a journal file for appending (default: `open(path, 'a')` of `node:fs/promises`). */
+/** Opens a journal file for appending (default: `openSyncedJournalFile`). */
 export type OpenJournalFile = (path: string) => Promise<JournalFile>;
+
+/**
+ * Opens a journal file for appending with `O_DSYNC` where the platform has it: each write returns once its data is
+ * on disk, as write + fdatasync would, in one call instead of two (one trip to the thread pool per group, not two).
+ * Elsewhere `open(path, 'a')`, each write followed by `datasync`.
+ */
+export async function openSyncedJournalFile(path: string): Promise<JournalFile> {
+  const { O_APPEND, O_CREAT, O_WRONLY, O_DSYNC } = constants;
+  if (O_DSYNC === undefined) return open(path, 'a');
+  const file = await open(path, O_APPEND | O_CREAT | O_WRONLY | O_DSYNC, 0o666);
+  return Object.assign(file, { syncedWrites: true as const });
+}
 
 /** Entries waiting for the next write, and who waits for them to be on disk. */
 interface PendingAppend {
@@ -79,7 +95,7 @@ export class BatchJournal {
   }
 
   /** Opens (creating or appending to) a journal file. */
-  static async open(path: string, openFile: OpenJournalFile = (p) => open(p, 'a')): Promise<BatchJournal> {
+  static async open(path: string, openFile: OpenJournalFile = openSyncedJournalFile): Promise<BatchJournal> {
     return new BatchJournal(path, await openFile(path));
   }
 
@@ -104,7 +120,7 @@ export class BatchJournal {
       try {
         if (this.#broken) throw this.#broken;
         await this.#write(group.length === 1 ? group[0]!.text : group.map((p) => p.text).join(''));
-        await this.#file.datasync();
+        if (this.#file.syncedWrites !== true) await this.#file.datasync();
         for (const p of group) p.resolve();
       } catch (error) {
         this.#broken ??= error instanceof JournalWriteError ? error : new JournalWriteError(this.path, error);
