@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
 import { open } from 'node:fs/promises';
-import { openSyncedJournalFile, runBatch, type BatchClient, type JournalFile } from '@gw/batch';
+import { openSyncedJournalFile, runBatch, type BatchClient, type JournalFile, type SyncedJournalFile } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
@@ -25,10 +25,9 @@ const setup = createClient(options) as unknown as AuthorisingClient;
 const dir = mkdtempSync(join(tmpdir(), 'gw-profile-journal-'));
 const counts = { writes: 0, syncs: 0 };
 /** The journal's file, counting writes and syncs; GW_PLAIN_JOURNAL=1: opened with 'a', a datasync after each write (as before O_DSYNC). */
-const journalFile = async (path: string): Promise<JournalFile> => {
+const journalFile = async (path: string): Promise<JournalFile | SyncedJournalFile> => {
   const file = process.env.GW_PLAIN_JOURNAL === '1' ? await open(path, 'a') : await openSyncedJournalFile(path);
-  const syncedWrites = (file as JournalFile).syncedWrites;
-  return { write: ((...a: Parameters<typeof file.write>) => (counts.writes++, file.write(...a))) as typeof file.write, datasync: () => (counts.syncs++, file.datasync()), close: () => file.close(), ...(syncedWrites ? { syncedWrites } : {}) };
+  return { write: ((...a: Parameters<typeof file.write>) => (counts.writes++, file.write(...a))) as typeof file.write, datasync: () => (counts.syncs++, file.datasync()), close: () => file.close(), ...('syncedWrites' in file ? { syncedWrites: true as const } : {}) };
 };
 const batch = (orders: Awaited<ReturnType<typeof authoriseOrders>>, name: string) =>
   runBatch({ client, operation: 'capture', orders, concurrency: 8, keepOutcomes: false, ...(journaled ? { journal: join(dir, name), journalFile } : {}) });

@@ -44,11 +44,13 @@ export type JournalEntry =
   | { readonly type: 'sent'; readonly chunk: number; readonly at: string }
   | { readonly type: 'end'; readonly at: string };
 
-/**
- * The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. `syncedWrites`:
- * the file was opened with `O_DSYNC`, so a write is on disk when it resolves and no `datasync` follows it.
- */
-export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'> & { readonly syncedWrites?: boolean };
+/** The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. */
+export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
+
+/** A JournalFile opened with `O_DSYNC`: a write is on disk when it resolves, so the journal calls no `datasync` after it. */
+export interface SyncedJournalFile extends JournalFile {
+  readonly syncedWrites: true;
+}
 
 /** Opens a journal file for appending (default: `openSyncedJournalFile`). */
 export type OpenJournalFile = (path: string) => Promise<JournalFile>;
@@ -58,7 +60,7 @@ export type OpenJournalFile = (path: string) => Promise<JournalFile>;
  * on disk, as write + fdatasync would, in one call instead of two (one trip to the thread pool per group, not two).
  * Elsewhere `open(path, 'a')`, each write followed by `datasync`.
  */
-export async function openSyncedJournalFile(path: string): Promise<JournalFile> {
+export async function openSyncedJournalFile(path: string): Promise<JournalFile | SyncedJournalFile> {
   const { O_APPEND, O_CREAT, O_WRONLY, O_DSYNC } = constants;
   if (O_DSYNC === undefined) return open(path, 'a');
   const file = await open(path, O_APPEND | O_CREAT | O_WRONLY | O_DSYNC, 0o666);
@@ -84,6 +86,8 @@ interface PendingAppend {
 export class BatchJournal {
   readonly path: string;
   readonly #file: JournalFile;
+  /** The file's writes are durable when they resolve (O_DSYNC): no datasync after them. */
+  readonly #syncedWrites: boolean;
   #pending: PendingAppend[] = [];
   #flushing: Promise<void> | null = null;
   /** Set by the first failed write: the file may end in a torn line, so nothing more is appended after it. */
@@ -92,6 +96,7 @@ export class BatchJournal {
   private constructor(path: string, file: JournalFile) {
     this.path = path;
     this.#file = file;
+    this.#syncedWrites = (file as Partial<SyncedJournalFile>).syncedWrites === true;
   }
 
   /** Opens (creating or appending to) a journal file. */
@@ -120,7 +125,7 @@ export class BatchJournal {
       try {
         if (this.#broken) throw this.#broken;
         await this.#write(group.length === 1 ? group[0]!.text : group.map((p) => p.text).join(''));
-        if (this.#file.syncedWrites !== true) await this.#file.datasync();
+        if (!this.#syncedWrites) await this.#file.datasync();
         for (const p of group) p.resolve();
       } catch (error) {
         this.#broken ??= error instanceof JournalWriteError ? error : new JournalWriteError(this.path, error);

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BatchJournal, openSyncedJournalFile, type JournalFile } from '../src/batch-journal.ts';
+import { BatchJournal, openSyncedJournalFile, type JournalFile, type SyncedJournalFile } from '../src/batch-journal.ts';
 
 const intent = (chunk: number) => ({ type: 'intent' as const, chunk, orders: [{ index: chunk, order: { transaction_id: `T${chunk}` } }], at: '2026-11-23T00:00:00.000Z' });
 
@@ -18,7 +18,7 @@ describe('the journal commits appends in groups', () => {
     const writes = vi.spyOn(fileHandle, 'write');
     const syncs = vi.spyOn(fileHandle, 'datasync');
 
-    let file: JournalFile | undefined;
+    let file: Partial<SyncedJournalFile> | undefined;
     const journal = await BatchJournal.open(path, async (p) => (file = await openSyncedJournalFile(p)));
     const seenOnResolve: boolean[] = [];
     await Promise.all(
@@ -43,7 +43,7 @@ describe('the journal commits appends in groups', () => {
 
   it.runIf(process.platform === 'linux')('opens the journal with O_DSYNC, so a write returns only once its data is on disk', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
-    const file = (await openSyncedJournalFile(path)) as JournalFile & { fd: number };
+    const file = (await openSyncedJournalFile(path)) as SyncedJournalFile & { fd: number };
     const flags = Number.parseInt(/^flags:\s+(\d+)/m.exec(readFileSync(`/proc/self/fdinfo/${file.fd}`, 'utf8'))![1]!, 8);
     await file.close();
     expect(file.syncedWrites).toBe(true);
