@@ -1,5 +1,6 @@
-// CPU per request of runBatch (no journal, the file journal with O_DSYNC, and as before it: write + fdatasync) next to the sandbox's, in one run, and optionally a CPU
-// profile of the journal side: a figure that load on a shared machine distorts far less than wall time.
+// CPU per request of runBatch (no journal; the file journal with O_DSYNC; the journal as before it, write + fdatasync)
+// next to the sandbox's, in one run, and optionally a CPU profile of the journal side: a figure that load on a shared
+// machine distorts far less than wall time. Each journal side prints its writes and fdatasyncs per run.
 //   node --conditions=@gw/source batch/runner-cpu.ts [orders=10000] [rounds=3]   (GW_PROFILE=DIR writes a .cpuprofile)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

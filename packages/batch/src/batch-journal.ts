@@ -105,8 +105,9 @@ export class BatchJournal {
   }
 
   /**
-   * Appends entries and resolves once they are written and fdatasynced; lines never interleave, order is kept. After
-   * a failed write every append rejects with the same JournalWriteError: a line after a torn one would damage the file.
+   * Appends entries and resolves once they are on disk (an O_DSYNC write, or a write and fdatasync); lines never
+   * interleave, order is kept. After a failed write every append rejects with the same JournalWriteError: a line after
+   * a torn one would damage the file.
    */
   append(...entries: JournalEntry[]): Promise<void> {
     if (this.#broken) return Promise.reject(this.#broken);
