@@ -1,5 +1,6 @@
-// CPU per request of runBatch (no journal, file journal) next to the sandbox's, in one run, and optionally a CPU
-// profile of the journal side: a figure that load on a shared machine distorts far less than wall time.
+// CPU per request of runBatch (no journal; the file journal with O_DSYNC; the journal as before it, write + fdatasync)
+// next to the sandbox's, in one run, and optionally a CPU profile of the journal side: a figure that load on a shared
+// machine distorts far less than wall time. Each journal side prints its writes and fdatasyncs per run.
 //   node --conditions=@gw/source batch/runner-cpu.ts [orders=10000] [rounds=3]   (GW_PROFILE=DIR writes a .cpuprofile)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,8 +8,8 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
-import { runBatch, type BatchClient } from '@gw/batch';
 import { open } from 'node:fs/promises';
+import { openSyncedJournalFile, runBatch, type BatchClient, type JournalFile } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { encodeRequestBody } from '@gw/xml-codec';
@@ -34,18 +35,19 @@ function sandboxCpu(): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-async function side(journal: string | undefined, count: number, prefix: string) {
+/** One runBatch; `plain`: the journal opened without O_DSYNC, a datasync after each write (the journal before O_DSYNC). */
+async function side(journal: string | undefined, count: number, prefix: string, plain = false) {
   const orders = await authorise(count, prefix);
   const cpu = process.cpuUsage();
   const sb = sandboxCpu();
   const syncs = { writes: 0, syncs: 0 };
   const journalFile = async (path: string) => {
-    const file = await open(path, 'a');
-    return { write: ((...a: Parameters<typeof file.write>) => (syncs.writes++, file.write(...a))) as typeof file.write, datasync: () => (syncs.syncs++, file.datasync()), close: () => file.close() };
+    const file: JournalFile = plain ? await open(path, 'a') : await openSyncedJournalFile(path);
+    return { write: ((...a: Parameters<typeof file.write>) => (syncs.writes++, file.write(...a))) as typeof file.write, datasync: () => (syncs.syncs++, file.datasync()), close: () => file.close(), ...('syncedWrites' in file ? { syncedWrites: true as const } : {}) };
   };
   const result = await runBatch({ client, operation: 'capture', orders, concurrency: 8, keepOutcomes: false, ...(journal ? { journal, journalFile } : {}) });
   const own = process.cpuUsage(cpu);
-  if (journal && count === ORDERS) console.log(`  journal: ${syncs.writes} writes, ${syncs.syncs} fdatasyncs for ${Math.ceil(count / 50)} requests; CPU user ${(own.user / 1000).toFixed(0)} ms, system ${(own.system / 1000).toFixed(0)} ms`);
+  if (journal && count === ORDERS) console.log(`  journal${plain ? ' (write + fdatasync)' : ' (O_DSYNC)'}: ${syncs.writes} writes, ${syncs.syncs} fdatasyncs for ${Math.ceil(count / 50)} requests; CPU user ${(own.user / 1000).toFixed(0)} ms, system ${(own.system / 1000).toFixed(0)} ms`);
   if (result.counts.succeeded !== count) throw new Error(JSON.stringify(result.counts));
   const chunks = Math.ceil(count / 50);
   return { own: (own.user + own.system) / chunks, sandbox: (sandboxCpu() - sb) / chunks };
@@ -77,12 +79,14 @@ await hand(2000, 'W2');
 await clientLoop(2000, 'W3');
 await side(undefined, 2000, 'W0');
 await side(join(dir, 'w.jsonl'), 2000, 'W1');
-const rows: Record<string, { own: number; sandbox: number }[]> = { hand: [], client: [], none: [], journal: [] };
+await side(join(dir, 'wf.jsonl'), 2000, 'W4', true);
+const rows: Record<string, { own: number; sandbox: number }[]> = { hand: [], client: [], none: [], journal: [], fdatasync: [] };
 for (let r = 0; r < ROUNDS; r++) {
   rows.hand!.push(await hand(ORDERS, `H${r}`));
   rows.client!.push(await clientLoop(ORDERS, `C${r}`));
   rows.none!.push(await side(undefined, ORDERS, `N${r}`));
   rows.journal!.push(await side(join(dir, `j${r}.jsonl`), ORDERS, `J${r}`));
+  rows.fdatasync!.push(await side(join(dir, `f${r}.jsonl`), ORDERS, `F${r}`, true));
 }
 // Load inflates CPU time (shared caches and cores), it never deflates it: the least of the rounds is the steadier figure.
 const least = (xs: number[]) => Math.min(...xs);

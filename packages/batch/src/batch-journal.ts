@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { BatchOperation } from './batch-operation.ts';
 import { readJournalEntries } from './journal-reader.ts';
@@ -46,8 +47,25 @@ export type JournalEntry =
 /** The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. */
 export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
 
-/** Opens a journal file for appending (default: `open(path, 'a')` of `node:fs/promises`). */
+/** A JournalFile opened with `O_DSYNC`: a write is on disk when it resolves, so the journal calls no `datasync` after it. */
+export interface SyncedJournalFile extends JournalFile {
+  readonly syncedWrites: true;
+}
+
+/** Opens a journal file for appending (default: `openSyncedJournalFile`). */
 export type OpenJournalFile = (path: string) => Promise<JournalFile>;
+
+/**
+ * Opens a journal file for appending with `O_DSYNC` where the platform has it: each write returns once its data is
+ * on disk, as write + fdatasync would, in one call instead of two (one trip to the thread pool per group, not two).
+ * Elsewhere `open(path, 'a')`, each write followed by `datasync`.
+ */
+export async function openSyncedJournalFile(path: string): Promise<JournalFile | SyncedJournalFile> {
+  const { O_APPEND, O_CREAT, O_WRONLY, O_DSYNC } = constants;
+  if (O_DSYNC === undefined) return open(path, 'a');
+  const file = await open(path, O_APPEND | O_CREAT | O_WRONLY | O_DSYNC, 0o666);
+  return Object.assign(file, { syncedWrites: true as const });
+}
 
 /** Entries waiting for the next write, and who waits for them to be on disk. */
 interface PendingAppend {
@@ -68,6 +86,8 @@ interface PendingAppend {
 export class BatchJournal {
   readonly path: string;
   readonly #file: JournalFile;
+  /** The file's writes are durable when they resolve (O_DSYNC): no datasync after them. */
+  readonly #syncedWrites: boolean;
   #pending: PendingAppend[] = [];
   #flushing: Promise<void> | null = null;
   /** Set by the first failed write: the file may end in a torn line, so nothing more is appended after it. */
@@ -76,16 +96,18 @@ export class BatchJournal {
   private constructor(path: string, file: JournalFile) {
     this.path = path;
     this.#file = file;
+    this.#syncedWrites = (file as Partial<SyncedJournalFile>).syncedWrites === true;
   }
 
   /** Opens (creating or appending to) a journal file. */
-  static async open(path: string, openFile: OpenJournalFile = (p) => open(p, 'a')): Promise<BatchJournal> {
+  static async open(path: string, openFile: OpenJournalFile = openSyncedJournalFile): Promise<BatchJournal> {
     return new BatchJournal(path, await openFile(path));
   }
 
   /**
-   * Appends entries and resolves once they are written and fdatasynced; lines never interleave, order is kept. After
-   * a failed write every append rejects with the same JournalWriteError: a line after a torn one would damage the file.
+   * Appends entries and resolves once they are on disk (an O_DSYNC write, or a write and fdatasync); lines never
+   * interleave, order is kept. After a failed write every append rejects with the same JournalWriteError: a line after
+   * a torn one would damage the file.
    */
   append(...entries: JournalEntry[]): Promise<void> {
     if (this.#broken) return Promise.reject(this.#broken);
@@ -104,7 +126,7 @@ export class BatchJournal {
       try {
         if (this.#broken) throw this.#broken;
         await this.#write(group.length === 1 ? group[0]!.text : group.map((p) => p.text).join(''));
-        await this.#file.datasync();
+        if (!this.#syncedWrites) await this.#file.datasync();
         for (const p of group) p.resolve();
       } catch (error) {
         this.#broken ??= error instanceof JournalWriteError ? error : new JournalWriteError(this.path, error);

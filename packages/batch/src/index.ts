@@ -12,7 +12,7 @@ export type { LedgerStore } from './store/ledger-store.ts';
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
 export type { BatchProgress } from './progress.ts';
 export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';
-export { BatchJournal, type JournalEntry, type JournalFile, type OpenJournalFile } from './batch-journal.ts';
+export { BatchJournal, openSyncedJournalFile, type JournalEntry, type JournalFile, type SyncedJournalFile, type OpenJournalFile } from './batch-journal.ts';
 export { JournalDamagedError, type JournalDamagedDetails } from './journal-damaged-error.ts';
 export { JournalWriteError, type JournalWriteDetails } from './journal-write-error.ts';
 export { BatchLedger } from './batch-ledger.ts';

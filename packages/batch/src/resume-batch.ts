@@ -17,7 +17,7 @@ export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<Batc
   readonly orders?: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
   /** When given, must be the journal's operation. */
   readonly operation?: Op;
-  /** How the journal file is opened for appending (for tests and storage layers); default `open(path, 'a')`. */
+  /** How the journal file is opened for appending (for tests and storage layers); default `openSyncedJournalFile` (O_DSYNC). */
   readonly journalFile?: OpenJournalFile;
 }
 

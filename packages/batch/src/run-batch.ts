@@ -12,7 +12,7 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
   readonly orders: Iterable<BatchOrders[Op]> | AsyncIterable<BatchOrders[Op]>;
   /** Path of the journal file (append-only JSONL; each chunk's intent is on disk before it is sent and its outcomes after); without one the batch cannot be resumed. */
   readonly journal?: string;
-  /** How the journal file is opened for appending (for tests and storage layers); default `open(path, 'a')`. */
+  /** How the journal file is opened for appending (for tests and storage layers); default `openSyncedJournalFile` (O_DSYNC). */
   readonly journalFile?: OpenJournalFile;
 }
 

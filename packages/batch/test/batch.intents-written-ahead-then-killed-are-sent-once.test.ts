@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '@gw/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorisedOrders, indexesOf } from './harness.ts';
+
+const child = join(import.meta.dirname, 'fixtures/crash-child.ts');
+
+function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ['--conditions=@gw/source', child], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c) => (stdout += c));
+    p.stderr.on('data', (c) => (stderr += c));
+    p.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.stop());
+
+const captureRequests = () => sandbox.state.requests.filter((r) => r.path === '/v1/capture').length;
+
+describe('a batch killed after intents were written ahead, before their chunks were sent', () => {
+  it('resume queries the chunks never sent, sends their orders once (not counted against maxResends), and nothing is lost or doubled', async () => {
+    const orders = await authorisedOrders(sandbox, 400, '31.00');
+    const dir = mkdtempSync(join(tmpdir(), 'gw-ahead-'));
+    const file = join(dir, 'orders.json');
+    writeFileSync(file, JSON.stringify(orders));
+    const journal = join(dir, 'journal.jsonl');
+    // maxResends 0: a send the journal cannot prove was made must not use up a budget there is none of.
+    const env = { SANDBOX_URL: sandbox.url, JOURNAL: journal, OPERATION: 'capture', ORDERS: file, MAX_RESENDS: '0' };
+    const before = captureRequests();
+    // All 8 chunks are cut at once: chunk 1's intent goes to disk alone, chunks 2-8 in the next group. The kill comes
+    // once that group is durable, as chunk 2 is about to be sent: chunk 1 is out (or answered), 2-8 never left.
+    const killed = await runChild({ ...env, CRASH_STAGE: 'intent-written', CRASH_CHUNK: '2' });
+    expect(killed.signal).toBe('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300)); // a request in flight lands
+
+    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; chunk?: number });
+    const intents = lines.filter((l) => l.type === 'intent').map((l) => l.chunk!);
+    const sentAtKill = captureRequests() - before;
+    expect(sentAtKill).toBeLessThanOrEqual(1);
+    // Every intent was on disk before its chunk's send, and the kill left them with nothing else: no sent, outcomes or unsent line.
+    expect(intents).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(lines.filter((l) => l.type !== 'intent' && l.type !== 'start')).toEqual([]);
+
+    const resumed = await runChild(env);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const result = JSON.parse(resumed.stdout) as { counts: Record<string, number>; outcomes: { index: number; kind: string; reconciled: boolean }[] };
+    expect(indexesOf(result.outcomes)).toEqual(orders.map((_, i) => i));
+    expect(result.counts).toEqual({ succeeded: 400, failed: 0, rejected: 0, unknown: 0 });
+    // The chunk that was out (if it landed) is known by query; every other order went out once, in resume.
+    expect(result.outcomes.filter((o) => o.reconciled)).toHaveLength(50 * sentAtKill);
+    const applied = sandbox.state.appliedCounts('capture');
+    for (const o of orders) expect(applied.get(o.transaction_id), o.order_no).toBe(1);
+    // 400 orders, 8 requests of 50 in all: no order of a chunk written ahead and never sent went out twice.
+    expect(captureRequests() - before).toBe(8);
+    expect(sandbox.state.invariantViolations()).toEqual([]);
+  }, 60_000);
+});
