@@ -22,8 +22,8 @@ const SPLITS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Seconds per task in the clean-clone CI of 2f65138 (vitest JSON reports, quiet machine, before this queue); only the
- * order depends on them. Print fresh figures with `node scripts/test-timeline.ts`.
+ * Seconds per task in the clean-clone CI of 2f65138 (vitest JSON reports, before this queue); only the order depends on
+ * them. The queue's timeline at the end of `node scripts/run-tests.ts` gives fresh figures.
  */
 const ESTIMATES: Readonly<Record<string, number>> = {
   '@gw/batch:test': 186, '@gw/batch:test:node22': 148,
