@@ -3,6 +3,8 @@
 // the short ones fill in at the end instead of one long run being the tail while the other lane idles. Every line a
 // task prints is prefixed with its id; a failing task does not stop the others.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestTask } from './test-tasks.ts';
 
@@ -58,10 +60,9 @@ function chainLengths(tasks: readonly TestTask[]): Map<string, number> {
   return lengths;
 }
 
-/** `pnpm run <script>` in the task's package (the pnpm running this script if any), output prefixed with the task's id. */
+/** `pnpm run <script>` in the task's package, output prefixed with the task's id. */
 function runTask(task: TestTask): Promise<number> {
-  const execPath = process.env.npm_execpath;
-  const [command, args] = execPath && /pnpm/.test(execPath) ? [process.execPath, [execPath, 'run', task.script]] : ['pnpm', ['run', task.script]];
+  const [command, args] = pnpmRun(task.script);
   const child = spawn(command, args, { cwd: task.dir, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => process.stdout.write(`${task.id}: ${line}\n`));
@@ -73,4 +74,13 @@ function runTask(task: TestTask): Promise<number> {
     });
     child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
+}
+
+/** The pnpm running this script (`pnpm test:all`), else the pinned one through npx (`pnpm exec node scripts/...`). */
+function pnpmRun(script: string): [string, string[]] {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath)) return [process.execPath, [execPath, 'run', script]];
+  const root = join(import.meta.dirname, '..');
+  const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { packageManager: string };
+  return ['npx', ['-y', packageManager, 'run', script]];
 }
