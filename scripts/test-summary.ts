@@ -1,6 +1,6 @@
 // Adds up the vitest JSON reports that each package's `test` script writes and prints one closing line,
 // `N passed, N failed`, so a reader of the CI log sees the whole suite's count at the end.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { failedTests } from './failed-tests.ts';
 
@@ -14,10 +14,13 @@ for (const group of ['packages', 'tools', 'bench']) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
-    // `.vitest-report.json` from the Node 24 run, `.vitest-report.node22.json` from `pnpm test:node22`.
-    for (const [file, label] of [['.vitest-report.json', ''], ['.vitest-report.node22.json', ' (node 22)']] as const) {
+    if (!statSync(join(dir, name)).isDirectory()) continue;
+    // `.vitest-report.json` from the Node 24 run, `.vitest-report.node22.json` from the Node 22 run, `.vitest-report.<part>.json`
+    // from a part of the Node 24 run that the test queue runs on its own (scripts/test-tasks.ts).
+    for (const file of readdirSync(join(dir, name)).filter((f) => /^\.vitest-report(\..+)?\.json$/.test(f)).sort()) {
+      const part = /^\.vitest-report\.(.+)\.json$/.exec(file)?.[1];
+      const label = part === undefined ? '' : part === 'node22' ? ' (node 22)' : ` (${part})`;
       const report = join(dir, name, file);
-      if (!existsSync(report)) continue;
       const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
       passed += r.numPassedTests;
       failed += r.numFailedTests;

@@ -8,7 +8,8 @@ const node = ensureNode22();
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 const run = spawnSync(node, [vitest, 'run', '--reporter=default', '--reporter=json', '--outputFile.json=.vitest-report.node22.json'], {
   stdio: 'inherit',
-  // The 100,000-request fuzz and the 10,000-order fault test already ran on Node 24; smaller runs prove the same on 22.
-  env: { ...process.env, GW_FUZZ_REQUESTS: '10000', GW_BATCH_FAULT_ORDERS: '2000' },
+  // The 10,000-order fault test already ran on Node 24; 2,000 prove the same on 22. (The property tests choose their
+  // own smaller counts on Node 22: 100,000 inputs on Node 24, 5,000 on 22.)
+  env: { ...process.env, GW_BATCH_FAULT_ORDERS: '2000' },
 });
 process.exit(run.status ?? 1);

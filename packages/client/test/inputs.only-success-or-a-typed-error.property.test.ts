@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GW_ERROR_CODES, GwError, type GwClient } from '../src/index.ts';
 import { CARD, CVV, sandboxClient } from './support.ts';
 
-// 100,000 inputs on Node 24; Node 22 runs the published tests again in CI, where 20,000 keep the run short.
-// RUNS_OVERRIDE: a smaller count while working on this file.
-const RUNS = Number(process.env.RUNS_OVERRIDE ?? 0) || (process.versions.node.startsWith('22') ? 20_000 : 100_000);
+// 100,000 inputs on Node 24 (issue 12); Node 22 runs the published tests again in CI to show they work there, with
+// 5,000 of the same inputs. RUNS_OVERRIDE: a smaller count while working on this file.
+const RUNS = Number(process.env.RUNS_OVERRIDE ?? 0) || (process.versions.node.startsWith('22') ? 5_000 : 100_000);
 const CODES: ReadonlySet<string> = new Set(Object.values(GW_ERROR_CODES));
 const PER_CALL_MS = 10_000;
 

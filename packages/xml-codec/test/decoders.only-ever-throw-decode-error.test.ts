@@ -64,9 +64,9 @@ describe('every decoder, on arbitrary input, returns a value or throws DecodeErr
   });
 });
 
-// 100,000 generated inputs per decoder (issue 12). Node 22 runs the published packages' tests again in CI, where
-// 20,000 keep the run short; Node 24 runs them all. GW_RUNS overrides the count for a quick local run.
-const RUNS = Number(process.env.GW_RUNS ?? (process.versions.node.startsWith('22') ? 20_000 : 100_000));
+// 100,000 generated inputs per decoder (issue 12) on Node 24. Node 22 runs the published packages' tests again in CI
+// to show they work there, with 5,000 of the same inputs. GW_RUNS overrides the count for a quick local run.
+const RUNS = Number(process.env.GW_RUNS ?? (process.versions.node.startsWith('22') ? 5_000 : 100_000));
 const examples = join(import.meta.dirname, '../../../spec/v1/examples');
 const example = (name: string): string => readFileSync(join(examples, name), 'utf8');
 // Short seeds mostly (mutations of them are cheap to decode), and the spec's examples.

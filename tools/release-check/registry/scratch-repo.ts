@@ -11,7 +11,7 @@ export function copyRepoForRelease(repoRoot: string, into: string): void {
     .filter((file) => file && existsSync(join(repoRoot, file)));
   for (const file of files) {
     mkdirSync(dirname(join(into, file)), { recursive: true });
-    cpSync(join(repoRoot, file), join(into, file));
+    copyUnlessGone(join(repoRoot, file), join(into, file));
   }
   symlinkSync(join(repoRoot, 'node_modules'), join(into, 'node_modules'), 'dir');
   for (const group of ['packages', 'tools']) {
@@ -29,4 +29,14 @@ export function copyRepoForRelease(repoRoot: string, into: string): void {
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=gw release check', '-c', 'user.email=release-check@gw.invalid', 'add', '-A');
   git('-c', 'user.name=gw release check', '-c', 'user.email=release-check@gw.invalid', 'commit', '-qm', 'scratch copy');
+}
+
+/** Copies a file, unless it went away since it was listed: other packages' tests, run beside this one in `test:all`,
+ * create and remove scratch files in the checkout. */
+function copyUnlessGone(from: string, to: string): void {
+  try {
+    cpSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
