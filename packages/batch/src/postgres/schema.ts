@@ -13,7 +13,7 @@ import type { PoolClient } from 'pg';
  * statement `IF NOT EXISTS`, run under a transaction-scoped advisory lock so workers starting together do not race);
  * documented in the README.
  */
-export const LEDGER_SCHEMA = `
+export const LEDGER_SCHEMA: string = `
 CREATE TABLE IF NOT EXISTS gw_batch (
   id text PRIMARY KEY,
   operation text NOT NULL,
