@@ -1,23 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorisedOrders, indexesOf } from './harness.ts';
-
-const child = join(import.meta.dirname, 'fixtures/crash-child.ts');
-
-function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--conditions=@gw/source', child], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c) => (stdout += c));
-    p.stderr.on('data', (c) => (stderr += c));
-    p.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+import { runCrashChild } from './crash-child-run.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -39,7 +26,7 @@ describe('a batch killed after intents were written ahead, before their chunks w
     const before = captureRequests();
     // All 8 chunks are cut at once: chunk 1's intent goes to disk alone, chunks 2-8 in the next group. The kill comes
     // once that group is durable, as chunk 2 is about to be sent: chunk 1 is out (or answered), 2-8 never left.
-    const killed = await runChild({ ...env, CRASH_STAGE: 'intent-written', CRASH_CHUNK: '2' });
+    const killed = await runCrashChild({ ...env, CRASH_STAGE: 'intent-written', CRASH_CHUNK: '2' });
     expect(killed.signal).toBe('SIGKILL');
     await new Promise((r) => setTimeout(r, 300)); // a request in flight lands
 
@@ -51,7 +38,7 @@ describe('a batch killed after intents were written ahead, before their chunks w
     expect(intents).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(lines.filter((l) => l.type !== 'intent' && l.type !== 'start')).toEqual([]);
 
-    const resumed = await runChild(env);
+    const resumed = await runCrashChild(env);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     const result = JSON.parse(resumed.stdout) as { counts: Record<string, number>; outcomes: { index: number; kind: string; reconciled: boolean }[] };

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,19 +5,7 @@ import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../src/index.ts';
 import { authorisedOrders, clientFor, indexesOf } from './harness.ts';
-
-const child = join(import.meta.dirname, 'fixtures/crash-child.ts');
-
-function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--conditions=@gw/source', child], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c) => (stdout += c));
-    p.stderr.on('data', (c) => (stderr += c));
-    p.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+import { runCrashChild } from './crash-child-run.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -49,11 +36,11 @@ describe('a batch killed with SIGKILL and resumed', () => {
         const path = operation === 'capture' ? '/v1/capture' : '/v1/refund';
         if ('latency' in crash) sandbox.faults.setRules({ [path]: { latencyMs: 600 } });
         const env = { SANDBOX_URL: sandbox.url, JOURNAL: join(dir, 'journal.jsonl'), OPERATION: operation, ORDERS: file };
-        const killed = await runChild({ ...env, CRASH_STAGE: crash.stage, CRASH_CHUNK: '2', CRASH_DELAY_MS: crash.delay });
+        const killed = await runCrashChild({ ...env, CRASH_STAGE: crash.stage, CRASH_CHUNK: '2', CRASH_DELAY_MS: crash.delay });
         expect(killed.signal).toBe('SIGKILL');
         sandbox.faults.setRules({});
         await new Promise((r) => setTimeout(r, 'latency' in crash ? 800 : 0)); // let the in-flight request land
-        const resumed = await runChild({ ...env, RESUME: '1' });
+        const resumed = await runCrashChild({ ...env, RESUME: '1' });
         expect(resumed.stderr).toBe('');
         expect(resumed.code).toBe(0);
         const result = JSON.parse(resumed.stdout) as { counts: Record<string, number>; outcomes: { index: number; kind: string }[] };

@@ -1,6 +1,5 @@
 // Issue 17: a send a kill cut off before it could go out is not a send. Resume settles it by query and sends it again
 // without counting it against maxResends; only a send the journal proves was made (a `sent` line) is counted.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,19 +7,7 @@ import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeBatch } from '../src/index.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
-
-const child = join(import.meta.dirname, 'fixtures/crash-child.ts');
-
-function runChild(env: Record<string, string>): Promise<{ signal: string | null; code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--conditions=@gw/source', child], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c) => (stdout += c));
-    p.stderr.on('data', (c) => (stderr += c));
-    p.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+import { runCrashChild } from './crash-child-run.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -43,10 +30,10 @@ describe('resends after kills', () => {
     writeFileSync(join(dir, 'orders.json'), JSON.stringify(orders));
     const env = { SANDBOX_URL: sandbox.url, JOURNAL: join(dir, 'journal.jsonl'), OPERATION: 'capture', ORDERS: join(dir, 'orders.json') };
     const kill = { CRASH_STAGE: 'intent-written', CRASH_CHUNK: 'any' };
-    expect((await runChild({ ...env, ...kill })).signal).toBe('SIGKILL');
-    expect((await runChild({ ...env, ...kill, RESUME: '1' })).signal).toBe('SIGKILL');
-    expect((await runChild({ ...env, ...kill, RESUME: '1' })).signal).toBe('SIGKILL');
-    const last = await runChild({ ...env, RESUME: '1' });
+    expect((await runCrashChild({ ...env, ...kill })).signal).toBe('SIGKILL');
+    expect((await runCrashChild({ ...env, ...kill, RESUME: '1' })).signal).toBe('SIGKILL');
+    expect((await runCrashChild({ ...env, ...kill, RESUME: '1' })).signal).toBe('SIGKILL');
+    const last = await runCrashChild({ ...env, RESUME: '1' });
     expect(last.stderr).toBe('');
     expect(JSON.parse(last.stdout).outcomes).toEqual([{ index: 0, kind: 'succeeded', reconciled: false }]);
     expect(sandbox.state.appliedCounts('capture').get(orders[0]!.transaction_id)).toBe(1);
