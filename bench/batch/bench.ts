@@ -1,7 +1,7 @@
 // 10,000 captures through runBatch (no journal, the file journal, the PostgreSQL ledger with one worker) vs an ideal
 // hand loop (pre-built, pre-signed chunks of 50 sent with undici at the same concurrency) against the same sandbox in
 // its own process, in one run; then peak RSS while 100,000 orders that succeed are streamed from a file through runBatch.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -17,18 +17,13 @@ import { writeResultsSection } from '../results.ts';
 import { createDatabase, startCluster } from '@gw/test-postgres';
 import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from './authorise-orders.ts';
 import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
+import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 const STREAMED = Number(process.env.GW_BENCH_STREAMED_ORDERS ?? 100_000);
 const CONCURRENCY = 8;
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const merchant = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId };
-
-async function startSandboxProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, '../sandbox/sandbox-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (c) => { const m = /PORT (\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
-  return { child, url: `http://127.0.0.1:${port}` };
-}
 
 const { child, url } = await startSandboxProcess();
 const cluster = await startCluster();

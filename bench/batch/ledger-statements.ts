@@ -4,7 +4,6 @@
 // intake ran, the first send, how long the window stood empty, each statement kind's latency.
 // GW_PROFILE=FILE.cpuprofile profiles only the batches (not the set-up) into FILE.
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-statements.ts [orders] [rounds]
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -16,6 +15,7 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 import { createDatabase, startCluster } from '@gw/test-postgres';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
 import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
+import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 
 // pg is a dependency of @gw/batch, not of the benches: taken from there, typed only as far as used here.
 type Result = { rowCount: number | null };
@@ -26,8 +26,7 @@ const pg = createRequire(join(import.meta.dirname, '../../packages/batch/package
 const ORDERS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, '../sandbox/sandbox-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-const port = await new Promise<number>((resolve) => child.stdout!.on('data', (c) => { const m = /PORT (\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
+const { child, port } = await startSandboxProcess();
 const cluster = await startCluster();
 process.on('exit', () => {
   child.kill('SIGTERM');

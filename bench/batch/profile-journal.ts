@@ -2,7 +2,6 @@
 // under `node --cpu-prof` (GW_PLAIN_JOURNAL=1: the file opened without O_DSYNC, a datasync after each write): prints the window (µs, the profile's clock) of the measured run and its CPU, writes and
 // syncs, so a profile reader can count only the samples of the batch (not of the authorising before it).
 //   node --conditions=@gw/source --cpu-prof --cpu-prof-dir=DIR batch/profile-journal.ts [orders=20000]
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +11,12 @@ import { openSyncedJournalFile, runBatch, type BatchClient, type JournalFile, ty
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
+import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 
 const ORDERS = Number(process.argv[2] ?? 20_000);
 const journaled = process.env.GW_NO_JOURNAL !== '1';
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-const child: ChildProcess = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, '../sandbox/sandbox-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-process.on('exit', () => child.kill('SIGTERM'));
-const port = await new Promise<number>((resolve) => child.stdout!.on('data', (c) => { const m = /PORT (\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
+const { port } = await startSandboxProcess();
 const options = { baseUrl: `http://127.0.0.1:${port}`, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer };
 const client = createClient(options) as unknown as BatchClient;
 const setup = createClient(options) as unknown as AuthorisingClient;

@@ -2,7 +2,6 @@
 // next to the sandbox's, in one run, and optionally a CPU profile of the journal side: a figure that load on a shared
 // machine distorts far less than wall time. Each journal side prints its writes and fdatasyncs per run.
 //   node --conditions=@gw/source batch/runner-cpu.ts [orders=10000] [rounds=3]   (GW_PROFILE=DIR writes a .cpuprofile)
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -15,14 +14,13 @@ import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interf
 import { encodeRequestBody } from '@gw/xml-codec';
 import { Agent, request } from 'undici';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
+import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 
 const ORDERS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
 const CHUNKS = Math.ceil(ORDERS / 50);
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-const child: ChildProcess = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, '../sandbox/sandbox-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-process.on('exit', () => child.kill('SIGTERM'));
-const port = await new Promise<number>((resolve) => child.stdout!.on('data', (c) => { const m = /PORT (\d+)/.exec(String(c)); if (m) resolve(Number(m[1])); }));
+const { child, port } = await startSandboxProcess();
 const options = { baseUrl: `http://127.0.0.1:${port}`, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer };
 const client = createClient(options) as unknown as BatchClient;
 const setup = createClient(options) as unknown as AuthorisingClient;
