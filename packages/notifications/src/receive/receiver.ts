@@ -7,6 +7,7 @@ import type { DedupeStore } from '../dedupe/store.ts';
 import { answerFor, type ReceiverAnswer } from './answer.ts';
 import { readFetchBody } from './read-fetch-body.ts';
 import { readNodeBody } from './read-node-body.ts';
+import { isThenable } from './thenable.ts';
 import { verifySettings, type VerifyOptions } from './verify-settings.ts';
 import { verifyNotificationNow } from './verify.ts';
 
@@ -30,10 +31,6 @@ export interface NotificationReceiver<Context = void> {
   node(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** A WHATWG handler: Next.js route handlers, Hono, Bun, Deno. */
   fetch(request: Request): Promise<Response>;
-}
-
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 // UNKNOWNS U45: claim -> handler -> commit; 2xx only after the handler finished. A store or handler that answers

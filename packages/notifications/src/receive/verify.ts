@@ -4,6 +4,7 @@ import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
 import type { DecodeInput, DecodedNotification } from '../format/format.ts';
 import { decodeGwNotification, readGwNotification } from '../format/gw-envelope.ts';
+import { isThenable } from './thenable.ts';
 import { DEFAULT_CLOCK, verifySettings, type VerifyOptions, type VerifySettings } from './verify-settings.ts';
 
 // UNKNOWNS U46: any verifier, any signature; then the signed time within the tolerance. Synchronous verifiers (the
@@ -14,9 +15,7 @@ function anyVerifies(verifiers: readonly Verifier[], decoded: Omit<DecodedNotifi
   for (let i = from; i < pairs; i++) {
     const answer = verifiers[Math.floor(i / signatures.length)]!.verify(message, signatures[i % signatures.length]!);
     if (answer === true) return true;
-    if (answer !== false && typeof (answer as Promise<boolean> | null)?.then === 'function') {
-      return (answer as Promise<boolean>).then((ok) => ok || anyVerifies(verifiers, decoded, i + 1));
-    }
+    if (isThenable(answer)) return Promise.resolve(answer).then((ok) => ok || anyVerifies(verifiers, decoded, i + 1));
   }
   return false;
 }
@@ -90,8 +89,8 @@ export function verifyNotification(input: DecodeInput, settings: VerifySettings)
  */
 export function verifyNotificationSync(input: DecodeInput, settings: VerifySettings): NotificationEvent {
   const verified = verifyNotificationNow(input, settings);
-  if (typeof (verified as Partial<Promise<NotificationEvent>>).then !== 'function') return verified as NotificationEvent;
-  (verified as Promise<NotificationEvent>).catch(() => undefined); // its outcome is not used: never an unhandled rejection
+  if (!isThenable(verified)) return verified;
+  verified.catch(() => undefined); // its outcome is not used: never an unhandled rejection
   throw new GwError(GW_ERROR_CODES.config, 'verifyNotificationSync needs verifiers that answer synchronously, and one answered with a promise (an HSM or a signing service): use verifyNotification or constructEvent.', {
     problems: ['a verifier answered with a promise'],
   });
