@@ -2,12 +2,13 @@
 // createHmac + timingSafeEqual), side by side in one run, as throughput ratios.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, verifyNotification, verifyNotificationSync, verifySettings, type DedupeStore } from '@gw/notifications';
+import { createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, verifyNotificationSync, verifySettings } from '@gw/notifications';
 import { BENCH_SECRET, cardPaymentNotifications, handWrittenHeaders, handWrittenVerify } from './fixtures.ts';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { Bench, type Task } from 'tinybench';
 import { writeResultsSection } from '../results.ts';
 import { heapBytesPerCall } from './heap-per-call.ts';
+import { cpuMicrosPerCall, gwSyncVerifyParseDedupe, gwVerifyParseDedupe, handWrittenCheck } from './workloads.ts';
 
 const GOAL = 0.5;
 const TIME_MS = 1500;
@@ -31,7 +32,7 @@ function rawVerify(i: number): boolean {
 
 // Raw as a hand-written receiver does it per request (see handWrittenVerify), on headers signed once here.
 const rawHeaders = handWrittenHeaders(notifications);
-const handWrittenTaskVerify = (i: number): boolean => handWrittenVerify(rawHeaders[i]!, notifications[i]!.bytes);
+const handWrittenTask = handWrittenCheck(notifications, rawHeaders);
 
 // The reference verifier alone (signing text of `t` and the body, HMAC, constant-time compare) on decoded messages.
 const referenceVerifier = createHmacSha256Signer({ secret: SECRET });
@@ -45,37 +46,9 @@ function referenceVerify(): void {
 }
 
 const settings = verifySettings({ verifiers: [createHmacSha256Signer({ secret: SECRET })] });
-let store: DedupeStore = createMemoryDedupeStore();
-let gwIndex = 0;
-// As the receiver does: a store's answer is awaited only when it is a promise (the memory store answers at once).
-async function gwVerifyParseDedupe(): Promise<void> {
-  const n = notifications[gwIndex]!;
-  const event = await verifyNotification({ body: n.bytes, headers: n.headers }, settings);
-  const claimed = store.claim(event.id, 60_000);
-  if ((typeof claimed === 'string' ? claimed : await claimed) !== 'claimed') throw new Error('bench: expected a new event');
-  const committed = store.commit(event.id);
-  if (committed) await committed;
-  gwIndex += 1;
-  if (gwIndex === COUNT) {
-    gwIndex = 0;
-    store = createMemoryDedupeStore(); // every event is new again: each call pays the full claim -> commit
-  }
-}
-// The same with the synchronous API (verifyNotificationSync: the reference verifier and the memory store answer at
-// once), called as the hand-written check is: no promise anywhere.
-let syncStore: DedupeStore = createMemoryDedupeStore();
-let syncIndex = 0;
-function gwSyncVerifyParseDedupe(): void {
-  const n = notifications[syncIndex]!;
-  const event = verifyNotificationSync({ body: n.bytes, headers: n.headers }, settings);
-  if (syncStore.claim(event.id, 60_000) !== 'claimed') throw new Error('bench: expected a new event');
-  syncStore.commit(event.id);
-  syncIndex += 1;
-  if (syncIndex === COUNT) {
-    syncIndex = 0;
-    syncStore = createMemoryDedupeStore();
-  }
-}
+// gw verify + parse + de-duplicate, awaited as the receiver does; and the same through the synchronous API.
+const gwVerifyParseDedupeTask = gwVerifyParseDedupe(notifications, settings);
+const gwSyncVerifyParseDedupeTask = gwSyncVerifyParseDedupe(notifications, settings);
 let handled = 0;
 let receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], onEvent: () => void (handled += 1) });
 let handleIndex = 0;
@@ -96,16 +69,11 @@ function rawTask(): void {
   if (!rawVerify(rawIndex)) throw new Error('bench: raw did not verify');
   rawIndex = (rawIndex + 1) % COUNT;
 }
-let handIndex = 0;
-function handWrittenTask(): void {
-  if (!handWrittenTaskVerify(handIndex)) throw new Error('bench: the hand-written check did not verify');
-  handIndex = (handIndex + 1) % COUNT;
-}
 // Untimed warm-up of every loop before any is measured: the set-up's garbage (thousands of signed notifications) is
 // collected and the code is compiled before the first task starts, so the task measured first is not penalised.
 for (let k = 0; k < 2 * COUNT; k++) {
-  await gwVerifyParseDedupe();
-  gwSyncVerifyParseDedupe();
+  await gwVerifyParseDedupeTask();
+  gwSyncVerifyParseDedupeTask();
   await gwReceiverHandle();
   rawTask();
   handWrittenTask();
@@ -113,8 +81,8 @@ for (let k = 0; k < 2 * COUNT; k++) {
 }
 const bench = new Bench({ name: '@gw/notifications', time: TIME_MS, warmupTime: 300 });
 bench
-  .add('gw verify + parse + de-duplicate', gwVerifyParseDedupe)
-  .add('gw verify + parse + de-duplicate, synchronous API', gwSyncVerifyParseDedupe)
+  .add('gw verify + parse + de-duplicate', gwVerifyParseDedupeTask)
+  .add('gw verify + parse + de-duplicate, synchronous API', gwSyncVerifyParseDedupeTask)
   .add('gw receiver.handle (all but HTTP)', gwReceiverHandle)
   .add('raw createHmac + timingSafeEqual', rawTask)
   .add('raw as a hand-written receiver', handWrittenTask)
@@ -135,33 +103,7 @@ void sink;
 // another process's load slows both alike: on a shared machine this ratio moves far less than the throughput one.
 const BATCH = 512;
 const CPU_ROUNDS = 120;
-async function cpuMicrosPerOp(): Promise<{ gw: number; sync: number; raw: number; hand: number }> {
-  let gwMicros = 0;
-  let syncMicros = 0;
-  let rawMicros = 0;
-  let handMicros = 0;
-  for (let round = 0; round < CPU_ROUNDS; round++) {
-    let start = process.cpuUsage();
-    for (let k = 0; k < BATCH; k++) await gwVerifyParseDedupe();
-    let spent = process.cpuUsage(start);
-    gwMicros += spent.user + spent.system;
-    start = process.cpuUsage();
-    for (let k = 0; k < BATCH; k++) gwSyncVerifyParseDedupe();
-    spent = process.cpuUsage(start);
-    syncMicros += spent.user + spent.system;
-    start = process.cpuUsage();
-    for (let k = 0; k < BATCH; k++) rawTask();
-    spent = process.cpuUsage(start);
-    rawMicros += spent.user + spent.system;
-    start = process.cpuUsage();
-    for (let k = 0; k < BATCH; k++) handWrittenTask();
-    spent = process.cpuUsage(start);
-    handMicros += spent.user + spent.system;
-  }
-  const calls = CPU_ROUNDS * BATCH;
-  return { gw: gwMicros / calls, sync: syncMicros / calls, raw: rawMicros / calls, hand: handMicros / calls };
-}
-const cpu = await cpuMicrosPerOp();
+const cpu = await cpuMicrosPerCall({ gw: gwVerifyParseDedupeTask, sync: gwSyncVerifyParseDedupeTask, raw: rawTask, hand: handWrittenTask }, CPU_ROUNDS, BATCH);
 const cpuRatio = cpu.raw / cpu.gw;
 const cpuHandRatio = cpu.hand / cpu.gw;
 const cpuSyncHandRatio = cpu.hand / cpu.sync;
