@@ -1,5 +1,5 @@
 import { constants, mkdtempSync, readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,12 +9,17 @@ const intent = (chunk: number) => ({ type: 'intent' as const, chunk, orders: [{ 
 
 afterEach(() => vi.restoreAllMocks());
 
+/** The prototype every node:fs/promises FileHandle shares: a spy on it sees the journal's own handle (read off a probe of `path`, created if missing). */
+async function fileHandlePrototype<T extends object = FileHandle>(path: string): Promise<T> {
+  const probe = await open(path, 'a');
+  await probe.close();
+  return Object.getPrototypeOf(probe) as T;
+}
+
 describe('the journal commits appends in groups', () => {
   it('resolves each append only once its line is in the file, keeps append order, and shares writes between appends made together', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
-    const probe = await open(path, 'a');
-    const fileHandle = Object.getPrototypeOf(probe) as { write(): Promise<unknown>; datasync(): Promise<void> };
-    await probe.close();
+    const fileHandle = await fileHandlePrototype(path);
     const writes = vi.spyOn(fileHandle, 'write');
     const syncs = vi.spyOn(fileHandle, 'datasync');
 
@@ -54,9 +59,7 @@ describe('the journal commits appends in groups', () => {
   it('rejects the appends of a group whose synced write fails, and every later append, with one JournalWriteError', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
     const journal = await BatchJournal.open(path);
-    const probe = await open(path, 'r');
-    const fileHandle = Object.getPrototypeOf(probe) as { write(): Promise<unknown> };
-    await probe.close();
+    const fileHandle = await fileHandlePrototype(path);
     vi.spyOn(fileHandle, 'write').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
     await expect(journal.append(intent(1))).rejects.toMatchObject({ name: 'JournalWriteError', code: 'GW_INTERRUPTED', details: { journal: path, reason: 'EIO' } });
     await expect(journal.append(intent(2))).rejects.toMatchObject({ name: 'JournalWriteError', details: { reason: 'EIO' } });
@@ -67,9 +70,7 @@ describe('the journal commits appends in groups', () => {
   it('with a file opened without O_DSYNC, syncs after each write, and rejects the appends of a group whose sync fails, and every later append, with one JournalWriteError (a line after a torn one would damage the file)', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
     const journal = await BatchJournal.open(path, (p) => open(p, 'a'));
-    const probe = await open(path, 'r');
-    const fileHandle = Object.getPrototypeOf(probe) as { datasync(): Promise<void> };
-    await probe.close();
+    const fileHandle = await fileHandlePrototype(path);
     vi.spyOn(fileHandle, 'datasync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
     await expect(journal.append(intent(1))).rejects.toMatchObject({ name: 'JournalWriteError', code: 'GW_INTERRUPTED', details: { journal: path, reason: 'EIO' } });
     await expect(journal.append(intent(2))).rejects.toMatchObject({ name: 'JournalWriteError', details: { reason: 'EIO' } });
@@ -81,9 +82,7 @@ describe('the journal commits appends in groups', () => {
   it('finishes a short write: the rest of the text follows, nothing lost or repeated', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
     const journal = await BatchJournal.open(path);
-    const probe = await open(path, 'r');
-    const fileHandle = Object.getPrototypeOf(probe) as { write(data: unknown, ...rest: unknown[]): Promise<{ bytesWritten: number }> };
-    await probe.close();
+    const fileHandle = await fileHandlePrototype<{ write(data: unknown, ...rest: unknown[]): Promise<{ bytesWritten: number }> }>(path);
     const realWrite = fileHandle.write;
     // The first write puts only 7 bytes on disk, as a write(2) may.
     vi.spyOn(fileHandle, 'write').mockImplementationOnce(function (this: unknown, data: unknown) {
