@@ -51,8 +51,8 @@ const KINDS = [...Object.keys(DIRECT), ...Object.keys(SETTLED)];
 
 /**
  * `gw trigger KIND --notify-url URL`: makes the sandbox send a notification of that kind, by a request that ends in it
- * (a test card payment, a payout, or a payout of a failing amount), or for `payment.cancelled` / `payment.expired` by a pending alternative-method
- * payment that the sandbox's control API then cancels or expires as an operator would.
+ * (a test card payment, a payout, or a payout of a failing amount), or for `payment.cancelled` / `payment.expired` by a
+ * pending alternative-method payment that the sandbox's control API then cancels or expires as an operator would.
  */
 export function registerTrigger(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command): void {
   withGatewayOptions(

@@ -5,14 +5,14 @@ import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { SandboxHttpError } from '../errors.ts';
 import { isoWithOffset } from '../ids.ts';
 import { withoutCardData } from '../card-data.ts';
-import { hasDeclineCents } from '../test-cards.ts';
+import { DECLINE_CENTS, hasDeclineCents } from '../test-cards.ts';
 import { canonicalJson } from './canonical-json.ts';
 
 /** `status` of a payout the sandbox fails on purpose (an amount ending in .05); the gateway's value is not shown (UNKNOWNS U30). */
-export const FAILED_PAYOUT_STATUS = 'FAILED';
+const FAILED_PAYOUT_STATUS = 'FAILED';
 /** `failure_type` of such a payout: the one value the seed shows (2.8). */
 const FAILED_PAYOUT_TYPE = 'UNKNOWN';
-const FAILED_PAYOUT_REASON = 'Do not honour (sandbox: a payout amount ending in .05 fails)';
+const FAILED_PAYOUT_REASON = `Do not honour (sandbox: a payout amount ending in .${DECLINE_CENTS} fails)`;
 
 function asNumber(value: unknown): number {
   // The seed types these response amounts as JSON numbers (UNKNOWNS U15); the sandbox echoes the decimal text's value.
