@@ -3,11 +3,12 @@
 // The packages are built first (cache hits after `turbo run typecheck build`): some tests use the built dist folders.
 // Node 22 is installed first, so the packages' Node 22 runs do not race to install it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureNode22, root } from './node22.ts';
 import { runQueue, type TaskResult } from './test-queue.ts';
 import { testTasks, type TestTask } from './test-tasks.ts';
+import { vitestReports } from './vitest-reports.ts';
 
 /** Builds, runs the chosen test tasks two at a time, then the summary; exits non-zero if a task or the summary failed. */
 export async function runTestTasks(runs: { node24: boolean; node22: boolean }): Promise<never> {
@@ -26,7 +27,7 @@ export async function runTestTasks(runs: { node24: boolean; node22: boolean }): 
 function removeOldReports(tasks: readonly TestTask[]): void {
   for (const dir of new Set(tasks.map((task) => task.dir))) {
     if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir)) if (/^\.vitest-report(\..+)?\.json$/.test(file)) rmSync(join(dir, file));
+    for (const { file } of vitestReports(dir)) rmSync(join(dir, file));
   }
 }
 

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { failedTests } from './failed-tests.ts';
+import { vitestReports } from './vitest-reports.ts';
 
 const root = join(import.meta.dirname, '..');
 let passed = 0;
@@ -15,10 +16,7 @@ for (const group of ['packages', 'tools', 'bench']) {
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
     if (!statSync(join(dir, name)).isDirectory()) continue;
-    // `.vitest-report.json` from the Node 24 run, `.vitest-report.node22.json` from the Node 22 run, `.vitest-report.<part>.json`
-    // from a part of the Node 24 run that the test queue runs on its own (scripts/test-tasks.ts).
-    for (const file of readdirSync(join(dir, name)).filter((f) => /^\.vitest-report(\..+)?\.json$/.test(f)).sort()) {
-      const part = /^\.vitest-report\.(.+)\.json$/.exec(file)?.[1];
+    for (const { file, part } of vitestReports(join(dir, name))) {
       const label = part === undefined ? '' : part === 'node22' ? ' (node 22)' : ` (${part})`;
       const report = join(dir, name, file);
       const r = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
