@@ -49,6 +49,9 @@ export interface CommitColumns {
   readonly resend: string | null;
 }
 
+/** The place of each outcome kind in a result row's counts (the columns succeeded, failed, rejected, unknown). */
+const KIND_COLUMN = { succeeded: 0, failed: 1, rejected: 2, unknown: 3 } as const;
+
 // An outcome as a chunk's result row keeps it: its order is in the chunk's text already (put back on reading).
 function withoutOrder(outcome: OrderOutcome): Omit<OrderOutcome, 'order'> {
   const { order: _order, ...rest } = outcome;
@@ -76,5 +79,3 @@ export function commitColumns(outcomes: readonly OrderOutcome[], resend: readonl
     resend: resend.length > 0 ? JSON.stringify(resend.map(entryOf)) : null,
   };
 }
-
-const KIND_COLUMN = { succeeded: 0, failed: 1, rejected: 2, unknown: 3 } as const;

@@ -2,16 +2,15 @@ import type { PoolClient } from 'pg';
 
 /**
  * The ledger's tables. A chunk's orders are one JSON text (`body`, stored uncompressed: PostgreSQL neither parses nor
- * compresses them), with the indexes of the orders in it that lost their claim to another batch (`skip`, never sent);
- * a committed chunk's outcomes are one row of `gw_batch_result` (one JSON text, each outcome without its order, which
- * its chunk's text holds, and the counts by kind). Orders refused
- * at intake keep one `gw_batch_outcome` row each, as do every outcome and chunk of a database made by an earlier
- * version (its `orders` jsonb column still read). Outcome and claim rows name their batch without a foreign key (a per-row check that cost a
- * third of an intake): the statements that write them write only for a batch that exists (intake checks it in the same
- * statement; outcomes are written only with a chunk of the batch held), and no batch is ever deleted. A database made
- * by an earlier version has those two foreign keys dropped on open. Created by the store itself, idempotently (every
- * statement `IF NOT EXISTS`, run under a transaction-scoped advisory lock so workers starting together do not race);
- * documented in the README.
+ * compresses them), with the indexes of the orders in it that lost their claim to another batch (`skip`, never sent); a
+ * committed chunk's outcomes are one row of `gw_batch_result` (one JSON text, each outcome without its order, which its
+ * chunk's text holds, and the counts by kind). Orders refused at intake keep one `gw_batch_outcome` row each, as do
+ * every outcome and chunk of a database made by an earlier version (its `orders` jsonb column still read). Outcome and
+ * claim rows name their batch without a foreign key (a per-row check that cost a third of an intake): the statements
+ * that write them write only for a batch that exists (intake checks it in the same statement; outcomes are written only
+ * with a chunk of the batch held), and no batch is ever deleted. A database made by an earlier version has those two
+ * foreign keys dropped on open. Created by the store itself, idempotently (every statement `IF NOT EXISTS`, run under a
+ * transaction-scoped advisory lock so workers starting together do not race); documented in the README.
  */
 export const LEDGER_SCHEMA: string = `
 CREATE TABLE IF NOT EXISTS gw_batch (

@@ -5,12 +5,13 @@
  */
 
 /**
- * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes,
- * $5 their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk:
- * JSON text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake rejections (jsonb), $9 intake_next. Returns the chunks written whole (no order left out) with their
- * place in the statement, so the process that took them in need not read their orders back. An order whose claim another batch holds goes into its chunk's
- * `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only then are chunk texts
- * parsed (to put the order in the rejection).
+ * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes, $5
+ * their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk: JSON
+ * text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake
+ * rejections (jsonb), $9 intake_next. Returns the chunks written whole (no order left out) with their place in the
+ * statement, so the process that took them in need not read their orders back. An order whose claim another batch holds
+ * goes into its chunk's `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only
+ * then are chunk texts parsed (to put the order in the rejection).
  */
 export const INTAKE = `
 WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1),
