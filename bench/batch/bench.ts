@@ -2,7 +2,7 @@
 // hand loop (pre-built, pre-signed chunks of 50 sent with undici at the same concurrency) against the same sandbox in
 // its own process, in one run; then peak RSS while 100,000 orders that succeed are streamed from a file through runBatch.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { createDatabase, startCluster } from '@gw/test-postgres';
 import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from './authorise-orders.ts';
 import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
 import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
+import { processCpuMicros } from './process-cpu.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 const STREAMED = Number(process.env.GW_BENCH_STREAMED_ORDERS ?? 100_000);
@@ -70,12 +71,7 @@ async function handLoop(orders: CaptureOrder[]): Promise<Measurement> {
 
 /** CPU time of the sandbox process so far, in µs (utime + stime from /proc; Linux only, else NaN). */
 function sandboxCpuMicros(): number {
-  try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1_000_000 / 100);
-  } catch {
-    return Number.NaN;
-  }
+  return processCpuMicros(child.pid);
 }
 
 interface Measurement {

@@ -3,9 +3,9 @@
 // shaped like a sandbox's), the backend's CPU read from /proc before and after each phase, and each phase's wall time.
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-pg-cpu.ts [orders=10000] [rounds=3]
 // PLAN_CACHE_MODE=force_generic_plan|force_custom_plan sets the connection's plan_cache_mode. EXPLAIN=1 prints every statement's plan as run (auto_explain). NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
-import { readFileSync } from 'node:fs';
 import { PgLedger, type ChunkCommit, type OrderOutcome } from '@gw/batch';
 import { createDatabase, startCluster } from '@gw/test-postgres';
+import { processCpuMicros } from './process-cpu.ts';
 
 const ORDERS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -21,10 +21,7 @@ if (process.env.EXPLAIN) {
 }
 if (process.env.PLAN_CACHE_MODE) await ledger.pool.query(`SET plan_cache_mode = ${process.env.PLAN_CACHE_MODE}`);
 const pid = (await ledger.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-const backendCpu = (): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-};
+const backendCpu = (): number => processCpuMicros(pid);
 
 const order = (r: number, i: number) => ({ merchant_id: 'M1', account_id: 'A1', transaction_id: `T-${r}-${String(i).padStart(8, '0')}`, order_no: `N-${r}-${i}`, amount: '10.00', currency: 'EUR' });
 async function phase(name: string, round: number, run: () => Promise<void>): Promise<void> {

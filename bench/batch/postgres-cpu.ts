@@ -1,5 +1,6 @@
 // CPU time of a throwaway PostgreSQL cluster's processes, read from /proc (Linux): what the ledger costs the database.
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpuMicrosOf, procStat } from './process-cpu.ts';
 
 /** CPU of the cluster's processes by role (the postmaster on `port` and its children, from /proc), in µs. */
 export function postgresCpuMicros(port: string): Map<string, number> {
@@ -8,12 +9,12 @@ export function postgresCpuMicros(port: string): Map<string, number> {
   const master = pids.find((pid) => { const cmd = read(pid, 'cmdline')?.replaceAll('\0', ' ') ?? ''; return cmd.includes(`-p ${port} `) && cmd.includes('postgres'); });
   const byRole = new Map<string, number>();
   for (const pid of pids) {
-    const f = read(pid, 'stat')?.split(') ')[1]?.split(' ');
+    const f = procStat(pid);
     if (!f || (pid !== master && f[1] !== master)) continue;
     // "postgres: USER DATABASE 127.0.0.1(PORT) idle" is a client connection (the ledger's); the others by their title.
     const title = (read(pid, 'cmdline') ?? '').replaceAll('\0', ' ').trim();
     const role = pid === master ? 'postmaster' : /^postgres: \S+ \S+ [\d.:a-f]+\(\d+\)/.test(title) ? 'connections' : title.replace(/^postgres: /, '').split(' ').slice(0, 2).join(' ');
-    byRole.set(role, (byRole.get(role) ?? 0) + (Number(f[11]) + Number(f[12])) * 10_000);
+    byRole.set(role, (byRole.get(role) ?? 0) + cpuMicrosOf(f));
   }
   return byRole;
 }

@@ -2,7 +2,7 @@
 // next to the sandbox's, in one run, and optionally a CPU profile of the journal side: a figure that load on a shared
 // machine distorts far less than wall time. Each journal side prints its writes and fdatasyncs per run.
 //   node --conditions=@gw/source batch/runner-cpu.ts [orders=10000] [rounds=3]   (GW_PROFILE=DIR writes a .cpuprofile)
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { encodeRequestBody } from '@gw/xml-codec';
 import { Agent, request } from 'undici';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
 import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
+import { processCpuMicros } from './process-cpu.ts';
 
 const ORDERS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -28,10 +29,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gw-runner-cpu-'));
 
 const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, prefix);
 
-function sandboxCpu(): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const sandboxCpu = (): number => processCpuMicros(child.pid);
 
 /** One runBatch; `plain`: the journal opened without O_DSYNC, a datasync after each write (the journal before O_DSYNC). */
 async function side(journal: string | undefined, count: number, prefix: string, plain = false) {
