@@ -10,10 +10,21 @@ export interface HmacSha256SignerOptions {
   readonly secret: SignerSecret;
 }
 
+/** Longest value looked through character by character; a longer one is searched three times (see escapePart). */
+const SHORT_VALUE = 64;
+
 // %, & and = are escaped so that a value such as "1&b=2" cannot pass for two pairs.
 function escapePart(text: string): string {
-  // Three searches, not a pattern: about half the time over a long value (a notification's body).
-  if (text.indexOf('%') < 0 && text.indexOf('&') < 0 && text.indexOf('=') < 0) return text;
+  // A short value (most fields: ids, amounts, codes) is checked in one pass over its characters; a long one (a
+  // notification's body) with three searches, about half the time of a pattern there.
+  if (text.length <= SHORT_VALUE) {
+    let i = 0;
+    for (; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 0x25 || code === 0x26 || code === 0x3d) break;
+    }
+    if (i === text.length) return text;
+  } else if (text.indexOf('%') < 0 && text.indexOf('&') < 0 && text.indexOf('=') < 0) return text;
   return text.replaceAll('%', '%25').replaceAll('&', '%26').replaceAll('=', '%3D');
 }
 

@@ -16,6 +16,8 @@ export interface HmacSha256 {
 
 const MAX_VIEWS = 256;
 const SHORT_PIECE = 32;
+/** Largest scratch buffer grown to the 3-bytes-per-unit bound without counting bytes (1 MiB). */
+const MAX_BOUND = 1 << 20;
 
 // Writes `piece` as UTF-8 at `at` and returns where it ends. A short ASCII piece (a path, a short value) is copied by
 // character: its UTF-8 bytes are its character codes, and a call into Buffer#write costs more than the copy.
@@ -57,8 +59,11 @@ export function createHmacSha256(secret: Uint8Array): HmacSha256 {
   // lengths): hashing a view made afresh per call costs an object as large as a short message.
   let views = new Map<number, Buffer>();
   const reserve = (units: number, bytes: () => number): void => {
-    if (BLOCK + units * 3 <= inner.length) return;
-    const needed = BLOCK + bytes();
+    const bound = BLOCK + units * 3;
+    if (bound <= inner.length) return;
+    // Up to MAX_BOUND the buffer grows to the bound itself: counting the exact bytes walks every value (escaped)
+    // again, on every call of a size the buffer does not yet hold at 3 bytes per unit (a batch answer of 50 orders).
+    const needed = bound <= MAX_BOUND ? bound : BLOCK + bytes();
     if (needed <= inner.length) return;
     const grown = Buffer.alloc(Math.max(needed, inner.length * 2));
     inner.copy(grown, 0, 0, BLOCK);
