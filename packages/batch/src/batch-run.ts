@@ -9,7 +9,7 @@ import { QueryReconciliation, type Reconciled } from './reconcile/reconcile-by-q
 import { cannotTellReconciler, type Reconciler } from './reconciler.ts';
 import { callOperation } from './send/call-operation.ts';
 import { classifyFailure } from './send/classify-failure.ts';
-import { matchAnswers } from './send/match-answers.ts';
+import { matchAnswers, type Settled } from './send/match-answers.ts';
 import type { PendingOrder } from './send/pending-order.ts';
 import { ChunkRecorder } from './store/chunk-recorder.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
@@ -68,6 +68,17 @@ export interface BatchResult {
  * chunks to query on resume.
  */
 const INTENTS_AHEAD_PER_SLOT = 4;
+
+/** A chunk's settled orders split into their outcomes (in chunk order) and the orders in doubt, in one pass. */
+function splitSettled(settled: readonly Settled[]): { outcomes: OrderOutcome[]; inDoubt: PendingOrder[] } {
+  const outcomes: OrderOutcome[] = [];
+  const inDoubt: PendingOrder[] = [];
+  for (const { pending, outcome } of settled) {
+    if (outcome) outcomes.push(outcome);
+    else inDoubt.push(pending);
+  }
+  return { outcomes, inDoubt };
+}
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -246,13 +257,14 @@ export class BatchRun {
         error = e;
       }
       const settled = response ? matchAnswers(operation, batchSpecOf(operation), chunk, response) : classifyFailure(operation, chunk, error);
-      const inDoubt = settled.filter((s) => s.outcome === null).map((s) => s.pending);
+      const { outcomes, inDoubt } = splitSettled(settled);
       // The call is over and may have reached the gateway: if a crash comes before the outcomes (while the query
       // below runs), this entry tells resume the send happened and counts against maxResends.
       if (inDoubt.length > 0) this.#record.sent(id);
       await this.#settings.onStage?.('answered', id);
       const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt) : { outcomes: [], resend: [] };
-      return { committed: this.commit(id, [...settled.flatMap((s) => (s.outcome ? [s.outcome] : [])), ...reconciled.outcomes], reconciled.resend) };
+      for (const outcome of reconciled.outcomes) outcomes.push(outcome);
+      return { committed: this.commit(id, outcomes, reconciled.resend) };
     } finally {
       this.#inFlight -= 1;
     }

@@ -38,6 +38,46 @@ function pointerOf(frame: Frame | null, name?: string): string {
   return parts.reverse().map((part) => `/${escapePointer(part)}`).join('');
 }
 
+/** True when no member of the object is an object or array. */
+function isFlat(value: object): boolean {
+  for (const name of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[name];
+    if (member !== null && typeof member === 'object') return false;
+  }
+  return true;
+}
+
+/**
+ * Reports the object's member names the spec does not list at its place (`shape`) and card data where it does not
+ * belong; returns the names whose values are to be walked (every name but card data's).
+ */
+function checkNames(
+  value: object,
+  shape: FieldShape | null,
+  pointer: (name: string) => string,
+  report: (pointer: string, keyword: string, message: string) => void,
+  schemaName: string,
+  policy: UnknownFieldPolicy,
+): string[] {
+  const names = Object.keys(value);
+  // The usual case: every name is listed here, so all of them are walked on.
+  if (shape && names.every((name) => shape.members.has(name))) return names;
+  const walked: string[] = [];
+  for (const name of names) {
+    const member = shape?.members.get(name);
+    if (member === undefined && CARD_DATA.has(name)) {
+      report(pointer(name), 'card-data', `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`);
+      continue;
+    }
+    if (member === undefined && shape && !shape.open && shape.members.size > 0 && policy === 'refuse') {
+      const guess = closestName(name, shape.members.keys());
+      report(pointer(name), 'unknown', `is not a field the spec lists here${guess ? `; did you mean \`${guess}\`?` : ''}`);
+    }
+    walked.push(name);
+  }
+  return walked;
+}
+
 /**
  * The problems of a record's structure against a named schema, found by one iterative walk (no recursion): names the
  * spec does not list there (with the closest known name), card data where the schema does not carry it (whatever the
@@ -71,7 +111,11 @@ export function fieldProblems(schemaName: string, record: unknown, policy: Unkno
     const push = (child: unknown, shape: FieldShape | null, name: string): void => {
       if (child === null || typeof child !== 'object' || done.has(child)) return;
       if (onPath.has(child)) report(pointerOf(frame, name), 'cycle', 'contains the record it is part of (a cycle), which cannot be sent');
-      else stack.push({ value: child, shape, parent: frame, name, depth: frame.depth + 1, exit: false });
+      // A flat object (no member is an object: a batch's order) is checked here, with no frame and no cycle sets: it
+      // can be on no path, and walking it again where it appears twice costs no more than a lookup.
+      else if (frame.depth < MAX_RECORD_DEPTH && !Array.isArray(child) && isFlat(child)) {
+        checkNames(child, shape, (member) => `${pointerOf(frame, name)}/${escapePointer(member)}`, report, schemaName, policy);
+      } else stack.push({ value: child, shape, parent: frame, name, depth: frame.depth + 1, exit: false });
     };
     if (Array.isArray(frame.value)) {
       const items = frame.shape?.items ?? null;
@@ -79,18 +123,9 @@ export function fieldProblems(schemaName: string, record: unknown, policy: Unkno
       continue;
     }
     const shape = frame.shape;
-    for (const name of Object.keys(frame.value)) {
-      const member = shape?.members.get(name);
-      if (member === undefined && CARD_DATA.has(name)) {
-        report(pointerOf(frame, name), 'card-data', `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`);
-        continue;
-      }
-      if (member === undefined && shape && !shape.open && shape.members.size > 0 && policy === 'refuse') {
-        const guess = closestName(name, shape.members.keys());
-        report(pointerOf(frame, name), 'unknown', `is not a field the spec lists here${guess ? `; did you mean \`${guess}\`?` : ''}`);
-      }
-      push((frame.value as Record<string, unknown>)[name], member ?? null, name);
-    }
+    const value = frame.value as Record<string, unknown>;
+    const pointer = (name: string): string => pointerOf(frame, name);
+    for (const name of checkNames(value, shape, pointer, report, schemaName, policy)) push(value[name], shape?.members.get(name) ?? null, name);
   }
   if (unlisted > 0) out.push({ pointer: '', field: '', keyword: 'more', message: `and ${unlisted} more problems of the same kinds` });
   return out;
