@@ -29,6 +29,18 @@ describe('RecordValidator refuses names the spec does not list', () => {
     expect(payout.map((p) => p.field).sort()).toEqual(['__proto__', 'beneficiary.first_nme', 'constructor']);
   });
 
+  it('one order object given twice in a request is checked at both places, each problem named at its own pointer', () => {
+    const misspelt = { ...order, ordr_no: 'x', card: CARD };
+    const problems = validator.requestProblems('capture', { capture_orders: [misspelt, order, misspelt] });
+    expect(problems.map((p) => `${p.field}:${p.keyword}`).sort()).toEqual([
+      'capture_orders[0].card:card-data',
+      'capture_orders[0].ordr_no:unknown',
+      'capture_orders[2].card:card-data',
+      'capture_orders[2].ordr_no:unknown',
+    ]);
+    expect(JSON.stringify(problems)).not.toContain(CARD);
+  });
+
   it('names reached through $ref and allOf are known (PaymentOrder fields of the card request)', () => {
     expect(validator.requestProblems('authoriseCard', { order_no: 'O1', amount: '1.00', currency: 'USD', card: CARD, security_code: '737', expiration_month: '12', expiration_year: '2031' })).toEqual([]);
   });
