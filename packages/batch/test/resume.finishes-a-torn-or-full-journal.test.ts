@@ -137,7 +137,8 @@ describe('a full disk mid-batch', () => {
     try {
       const orders = await authorisedOrders(sandbox, 400, '24.00');
       const journal = join(disk.dir, 'journal.jsonl');
-      disk.fill(48 * 1024);
+      // Room for the start line and the first group of intents (8 chunks of 50, written ahead), not for the whole batch.
+      disk.fill(64 * 1024);
       const settings = { client: clientFor(sandbox), reconcile: sandboxReconciler, journal, orders, concurrency: 2, journalFile: disk.openFile };
       const stopped = await runBatch({ ...settings, operation: 'capture' }).then(
         () => null,
