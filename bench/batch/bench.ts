@@ -120,7 +120,10 @@ const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round:
     return m;
   },
 };
-const order: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger'];
+// GW_BENCH_BATCH_QUICK=1: the hand loop, no journal and the journal only, printed and not written to RESULTS.md (no
+// PostgreSQL row, no RSS run), for a quick look while working.
+const QUICK = process.env.GW_BENCH_BATCH_QUICK === '1';
+const order: Side[] = QUICK ? ['hand', 'batch', 'batchJournal'] : ['hand', 'batch', 'batchJournal', 'batchLedger'];
 const measured: Record<Side, { ms: number[]; ownCpu: number[]; sandboxCpu: number[] }> = {
   hand: { ms: [], ownCpu: [], sandboxCpu: [] },
   batch: { ms: [], ownCpu: [], sandboxCpu: [] },
@@ -170,6 +173,12 @@ rows.push(
   '',
   `The PostgreSQL ledger with one worker (intake and work in the bench process, PostgreSQL 15 on the same machine; this throwaway cluster runs with fsync off, as every test cluster here does: a durable server would add its commit flushes): **${pairedRatio('batchLedger').toFixed(2)}x** (goal at most 1.6x, ${pairedRatio('batchLedger') <= 1.6 ? 'met' : 'not met'}); ${median(roundTripsPerChunk).toFixed(2)} database round trips per chunk of 50 (median of rounds; intake takes up to 16 chunks a statement, a worker's step commits every chunk settled since the last and leases for its free slots plus as many held ready; \`batch/ledger-statements.ts\` lists every statement and the timeline). PostgreSQL's own CPU, not in the columns above: ${median(postgresCpuPerRequest).toFixed(0)} µs per request of 50 (median of rounds, its processes from /proc), sharing the machine's cores with the bench process and the sandbox. A chunk's orders are one JSON text and its outcomes one row; only the claims across batches are a row per order.`,
 );
+
+if (QUICK) {
+  console.log(rows.slice(0, 8).join('\n'));
+  console.log(`journal: ${pairedRatio('batchJournal').toFixed(2)}x; no journal: ${pairedRatio('batch').toFixed(2)}x (quick run, not written)`);
+  process.exit(0);
+}
 
 // Peak RSS while streaming orders that succeed from a file: STREAMED orders are authorised first (in the sandbox
 // process, written to the file as they come), so every capture is applied and its outcome journaled.

@@ -17,6 +17,7 @@ export { JournalDamagedError, type JournalDamagedDetails } from './journal-damag
 export { JournalWriteError, type JournalWriteDetails } from './journal-write-error.ts';
 export { BatchLedger } from './batch-ledger.ts';
 export { JournalMismatchError } from './journal-mismatch-error.ts';
+export { JournalInUseError, type JournalInUseDetails } from './journal-in-use-error.ts';
 export { ordersFromCsv, ordersFromJsonl, type OrderSourceOptions } from './order-sources.ts';
 export { OrderSourceError, type OrderSourceProblem } from './order-source-error.ts';
 export { MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';

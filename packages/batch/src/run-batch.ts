@@ -1,7 +1,9 @@
+import { stat } from 'node:fs/promises';
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
 import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { withoutCardData } from './card-data.ts';
+import { JournalInUseError } from './journal-in-use-error.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { runLedgerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 
@@ -43,6 +45,18 @@ export function numberOrders(orders: Iterable<unknown> | AsyncIterable<unknown>)
   return asyncIterable ? numbered(orders) : numberedSync(orders as Iterable<unknown>);
 }
 
+/** Throws a JournalInUseError when the journal file exists and is not empty (an empty file, made beforehand, is fine). */
+async function refuseJournalInUse(path: string): Promise<void> {
+  const bytes = await stat(path).then(
+    (s) => s.size,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return 0;
+      throw error;
+    },
+  );
+  if (bytes > 0) throw new JournalInUseError(path, bytes);
+}
+
 /**
  * Runs capture, cancel, review, refund or query over any number of orders: every input order gets exactly one outcome.
  * With `ledger` (PostgreSQL) the batch is kept there: other workers may join it (`runBatchWorker`), and a
@@ -53,6 +67,7 @@ export function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>
 export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
   if (options.ledger !== undefined) return runLedgerBatch({ ...options, ledger: options.ledger }, numberOrders(options.orders));
+  if (options.journal) await refuseJournalInUse(options.journal);
   const journal = options.journal ? await BatchJournal.open(options.journal, options.journalFile) : null;
   try {
     const run = new BatchRun(options, journal);
