@@ -155,8 +155,9 @@ describe('a worker step in the PostgreSQL ledger', () => {
       const earlier = LEDGER_SCHEMA.replace(/DO \$\$[\s\S]*END \$\$;/, '')
         .replace(/CREATE TABLE IF NOT EXISTS gw_batch_result \([\s\S]*?\n\);/, '')
         .replace('CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL,', 'CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL REFERENCES gw_batch (id),')
-        .replace('  order_key text NOT NULL,\n  batch_id text NOT NULL,', '  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),');
+        .replace('  operation text COLLATE "C" NOT NULL,\n  order_key text COLLATE "C" NOT NULL,\n  batch_id text NOT NULL,', '  operation text NOT NULL,\n  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),');
       expect(earlier).not.toContain('gw_batch_result');
+      expect(earlier).not.toContain('COLLATE');
       await client.query(earlier);
       await client.query("INSERT INTO gw_batch (id, operation, chunk_limit, sealed, total) VALUES ('older', 'query', 2, true, 4)");
       const entry = (i: number) => ({ index: i, order: { order_no: `OLD-${i}` } });

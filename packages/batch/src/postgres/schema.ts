@@ -9,7 +9,10 @@ import type { PoolClient } from 'pg';
  * claim rows name their batch without a foreign key (a per-row check that cost a third of an intake): the statements
  * that write them write only for a batch that exists (intake checks it in the same statement; outcomes are written only
  * with a chunk of the batch held), and no batch is ever deleted. A database made by an earlier version has those two
- * foreign keys dropped on open. Created by the store itself, idempotently (every statement `IF NOT EXISTS`, run under a
+ * foreign keys dropped on open. A claim's operation and key compare bytewise (COLLATE "C": the database's collation
+ * would call strcoll for every comparison in the claims' unique index; only equality matters); a database made by an
+ * earlier version keeps its claims' collation (same semantics, only slower; not rebuilt on open, which would lock the
+ * table for every worker meanwhile). Created by the store itself, idempotently (every statement `IF NOT EXISTS`, run under a
  * transaction-scoped advisory lock so workers starting together do not race); documented in the README.
  */
 export const LEDGER_SCHEMA: string = `
@@ -56,8 +59,8 @@ CREATE TABLE IF NOT EXISTS gw_batch_result (
   PRIMARY KEY (batch_id, chunk)
 );
 CREATE TABLE IF NOT EXISTS gw_order_claim (
-  operation text NOT NULL,
-  order_key text NOT NULL,
+  operation text COLLATE "C" NOT NULL,
+  order_key text COLLATE "C" NOT NULL,
   batch_id text NOT NULL,
   idx bigint NOT NULL,
   PRIMARY KEY (operation, order_key)

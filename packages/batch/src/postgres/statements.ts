@@ -71,18 +71,20 @@ WHERE o.batch_id = $1 AND o.idx = u.idx`;
 /**
  * $1 batch, $2 holder, $3 lease ms, $4 chunks whose orders the caller has (their text is not sent back): the first ready chunk, or one whose lease expired; its token goes up by one. The
  * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
- * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one.
+ * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one. The update finds the row by
+ * the ctid `next` locked (the row cannot move while this statement holds its lock): joined on the chunk number, the
+ * planner scanned every row of the batch (done ones too) for each chunk leased.
  */
 export const CLAIM = `
 WITH next AS MATERIALIZED (
-  SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
+  SELECT ctid AS row_id, chunk, leased_before AS taken_over FROM gw_batch_chunk
   WHERE batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
   ORDER BY chunk LIMIT 1 FOR UPDATE SKIP LOCKED
 )
 UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, leased_before = true,
   lease_until = clock_timestamp() + $3 * interval '1 millisecond'
 FROM next
-WHERE c.batch_id = $1 AND c.chunk = next.chunk
+WHERE c.ctid = next.row_id
 RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE coalesce(c.body, c.orders::text) END AS body, c.skip, c.fence, c.sent, next.taken_over`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
@@ -129,7 +131,8 @@ export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE
  * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
  * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
- * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back).
+ * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back). Leased
+ * rows are updated by the ctid `next` locked, as in CLAIM.
  */
 export const STEP = `
 WITH commits AS (
@@ -140,7 +143,7 @@ WITH commits AS (
 held AS (
   UPDATE gw_batch_chunk k SET state = 'done', holder = NULL, lease_until = NULL
   FROM commits c
-  WHERE k.batch_id = $1 AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
+  WHERE k.batch_id = $1 AND k.chunk = ANY($5::bigint[]) AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
 ),
 decided AS (
   INSERT INTO gw_batch_result (batch_id, chunk, first_idx, succeeded, failed, rejected, unknown, outcomes)
@@ -153,7 +156,7 @@ resent AS (
   RETURNING 1
 ),
 next AS MATERIALIZED (
-  SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
+  SELECT ctid AS row_id, chunk, leased_before AS taken_over FROM gw_batch_chunk
   WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
     AND chunk NOT IN (SELECT chunk FROM commits)
   ORDER BY chunk LIMIT $4::int FOR UPDATE SKIP LOCKED
@@ -161,7 +164,7 @@ next AS MATERIALIZED (
 leased AS (
   UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
     lease_until = clock_timestamp() + $3 * interval '1 millisecond'
-  FROM next WHERE k.batch_id = $1 AND k.chunk = next.chunk
+  FROM next WHERE k.ctid = next.row_id
   RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE coalesce(k.body, k.orders::text) END AS body, k.skip, k.fence, k.sent, next.taken_over
 ),
 summary AS (
