@@ -2,6 +2,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpuMicrosOf, procStat } from './process-cpu.ts';
 
+/**
+ * A process's CPU time in µs from /proc/PID/schedstat (nanoseconds on a CPU, user and kernel), finer than stat's 10 ms
+ * ticks, which made a backend's 200 ms per phase ±5%; stat's ticks where schedstat is missing, NaN when neither reads.
+ */
+export function preciseCpuMicros(pid: number | string): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    const fields = procStat(pid);
+    return fields ? cpuMicrosOf(fields) : Number.NaN;
+  }
+}
+
 /** CPU of the cluster's processes by role (the postmaster on `port` and its children, from /proc), in µs. */
 export function postgresCpuMicros(port: string): Map<string, number> {
   const read = (pid: string, file: string) => { try { return readFileSync(`/proc/${pid}/${file}`, 'utf8'); } catch { return null; } };
@@ -14,7 +27,7 @@ export function postgresCpuMicros(port: string): Map<string, number> {
     // "postgres: USER DATABASE 127.0.0.1(PORT) idle" is a client connection (the ledger's); the others by their title.
     const title = (read(pid, 'cmdline') ?? '').replaceAll('\0', ' ').trim();
     const role = pid === master ? 'postmaster' : /^postgres: \S+ \S+ [\d.:a-f]+\(\d+\)/.test(title) ? 'connections' : title.replace(/^postgres: /, '').split(' ').slice(0, 2).join(' ');
-    byRole.set(role, (byRole.get(role) ?? 0) + cpuMicrosOf(f));
+    byRole.set(role, (byRole.get(role) ?? 0) + preciseCpuMicros(pid));
   }
   return byRole;
 }
