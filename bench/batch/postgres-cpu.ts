@@ -15,7 +15,11 @@ export function preciseCpuMicros(pid: number | string): number {
   }
 }
 
-/** CPU of the cluster's processes by role (the postmaster on `port` and its children, from /proc), in µs. */
+/**
+ * CPU of the cluster's processes by role (the postmaster on `port` and its children, from /proc), in µs; `ended`: the
+ * processes that have ended (the postmaster's reaped children; a process that ends between two readings counts
+ * whole in the second, its share in the first is subtracted). A process ending as it is read has no title: role ''.
+ */
 export function postgresCpuMicros(port: string): Map<string, number> {
   const read = (pid: string, file: string) => { try { return readFileSync(`/proc/${pid}/${file}`, 'utf8'); } catch { return null; } };
   const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
@@ -27,13 +31,17 @@ export function postgresCpuMicros(port: string): Map<string, number> {
     // "postgres: USER DATABASE 127.0.0.1(PORT) idle" is a client connection (the ledger's); the others by their title.
     const title = (read(pid, 'cmdline') ?? '').replaceAll('\0', ' ').trim();
     const role = pid === master ? 'postmaster' : /^postgres: \S+ \S+ [\d.:a-f]+\(\d+\)/.test(title) ? 'connections' : title.replace(/^postgres: /, '').split(' ').slice(0, 2).join(' ');
-    byRole.set(role, (byRole.get(role) ?? 0) + preciseCpuMicros(pid));
+    const us = preciseCpuMicros(pid);
+    // Gone between the readings of its stat and its time: it counts in `ended` once reaped.
+    if (!Number.isNaN(us)) byRole.set(role, (byRole.get(role) ?? 0) + us);
+    // Connections that ended (a batch's pool closes when it returns) count in the postmaster's reaped children's time.
+    if (pid === master) byRole.set('ended', (Number(f[13]) + Number(f[14])) * 10_000);
   }
   return byRole;
 }
 
-/** All the cluster's CPU used since `before` (a `postgresCpuMicros` reading), in µs, and by role. */
+/** All the cluster's CPU used since `before` (a `postgresCpuMicros` reading), in µs, and by role (a role whose processes ended goes below zero: `ended` has their whole time). */
 export function postgresCpuSince(port: string, before: Map<string, number>): { total: number; roles: [string, number][] } {
-  const roles = [...postgresCpuMicros(port)].map(([role, us]): [string, number] => [role, us - (before.get(role) ?? 0)]).filter(([, us]) => us > 0);
+  const roles = [...postgresCpuMicros(port)].map(([role, us]): [string, number] => [role, us - (before.get(role) ?? 0)]).filter(([, us]) => us !== 0);
   return { total: roles.reduce((n, [, us]) => n + us, 0), roles };
 }
