@@ -55,12 +55,23 @@ SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM ch
   (SELECT coalesce(array_agg(grp ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_grps, (SELECT coalesce(array_agg(chunk ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_chunks,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
 
+/** `text` with `from` replaced by `to`; throws when `text` does not hold `from` (a statement edited out of step). */
+function replaced(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`ledger statement: "${from}" not found`);
+  return text.replace(from, to);
+}
+
 /**
  * INTAKE when none of the orders is claimed yet, as is usual: a plain insert of the claims, about half the database's
- * work of one that resolves conflicts. A claim another batch holds makes it fail whole (unique violation, nothing
- * written); INTAKE then takes the same chunks in.
+ * work of one that resolves conflicts, and no claim handed back (none can be lost: every order keeps its place). A
+ * claim another batch holds makes it fail whole (unique violation, nothing written); INTAKE then takes the same chunks
+ * in.
  */
-export const INTAKE_UNCLAIMED = INTAKE.replace('ON CONFLICT DO NOTHING RETURNING idx', 'RETURNING idx');
+export const INTAKE_UNCLAIMED = replaced(
+  replaced(INTAKE, 'ON CONFLICT DO NOTHING RETURNING idx', ''),
+  'lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE idx NOT IN (SELECT idx FROM claimed))',
+  'lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE false)',
+);
 
 /** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
 export const NAME_CONFLICTS = `
