@@ -43,8 +43,6 @@ const cpu = process.cpuUsage();
 const result = await batch(orders, 'measured');
 const own = process.cpuUsage(cpu);
 const to = process.hrtime.bigint() / 1000n;
-// The batch's own pool has closed: its connections end and are reaped by the postmaster (then counted as `ended`).
-await new Promise((resolve) => setTimeout(resolve, 300));
 const postgres = postgresCpuSince(clusterPort, postgresBefore);
 const opened = (await sessions()) - sessionsBefore;
 if (result.counts.succeeded !== ORDERS) throw new Error(JSON.stringify(result.counts));
