@@ -1,11 +1,12 @@
 // PostgreSQL's own CPU per ledger statement kind, with no sandbox and no sending: ORDERS capture orders taken in (as a
 // batch's intake does, up to 16 chunks a statement), then every chunk leased and committed by steps of 8 (outcomes
-// shaped like a sandbox's), the backend's CPU read from /proc before and after each phase, and each phase's wall time.
+// shaped like a sandbox's), the backend's CPU read from /proc before and after each phase, each phase's wall time, and
+// the WAL bytes and buffers it took per chunk (counts the machine's load does not move).
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-pg-cpu.ts [orders=10000] [rounds=3]
 // PLAN_CACHE_MODE=force_generic_plan|force_custom_plan sets the connection's plan_cache_mode. EXPLAIN=1 prints every statement's plan as run (auto_explain). NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
 import { PgLedger, type ChunkCommit, type OrderOutcome } from '@gw/batch';
 import { createDatabase, startCluster } from '@gw/test-postgres';
-import { processCpuMicros } from './process-cpu.ts';
+import { preciseCpuMicros } from './postgres-cpu.ts';
 
 const ORDERS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -21,14 +22,27 @@ if (process.env.EXPLAIN) {
 }
 if (process.env.PLAN_CACHE_MODE) await ledger.pool.query(`SET plan_cache_mode = ${process.env.PLAN_CACHE_MODE}`);
 const pid = (await ledger.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-const backendCpu = (): number => processCpuMicros(pid);
+const backendCpu = (): number => preciseCpuMicros(pid);
 
 const order = (r: number, i: number) => ({ merchant_id: 'M1', account_id: 'A1', transaction_id: `T-${r}-${String(i).padStart(8, '0')}`, order_no: `N-${r}-${i}`, amount: '10.00', currency: 'EUR' });
+/**
+ * The database's work so far, which load on the machine does not change (CPU time does, 1.6x here between runs of the
+ * same code): WAL bytes written, and the buffers read and hit (pg_stat_database, flushed by this backend first).
+ */
+async function work(): Promise<{ wal: number; buffers: number }> {
+  await ledger.pool.query('SELECT pg_stat_force_next_flush()');
+  const { rows } = await ledger.pool.query<{ wal: string; buffers: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), \'0/0\')::bigint AS wal, (SELECT blks_hit + blks_read FROM pg_stat_database WHERE datname = current_database()) AS buffers');
+  return { wal: Number(rows[0]!.wal), buffers: Number(rows[0]!.buffers) };
+}
 async function phase(name: string, round: number, run: () => Promise<void>): Promise<void> {
+  const chunks = ORDERS / 50;
+  const before = await work();
   const cpu = backendCpu();
   const started = performance.now();
   await run();
-  console.log(`round ${round} ${name.padEnd(7)} wall ${(performance.now() - started).toFixed(0).padStart(5)} ms, PostgreSQL backend ${((backendCpu() - cpu) / 1000).toFixed(0).padStart(4)} ms CPU (${((backendCpu() - cpu) / (ORDERS / 50)).toFixed(0)} µs per chunk of 50)`);
+  const used = backendCpu() - cpu;
+  const after = await work();
+  console.log(`round ${round} ${name.padEnd(7)} wall ${(performance.now() - started).toFixed(0).padStart(5)} ms, PostgreSQL backend ${(used / 1000).toFixed(0).padStart(4)} ms CPU (${(used / chunks).toFixed(0)} µs, ${((after.wal - before.wal) / chunks).toFixed(0)} WAL bytes, ${((after.buffers - before.buffers) / chunks).toFixed(1)} buffers per chunk of 50)`);
 }
 for (let round = 0; round < ROUNDS; round++) {
   const batch = `cpu-${round}`;

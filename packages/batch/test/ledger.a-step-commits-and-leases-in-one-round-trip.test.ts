@@ -138,6 +138,28 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(again[0]!.reason).toContain('already in batch refunds-a (input order #1)');
   });
 
+  it("keeps a chunk's orders and outcomes compressed (less to write and log), and what was written is what comes back", async () => {
+    await ledger.createBatch('compressed', 'capture', 50);
+    const order = (i: number) => ({ merchant_id: 'M1', account_id: 'A1', transaction_id: `T-compressed-${i}`, order_no: `N-compressed-${i}`, amount: '10.00', currency: 'EUR' });
+    const chunk = Array.from({ length: 50 }, (_, i) => ({ pending: { index: i, order: order(i), resends: 0 }, key: `T-compressed-${i}` }));
+    expect(await ledger.intake('compressed', 'capture', [chunk], [], 50)).toBe(1);
+    await ledger.seal('compressed', 50);
+    const first = await ledger.step('compressed', 'h1', 60_000, 1, []);
+    const outcomes = first.leased[0]!.orders.map((p): OrderOutcome => ({ index: p.index, kind: 'succeeded', order: p.order, result: { transaction_id: p.order.transaction_id as string, order_no: p.order.order_no as string, result_code: '0000', status: 'captured' } }));
+    expect((await ledger.step('compressed', 'h1', 60_000, 0, [{ claimed: first.leased[0]!, outcomes, resend: [] }])).finished).toBe(true);
+    // pg_column_size is the size as stored, octet_length the text's.
+    const { rows } = await ledger.pool.query<{ stored: number; text: number; method: string | null; result_stored: number; result_text: number }>(
+      "SELECT pg_column_size(c.body) AS stored, octet_length(c.body) AS text, pg_column_compression(c.body) AS method, pg_column_size(r.outcomes) AS result_stored, octet_length(r.outcomes) AS result_text FROM gw_batch_chunk c JOIN gw_batch_result r USING (batch_id, chunk) WHERE c.batch_id = 'compressed'",
+    );
+    const row = rows[0]!;
+    expect(row.method).not.toBeNull();
+    expect(row.stored).toBeLessThan(row.text / 2);
+    expect(row.result_stored).toBeLessThan(row.result_text / 2);
+    const read: OrderOutcome[] = [];
+    for await (const o of ledger.outcomes('compressed')) read.push(o);
+    expect(read).toEqual(outcomes);
+  });
+
   it('refuses an unknown batch, writing nothing: the step and the intake each with a typed error', async () => {
     await expect(ledger.step('no-such-batch', 'h1', 60_000, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
     const entry = { pending: { index: 0, order: { transaction_id: 'T-none', order_no: 'N-0' }, resends: 0 }, key: 'T-none' };
@@ -155,8 +177,9 @@ describe('a worker step in the PostgreSQL ledger', () => {
       const earlier = LEDGER_SCHEMA.replace(/DO \$\$[\s\S]*END \$\$;/, '')
         .replace(/CREATE TABLE IF NOT EXISTS gw_batch_result \([\s\S]*?\n\);/, '')
         .replace('CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL,', 'CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL REFERENCES gw_batch (id),')
-        .replace('  order_key text NOT NULL,\n  batch_id text NOT NULL,', '  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),');
+        .replace('  operation text COLLATE "C" NOT NULL,\n  order_key text COLLATE "C" NOT NULL,\n  batch_id text NOT NULL,', '  operation text NOT NULL,\n  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),');
       expect(earlier).not.toContain('gw_batch_result');
+      expect(earlier).not.toContain('COLLATE');
       await client.query(earlier);
       await client.query("INSERT INTO gw_batch (id, operation, chunk_limit, sealed, total) VALUES ('older', 'query', 2, true, 4)");
       const entry = (i: number) => ({ index: i, order: { order_no: `OLD-${i}` } });

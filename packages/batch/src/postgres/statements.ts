@@ -55,12 +55,23 @@ SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM ch
   (SELECT coalesce(array_agg(grp ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_grps, (SELECT coalesce(array_agg(chunk ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_chunks,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
 
+/** `text` with `from` replaced by `to`; throws when `text` does not hold `from` (a statement edited out of step). */
+function replaced(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`ledger statement: "${from}" not found`);
+  return text.replace(from, to);
+}
+
 /**
  * INTAKE when none of the orders is claimed yet, as is usual: a plain insert of the claims, about half the database's
- * work of one that resolves conflicts. A claim another batch holds makes it fail whole (unique violation, nothing
- * written); INTAKE then takes the same chunks in.
+ * work of one that resolves conflicts, and no claim handed back (none can be lost: every order keeps its place). A
+ * claim another batch holds makes it fail whole (unique violation, nothing written); INTAKE then takes the same chunks
+ * in.
  */
-export const INTAKE_UNCLAIMED = INTAKE.replace('ON CONFLICT DO NOTHING RETURNING idx', 'RETURNING idx');
+export const INTAKE_UNCLAIMED = replaced(
+  replaced(INTAKE, 'ON CONFLICT DO NOTHING RETURNING idx', ''),
+  'lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE idx NOT IN (SELECT idx FROM claimed))',
+  'lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE false)',
+);
 
 /** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
 export const NAME_CONFLICTS = `
@@ -71,18 +82,20 @@ WHERE o.batch_id = $1 AND o.idx = u.idx`;
 /**
  * $1 batch, $2 holder, $3 lease ms, $4 chunks whose orders the caller has (their text is not sent back): the first ready chunk, or one whose lease expired; its token goes up by one. The
  * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
- * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one.
+ * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one. The update finds the row by
+ * the ctid `next` locked (the row cannot move while this statement holds its lock): joined on the chunk number, the
+ * planner scanned every row of the batch (done ones too) for each chunk leased.
  */
 export const CLAIM = `
 WITH next AS MATERIALIZED (
-  SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
+  SELECT ctid AS row_id, chunk, leased_before AS taken_over FROM gw_batch_chunk
   WHERE batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
   ORDER BY chunk LIMIT 1 FOR UPDATE SKIP LOCKED
 )
 UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, leased_before = true,
   lease_until = clock_timestamp() + $3 * interval '1 millisecond'
 FROM next
-WHERE c.batch_id = $1 AND c.chunk = next.chunk
+WHERE c.ctid = next.row_id
 RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE coalesce(c.body, c.orders::text) END AS body, c.skip, c.fence, c.sent, next.taken_over`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
@@ -129,7 +142,8 @@ export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE
  * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
  * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
- * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back).
+ * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back). Leased
+ * rows are updated by the ctid `next` locked, as in CLAIM.
  */
 export const STEP = `
 WITH commits AS (
@@ -140,7 +154,7 @@ WITH commits AS (
 held AS (
   UPDATE gw_batch_chunk k SET state = 'done', holder = NULL, lease_until = NULL
   FROM commits c
-  WHERE k.batch_id = $1 AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
+  WHERE k.batch_id = $1 AND k.chunk = ANY($5::bigint[]) AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
 ),
 decided AS (
   INSERT INTO gw_batch_result (batch_id, chunk, first_idx, succeeded, failed, rejected, unknown, outcomes)
@@ -153,7 +167,7 @@ resent AS (
   RETURNING 1
 ),
 next AS MATERIALIZED (
-  SELECT chunk, leased_before AS taken_over FROM gw_batch_chunk
+  SELECT ctid AS row_id, chunk, leased_before AS taken_over FROM gw_batch_chunk
   WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
     AND chunk NOT IN (SELECT chunk FROM commits)
   ORDER BY chunk LIMIT $4::int FOR UPDATE SKIP LOCKED
@@ -161,7 +175,7 @@ next AS MATERIALIZED (
 leased AS (
   UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
     lease_until = clock_timestamp() + $3 * interval '1 millisecond'
-  FROM next WHERE k.batch_id = $1 AND k.chunk = next.chunk
+  FROM next WHERE k.ctid = next.row_id
   RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE coalesce(k.body, k.orders::text) END AS body, k.skip, k.fence, k.sent, next.taken_over
 ),
 summary AS (
