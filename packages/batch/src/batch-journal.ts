@@ -1,6 +1,5 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { BatchOperation } from './batch-operation.ts';
 import { readJournalEntries } from './journal-reader.ts';
 import { JournalWriteError } from './journal-write-error.ts';
@@ -68,15 +67,6 @@ export async function openSyncedJournalFile(path: string): Promise<JournalFile |
   return Object.assign(file, { syncedWrites: true as const });
 }
 
-/**
- * Least time between the starts of two journal writes, in ms. Each synced write costs the kernel about the same
- * whatever it carries (on the machine bench/batch ran on, ~150 µs of system CPU per O_DSYNC write plus ~1.4 µs per
- * KB), so a busy batch gathers more chunks per write; an append made 5 ms or more after the last write started is
- * written at once. Intents are written several chunks ahead of their sends (INTENTS_AHEAD_PER_SLOT), so the spacing
- * rarely holds a send back; a chunk's outcomes are reported up to this much later.
- */
-const GROUP_INTERVAL_MS = 5;
-
 /** Entries waiting for the next write, and who waits for them to be on disk. */
 interface PendingAppend {
   readonly text: string;
@@ -102,8 +92,6 @@ export class BatchJournal {
   #flushing: Promise<void> | null = null;
   /** Set by the first failed write: the file may end in a torn line, so nothing more is appended after it. */
   #broken: JournalWriteError | null = null;
-  /** When the last write started (performance.now()). */
-  #lastWriteAt = Number.NEGATIVE_INFINITY;
 
   private constructor(path: string, file: JournalFile) {
     this.path = path;
@@ -130,17 +118,9 @@ export class BatchJournal {
     });
   }
 
-  /**
-   * Writes and syncs what is pending, group after group, until nothing is. A write starts no sooner than
-   * GROUP_INTERVAL_MS after the one before it started, so that busy batches make fewer, larger synced writes.
-   */
+  /** Writes and syncs what is pending, group after group, until nothing is. */
   async #flush(): Promise<void> {
     while (this.#pending.length > 0) {
-      // A timer may fire a little early (it counts from the loop's cached clock): wait again for what is left.
-      for (let wait = this.#lastWriteAt + GROUP_INTERVAL_MS - performance.now(); wait > 0; wait = this.#lastWriteAt + GROUP_INTERVAL_MS - performance.now()) {
-        await delay(Math.ceil(wait));
-      }
-      this.#lastWriteAt = performance.now();
       const group = this.#pending;
       this.#pending = [];
       try {

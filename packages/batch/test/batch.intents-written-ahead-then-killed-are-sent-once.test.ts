@@ -24,9 +24,9 @@ describe('a batch killed after intents were written ahead, before their chunks w
     // maxResends 0: a send the journal cannot prove was made must not use up a budget there is none of.
     const env = { SANDBOX_URL: sandbox.url, JOURNAL: journal, OPERATION: 'capture', ORDERS: file, MAX_RESENDS: '0' };
     const before = captureRequests();
-    // All 8 chunks are cut at once: chunk 1's intent goes to disk alone, chunks 2-8 in the next group (5 ms later at
-    // the soonest, so chunk 1's outcomes may join it). The kill comes once that group is durable, as chunk 2 is about
-    // to be sent: chunk 1 is out (or answered), 2-8 never left.
+    // All 8 chunks are cut at once: chunk 1's intent goes to disk alone, chunks 2-8 in the next group (chunk 1's
+    // outcomes may join it when its answer comes first). The kill comes once that group is durable, as chunk 2 is
+    // about to be sent: chunk 1 is out (or answered), 2-8 never left.
     const killed = await runCrashChild({ ...env, CRASH_STAGE: 'intent-written', CRASH_CHUNK: '2' });
     expect(killed.signal).toBe('SIGKILL');
     await new Promise((r) => setTimeout(r, 300)); // a request in flight lands

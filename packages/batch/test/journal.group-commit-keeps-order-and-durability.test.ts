@@ -46,36 +46,6 @@ describe('the journal commits appends in groups', () => {
     else expect(syncs.mock.calls.length).toBe(writes.mock.calls.length);
   });
 
-  it('starts writes at least 5 ms apart, so steady appends share writes, and writes an append after a pause at once', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
-    const fileHandle = await fileHandlePrototype(path);
-    const starts: number[] = [];
-    const realWrite = fileHandle.write;
-    vi.spyOn(fileHandle, 'write').mockImplementation(function (this: FileHandle, ...args: unknown[]) {
-      starts.push(performance.now());
-      return (realWrite as (...a: unknown[]) => Promise<{ bytesWritten: number }>).apply(this, args) as never;
-    });
-    const journal = await BatchJournal.open(path);
-    // An append every millisecond for 60 ms, each awaited by nobody until the end: a busy batch's stream of entries.
-    const appended: Promise<void>[] = [];
-    for (let chunk = 0; chunk < 60; chunk++) {
-      appended.push(journal.append(intent(chunk)));
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
-    await Promise.all(appended);
-    const busyWrites = starts.length;
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(4.9);
-    // After a pause the next append goes out at once, not 5 ms later.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const before = performance.now();
-    await journal.append(intent(60));
-    expect(starts.at(-1)! - before).toBeLessThan(4);
-    await journal.close();
-    expect(busyWrites).toBeLessThan(30);
-    const chunks = readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { chunk: number }).chunk);
-    expect(chunks).toEqual(Array.from({ length: 61 }, (_, i) => i));
-  });
-
   it.runIf(process.platform === 'linux')('opens the journal with O_DSYNC, so a write returns only once its data is on disk', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gw-journal-')), 'journal.jsonl');
     const file = (await openSyncedJournalFile(path)) as SyncedJournalFile & { fd: number };
