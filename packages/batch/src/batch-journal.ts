@@ -14,6 +14,27 @@ export function withJournaledOrder(outcome: JournaledOutcome, intentOrders: Read
   return { ...outcome, order: intentOrders.get(outcome.index) ?? {} };
 }
 
+/**
+ * An outcome as a chunk's outcomes entry (or a PostgreSQL result row) holds it: every member but `order` (the chunk's
+ * intent or text holds it), built member by member (a rest pattern copies through a slower generic path); absent
+ * members stay absent. `withJournaledOrder` puts the order back.
+ */
+export function withoutOrder(outcome: OrderOutcome): JournaledOutcome {
+  const { index, kind, result, reason, problems, reconciled, reconcile } = outcome;
+  const journaled: { -readonly [K in keyof JournaledOutcome]: JournaledOutcome[K] } = { index, kind };
+  if (result !== undefined) journaled.result = result;
+  if (reason !== undefined) journaled.reason = reason;
+  if (problems !== undefined) journaled.problems = problems;
+  if (reconciled !== undefined) journaled.reconciled = reconciled;
+  if (reconcile !== undefined) journaled.reconcile = reconcile;
+  return journaled;
+}
+
+// Fails to compile when OrderOutcome gains a member withoutOrder does not copy.
+type Uncopied = Exclude<keyof OrderOutcome, 'order' | 'index' | 'kind' | 'result' | 'reason' | 'problems' | 'reconciled' | 'reconcile'>;
+const everyMemberCopied: [Uncopied] extends [never] ? true : never = true;
+void everyMemberCopied;
+
 /** One line of the journal. */
 export type JournalEntry =
   | { readonly type: 'start'; readonly version: 1; readonly operation: BatchOperation; readonly limit: number; readonly at: string }

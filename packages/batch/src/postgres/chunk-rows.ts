@@ -1,3 +1,4 @@
+import { withoutOrder } from '../batch-journal.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 
@@ -51,12 +52,6 @@ export interface CommitColumns {
 
 /** The place of each outcome kind in a result row's counts (the columns succeeded, failed, rejected, unknown). */
 const KIND_COLUMN = { succeeded: 0, failed: 1, rejected: 2, unknown: 3 } as const;
-
-// An outcome as a chunk's result row keeps it: its order is in the chunk's text already (put back on reading). A copy
-// with `order` undefined, which JSON.stringify leaves out: the same text as a copy without the key, at a third of the CPU.
-function withoutOrder(outcome: OrderOutcome): OrderOutcome {
-  return { ...outcome, order: undefined as unknown as OrderOutcome['order'] };
-}
 
 /** A chunk result row's outcomes, each with its order put back from the chunk's orders (as the runner made it: index, kind, order, the rest). */
 export function outcomesOf(outcomes: string, body: string): OrderOutcome[] {

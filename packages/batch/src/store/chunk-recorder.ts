@@ -1,4 +1,4 @@
-import type { JournalEntry, JournaledOutcome } from '../batch-journal.ts';
+import { withoutOrder, type JournalEntry } from '../batch-journal.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { LedgerStore } from './ledger-store.ts';
@@ -10,26 +10,6 @@ function journaledOrder({ index, order, resends, interrupted }: PendingOrder): E
   if (resends > 0) return interrupted ? { index, order, resends, interrupted } : { index, order, resends };
   return interrupted ? { index, order, interrupted } : { index, order };
 }
-
-/**
- * An outcome as a chunk's outcomes entry holds it: every member but `order` (its intent holds it), built member by
- * member rather than by a rest pattern, which copies through a slower generic path; absent members stay absent.
- */
-function withoutOrder(outcome: OrderOutcome): JournaledOutcome {
-  const { index, kind, result, reason, problems, reconciled, reconcile } = outcome;
-  const journaled: { -readonly [K in keyof JournaledOutcome]: JournaledOutcome[K] } = { index, kind };
-  if (result !== undefined) journaled.result = result;
-  if (reason !== undefined) journaled.reason = reason;
-  if (problems !== undefined) journaled.problems = problems;
-  if (reconciled !== undefined) journaled.reconciled = reconciled;
-  if (reconcile !== undefined) journaled.reconcile = reconcile;
-  return journaled;
-}
-
-// Fails to compile when OrderOutcome gains a member withoutOrder does not copy.
-type Uncopied = Exclude<keyof OrderOutcome, 'order' | 'index' | 'kind' | 'result' | 'reason' | 'problems' | 'reconciled' | 'reconcile'>;
-const everyMemberCopied: [Uncopied] extends [never] ? true : never = true;
-void everyMemberCopied;
 
 /** Turns what a batch does to its chunks into store entries (intent, sent, outcomes, unsent, end); a no-op without a store. */
 export class ChunkRecorder {
