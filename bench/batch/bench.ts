@@ -29,11 +29,8 @@ const merchant = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id:
 const { child, url } = await startSandboxProcess();
 const cluster = await startCluster();
 const ledgerUrl = await createDatabase(cluster.url, 'bench');
-// However the bench ends, the sandbox process and the cluster go with it.
-process.on('exit', () => {
-  child.kill('SIGTERM');
-  cluster.stop();
-});
+// The sandbox process is stopped at exit by startSandboxProcess; the cluster here.
+process.on('exit', () => cluster.stop());
 const roundTripsPerChunk: number[] = [];
 // PostgreSQL's own CPU per request during each measured ledger run (its processes, from /proc), and how long intake took.
 const postgresCpuPerRequest: number[] = [];

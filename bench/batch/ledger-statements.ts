@@ -26,12 +26,10 @@ const pg = createRequire(join(import.meta.dirname, '../../packages/batch/package
 const ORDERS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-const { child, port } = await startSandboxProcess();
+const { port } = await startSandboxProcess();
 const cluster = await startCluster();
-process.on('exit', () => {
-  child.kill('SIGTERM');
-  cluster.stop();
-});
+// The sandbox process is stopped at exit by startSandboxProcess; the cluster here.
+process.on('exit', () => cluster.stop());
 const options = { baseUrl: `http://127.0.0.1:${port}`, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer };
 const rawClient = createClient(options) as unknown as BatchClient;
 // The timeline of a batch: each statement and each send, start and end, from the batch's start.

@@ -15,12 +15,10 @@ import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 const ORDERS = Number(process.argv[2] ?? 20_000);
 const withLedger = process.env.GW_NO_JOURNAL !== '1';
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-const { child, port } = await startSandboxProcess();
+const { port } = await startSandboxProcess();
 const cluster = await startCluster();
-process.on('exit', () => {
-  child.kill('SIGTERM');
-  cluster.stop();
-});
+// The sandbox process is stopped at exit by startSandboxProcess; the cluster here.
+process.on('exit', () => cluster.stop());
 const url = await createDatabase(cluster.url, 'profile');
 // GW_LEDGER_POOL=1: every batch on one pool of this process's (connections opened and statements prepared once), as a
 // service running batch after batch would have; by default each batch opens its own, as the CLI and the bench do.
