@@ -38,28 +38,28 @@ function pointerOf(frame: Frame | null, name?: string): string {
   return parts.reverse().map((part) => `/${escapePointer(part)}`).join('');
 }
 
-/** True when no member of the object is an object or array. */
-function isFlat(value: object): boolean {
-  for (const name of Object.keys(value)) {
+/** The object's member names when none of its members is an object or array (a flat object), else null. */
+function flatNames(value: object): string[] | null {
+  const names = Object.keys(value);
+  for (const name of names) {
     const member = (value as Record<string, unknown>)[name];
-    if (member !== null && typeof member === 'object') return false;
+    if (member !== null && typeof member === 'object') return null;
   }
-  return true;
+  return names;
 }
 
 /**
- * Reports the object's member names the spec does not list at its place (`shape`) and card data where it does not
- * belong; returns the names whose values are to be walked (every name but card data's).
+ * Reports the member names (an object's own) the spec does not list at its place (`shape`) and card data where it
+ * does not belong; returns the names whose values are to be walked (every name but card data's).
  */
 function checkNames(
-  value: object,
+  names: string[],
   shape: FieldShape | null,
   pointer: (name: string) => string,
   report: (pointer: string, keyword: string, message: string) => void,
   schemaName: string,
   policy: UnknownFieldPolicy,
 ): string[] {
-  const names = Object.keys(value);
   // The usual case: every name is listed here, so all of them are walked on.
   if (shape && names.every((name) => shape.members.has(name))) return names;
   const walked: string[] = [];
@@ -113,9 +113,11 @@ export function fieldProblems(schemaName: string, record: unknown, policy: Unkno
       if (onPath.has(child)) report(pointerOf(frame, name), 'cycle', 'contains the record it is part of (a cycle), which cannot be sent');
       // A flat object (no member is an object: a batch's order) is checked here, with no frame and no cycle sets: it
       // can be on no path, and walking it again where it appears twice costs no more than a lookup.
-      else if (frame.depth < MAX_RECORD_DEPTH && !Array.isArray(child) && isFlat(child)) {
-        checkNames(child, shape, (member) => `${pointerOf(frame, name)}/${escapePointer(member)}`, report, schemaName, policy);
-      } else stack.push({ value: child, shape, parent: frame, name, depth: frame.depth + 1, exit: false });
+      else {
+        const flat = frame.depth < MAX_RECORD_DEPTH && !Array.isArray(child) ? flatNames(child) : null;
+        if (flat) checkNames(flat, shape, (member) => `${pointerOf(frame, name)}/${escapePointer(member)}`, report, schemaName, policy);
+        else stack.push({ value: child, shape, parent: frame, name, depth: frame.depth + 1, exit: false });
+      }
     };
     if (Array.isArray(frame.value)) {
       const items = frame.shape?.items ?? null;
@@ -125,7 +127,7 @@ export function fieldProblems(schemaName: string, record: unknown, policy: Unkno
     const shape = frame.shape;
     const value = frame.value as Record<string, unknown>;
     const pointer = (name: string): string => pointerOf(frame, name);
-    for (const name of checkNames(value, shape, pointer, report, schemaName, policy)) push(value[name], shape?.members.get(name) ?? null, name);
+    for (const name of checkNames(Object.keys(value), shape, pointer, report, schemaName, policy)) push(value[name], shape?.members.get(name) ?? null, name);
   }
   if (unlisted > 0) out.push({ pointer: '', field: '', keyword: 'more', message: `and ${unlisted} more problems of the same kinds` });
   return out;
