@@ -12,6 +12,7 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
 import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
+import { median } from '../median.ts';
 
 const PER_RUN = Number(process.argv[2] ?? 2000);
 const ROUNDS = Number(process.argv[3] ?? 12);
@@ -56,7 +57,6 @@ for (let round = 0; round <= ROUNDS; round++) {
     sandboxFigures[i]!.push((processCpuMicros(child.pid) - sandbox) / requests);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ratios = figures[1]!.map((x, k) => x / figures[0]![k]!);
 for (const i of [0, 1]) console.log(`${sides[i]!.name}: runner CPU per request median ${median(figures[i]!).toFixed(0)} µs (least ${Math.min(...figures[i]!).toFixed(0)}), sandbox ${median(sandboxFigures[i]!).toFixed(0)} µs`);
 console.log(`new / base per round: median ${median(ratios).toFixed(3)} [${ratios.map((r) => r.toFixed(2)).join(', ')}]`);

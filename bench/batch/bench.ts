@@ -19,6 +19,7 @@ import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from './au
 import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
 import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
+import { median } from '../median.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 const STREAMED = Number(process.env.GW_BENCH_STREAMED_ORDERS ?? 100_000);
@@ -141,11 +142,6 @@ for (let round = 0; round < ROUNDS; round++) {
     measured[side].sandboxCpu.push(m.sandboxCpu / CHUNKS);
   }
 }
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 // Each round's ratio pairs a side with the hand loop run next to it in time: a slow stretch of the (shared, noisy)
 // machine then weighs on both sides of a ratio rather than on one side's median.
 const pairedRatio = (side: Side) => median(measured[side].ms.map((ms, round) => ms / measured.hand.ms[round]!));

@@ -6,6 +6,7 @@ import { createMemoryDedupeStore, decodeGwNotification, envelopeProblems, header
 import { type SignedNotification } from '@gw/notifications/testing';
 import { BENCH_SECRET, cardPaymentNotifications, handWrittenHeaders, handWrittenVerify } from './fixtures.ts';
 import { createHmacSha256Signer } from '@gw/signer-interface';
+import { median } from '../median.ts';
 
 const SECRET = BENCH_SECRET;
 const COUNT = 2048;
@@ -55,7 +56,6 @@ async function roundOf(stage: Stage): Promise<number> {
   const spent = process.cpuUsage(start);
   return (spent.user + spent.system) / inputs.length;
 }
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // Warm-up: every stage compiled before any is timed.
 for (const stage of stages) for (let r = 0; r < 3; r++) await roundOf(stage);
