@@ -20,6 +20,7 @@ import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
 import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
 import { median } from '../median.ts';
+import { JOURNAL_VARIANT_LABELS, JOURNAL_VARIANTS, openVariantFile, prepareVariant, type JournalVariant } from './journal-variants.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 const STREAMED = Number(process.env.GW_BENCH_STREAMED_ORDERS ?? 100_000);
@@ -94,7 +95,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'));
 const rows: string[] = [];
 const ROUNDS = Number(process.env.GW_BENCH_BATCH_ROUNDS ?? 15);
 const CHUNKS = Math.ceil(ORDERS / 50);
-type Side = 'hand' | 'batch' | 'batchJournal' | 'batchLedger';
+type Side = 'hand' | 'batch' | 'batchJournal' | 'batchLedger' | 'journalVariant';
 const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round: number) => Promise<Measurement>> = {
   hand: (orders) => handLoop(orders),
   batch: (orders) =>
@@ -107,6 +108,16 @@ const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round:
       const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false, journal: join(dir, `j${round}.jsonl`) });
       if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
     }),
+  journalVariant: async (orders, round) => {
+    const journal = join(dir, `v${round}.jsonl`);
+    // About 16 KB of journal per chunk of 50 captures, with room to spare.
+    await prepareVariant(VARIANT!, journal, CHUNKS * 24_000);
+    return measure(async () => {
+      const journalFile = openVariantFile(VARIANT!);
+      const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false, journal, journalFile });
+      if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
+    });
+  },
   batchLedger: async (orders, round) => {
     const before = postgresCpuMicros(clusterPort);
     const m = await measure(async () => {
@@ -121,12 +132,19 @@ const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round:
 // GW_BENCH_BATCH_QUICK=1: the hand loop, no journal and the journal only, printed and not written to RESULTS.md (no
 // PostgreSQL row, no RSS run), for a quick look while working.
 const QUICK = process.env.GW_BENCH_BATCH_QUICK === '1';
-const order: Side[] = QUICK ? ['hand', 'batch', 'batchJournal'] : ['hand', 'batch', 'batchJournal', 'batchLedger'];
+// GW_BENCH_BATCH_VARIANT=no-write|dev-null|no-sync|overwrite (with QUICK): one more side, the journal keeping less of its promise
+// (journal-variants.ts), to tell what of the journal's cost is serialising, writing or syncing.
+const VARIANT = process.env.GW_BENCH_BATCH_VARIANT as JournalVariant | undefined;
+if (VARIANT !== undefined && !(QUICK && JOURNAL_VARIANTS.includes(VARIANT))) {
+  throw new Error(`GW_BENCH_BATCH_VARIANT is one of ${JOURNAL_VARIANTS.join(', ')}, with GW_BENCH_BATCH_QUICK=1`);
+}
+const order: Side[] = QUICK ? ['hand', 'batch', 'batchJournal', ...(VARIANT ? (['journalVariant'] as const) : [])] : ['hand', 'batch', 'batchJournal', 'batchLedger'];
 const measured: Record<Side, { ms: number[]; ownCpu: number[]; sandboxCpu: number[] }> = {
   hand: { ms: [], ownCpu: [], sandboxCpu: [] },
   batch: { ms: [], ownCpu: [], sandboxCpu: [] },
   batchJournal: { ms: [], ownCpu: [], sandboxCpu: [] },
   batchLedger: { ms: [], ownCpu: [], sandboxCpu: [] },
+  journalVariant: { ms: [], ownCpu: [], sandboxCpu: [] },
 };
 // A warm-up of every side first (2,000 orders each, not measured), as the client bench does: the JIT, not the
 // runner, would otherwise decide the first round.
@@ -162,13 +180,14 @@ rows.push(
   '',
   `Goal: at most 1.15x the hand loop; runBatch as called by default (no journal): **${pairedRatio('batch').toFixed(2)}x** this run, ${pairedRatio('batch') <= 1.15 ? 'met' : 'not met'}. The runner validates every order, signs every request, verifies and matches every answer; the hand loop sends pre-built, pre-signed bytes. Both processes share the machine's cores, so CPU per request (a steadier figure than time here) says which side bounds a run: the sandbox for the hand loop, the runner once its CPU exceeds the sandbox's.`,
   '',
-  `With a journal the runner also serialises each chunk's intent and outcomes (about 15 KB per request of 50) and writes them to a file opened with O_DSYNC (one call per group of entries, durable when it returns), which cost ${(median(measured.batchJournal.ownCpu) - median(measured.batch.ownCpu)).toFixed(0)} µs of CPU per request more here; with the sandbox on one of this machine's two cores that CPU shows in the time (**${pairedRatio('batchJournal').toFixed(2)}x**, ${pairedRatio('batchJournal') <= 1.15 ? 'within' : 'above'} the goal). The hand loop writes nothing to disk. Goal for the journal: at most 1.25x, ${pairedRatio('batchJournal') <= 1.25 ? 'met' : 'not met'} this run.`,
+  `With a journal the runner also serialises each chunk's intent and outcomes (about 16 KB per request of 50) and writes them to a file opened with O_DSYNC (one call per group of entries, durable when it returns): ${(median(measured.batchJournal.ownCpu) - median(measured.batch.ownCpu)).toFixed(0)} µs of CPU per request more here, and **${pairedRatio('batchJournal').toFixed(2)}x** the hand loop (goal at most 1.25x, ${pairedRatio('batchJournal') <= 1.25 ? 'met' : 'not met'} this run). The hand loop writes nothing to disk. Where the time goes is measured by the quick runs' journal variants (\`GW_BENCH_BATCH_QUICK=1 GW_BENCH_BATCH_VARIANT=no-write|dev-null|no-sync|overwrite\`, journal-variants.ts): serialising alone costs no time, the file write and above all its O_DSYNC do (see the notes after this section).`,
   '',
   `The PostgreSQL ledger with one worker (intake and work in the bench process, PostgreSQL 15 on the same machine; this throwaway cluster runs with fsync off, as every test cluster here does: a durable server would add its commit flushes): **${pairedRatio('batchLedger').toFixed(2)}x** (goal at most 1.6x, ${pairedRatio('batchLedger') <= 1.6 ? 'met' : 'not met'}); ${median(roundTripsPerChunk).toFixed(2)} database round trips per chunk of 50 (median of rounds; intake takes up to 16 chunks a statement, a worker's step commits every chunk settled since the last and leases for its free slots plus as many held ready; \`batch/ledger-statements.ts\` lists every statement and the timeline). PostgreSQL's own CPU, not in the columns above: ${median(postgresCpuPerRequest).toFixed(0)} µs per request of 50 (median of rounds, its processes from /proc), sharing the machine's cores with the bench process and the sandbox. A chunk's orders are one JSON text and its outcomes one row; only the claims across batches are a row per order.`,
 );
 
 if (QUICK) {
   console.log(rows.slice(0, 8).join('\n'));
+  if (VARIANT) console.log(`${VARIANT} (${JOURNAL_VARIANT_LABELS[VARIANT]}): ${pairedRatio('journalVariant').toFixed(2)}x, bench process CPU ${median(measured.journalVariant.ownCpu).toFixed(0)} µs per request`);
   console.log(`journal: ${pairedRatio('batchJournal').toFixed(2)}x; no journal: ${pairedRatio('batch').toFixed(2)}x (quick run, not written)`);
   process.exit(0);
 }
