@@ -96,33 +96,28 @@ const rows: string[] = [];
 const ROUNDS = Number(process.env.GW_BENCH_BATCH_ROUNDS ?? 15);
 const CHUNKS = Math.ceil(ORDERS / 50);
 type Side = 'hand' | 'batch' | 'batchJournal' | 'batchLedger' | 'journalVariant';
-const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round: number) => Promise<Measurement>> = {
+type Orders = Awaited<ReturnType<typeof authorise>>;
+/** runBatch's settings every side shares: these captures, the bench's concurrency, no outcomes kept in memory. */
+const capturing = (orders: Orders) => ({ client, operation: 'capture' as const, orders, concurrency: CONCURRENCY, keepOutcomes: false });
+/** Throws unless every capture succeeded: a run with failures would time something else. */
+function expectAllCaptured(result: { readonly counts: { readonly succeeded: number } }, orders: Orders): void {
+  if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
+}
+const sides: Record<Side, (orders: Orders, round: number) => Promise<Measurement>> = {
   hand: (orders) => handLoop(orders),
-  batch: (orders) =>
-    measure(async () => {
-      const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false });
-      if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
-    }),
-  batchJournal: (orders, round) =>
-    measure(async () => {
-      const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false, journal: join(dir, `j${round}.jsonl`) });
-      if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
-    }),
+  batch: (orders) => measure(async () => expectAllCaptured(await runBatch(capturing(orders)), orders)),
+  batchJournal: (orders, round) => measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal: join(dir, `j${round}.jsonl`) }), orders)),
   journalVariant: async (orders, round) => {
     const journal = join(dir, `v${round}.jsonl`);
     // About 16 KB of journal per chunk of 50 captures, with room to spare.
     await prepareVariant(VARIANT!, journal, CHUNKS * 24_000);
-    return measure(async () => {
-      const journalFile = openVariantFile(VARIANT!);
-      const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false, journal, journalFile });
-      if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
-    });
+    return measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal, journalFile: openVariantFile(VARIANT!) }), orders));
   },
   batchLedger: async (orders, round) => {
     const before = postgresCpuMicros(clusterPort);
     const m = await measure(async () => {
-      const result = await runBatch({ client, operation: 'capture', orders, concurrency: CONCURRENCY, keepOutcomes: false, ledger: ledgerUrl, batch: `bench-${round}-${Date.now()}` });
-      if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
+      const result = await runBatch({ ...capturing(orders), ledger: ledgerUrl, batch: `bench-${round}-${Date.now()}` });
+      expectAllCaptured(result, orders);
       if (round >= 0) roundTripsPerChunk.push(result.roundTrips / CHUNKS);
     });
     if (round >= 0) postgresCpuPerRequest.push(postgresCpuSince(clusterPort, before).total / CHUNKS);
@@ -132,8 +127,8 @@ const sides: Record<Side, (orders: Awaited<ReturnType<typeof authorise>>, round:
 // GW_BENCH_BATCH_QUICK=1: the hand loop, no journal and the journal only, printed and not written to RESULTS.md (no
 // PostgreSQL row, no RSS run), for a quick look while working.
 const QUICK = process.env.GW_BENCH_BATCH_QUICK === '1';
-// GW_BENCH_BATCH_VARIANT=no-write|dev-null|no-sync|overwrite (with QUICK): one more side, the journal keeping less of its promise
-// (journal-variants.ts), to tell what of the journal's cost is serialising, writing or syncing.
+// GW_BENCH_BATCH_VARIANT=no-write|dev-null|no-sync|overwrite (with QUICK): one more side, the journal keeping less of
+// its promise (journal-variants.ts), to tell what of the journal's cost is serialising, writing or syncing.
 const VARIANT = process.env.GW_BENCH_BATCH_VARIANT as JournalVariant | undefined;
 if (VARIANT !== undefined && !(QUICK && JOURNAL_VARIANTS.includes(VARIANT))) {
   throw new Error(`GW_BENCH_BATCH_VARIANT is one of ${JOURNAL_VARIANTS.join(', ')}, with GW_BENCH_BATCH_QUICK=1`);
