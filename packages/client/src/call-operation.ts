@@ -29,6 +29,12 @@ import { describeThrown } from './thrown.ts';
 export interface CallOptions {
   /** This call's time limit per try, in ms, instead of the client's `timeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * Runs immediately before each try is written to a socket (after queueing and connecting). Throwing stops the call
+   * unsent: it rejects with a `NotSentError` (stage `before-send`, the thrown value as `cause`) and is not retried.
+   * A batch worker uses it to send only while it still holds its lease.
+   */
+  readonly beforeSend?: () => void;
 }
 
 /** What `checkout` returns: the decoded page (form action, hidden fields, allParams) and the HTML to hand the shopper's browser. */
@@ -108,7 +114,7 @@ export class OperationCaller {
         const tryNumber = attempt;
         if (hooks.onRequest) emit(hooks.onRequest, () => ({ operation, path: op.path, attempt: tryNumber, record: redactRecord(prepared.record) }));
         try {
-          return await this.#attempt(prepared, tryNumber, timeoutMs);
+          return await this.#attempt(prepared, tryNumber, timeoutMs, callOptions.beforeSend);
         } catch (error) {
           if (!(error instanceof Retryable) || attempt >= this.#options.retry.attempts) throw error instanceof Retryable ? error.error : error;
           if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: error.error, willRetry: true }));
@@ -164,26 +170,26 @@ export class OperationCaller {
   }
 
   /** Sends the signed body with the operation's request line (path and headers from the operation table), through undici. */
-  async #send(prepared: PreparedRequest, timeoutMs: number): Promise<Attempt> {
+  async #send(prepared: PreparedRequest, timeoutMs: number, beforeWrite: (() => void) | undefined): Promise<Attempt> {
     const { op, body } = prepared;
     const { origin, maxInputBytes } = this.#options;
     const line = this.#lines.get(op.name as OperationName)!;
     try {
-      return { exchange: await this.#transport.exchange({ origin, path: line.path, headers: line.headers, body, timeoutMs, maxResponseBytes: maxInputBytes }) };
+      return { exchange: await this.#transport.exchange({ origin, path: line.path, headers: line.headers, body, timeoutMs, maxResponseBytes: maxInputBytes, beforeWrite }) };
     } catch (error) {
       return { failure: error instanceof TransportFailure ? error : new TransportFailure('network', false, 'unknown', { cause: error }) };
     }
   }
 
   /** One try. Throws a Retryable when the try may be made again. */
-  async #attempt(prepared: PreparedRequest, attempt: number, timeoutMs: number): Promise<unknown> {
+  async #attempt(prepared: PreparedRequest, attempt: number, timeoutMs: number, beforeSend: (() => void) | undefined): Promise<unknown> {
     const { op } = prepared;
     const operation = op.name as OperationName;
     const hooks = this.#options.hooks;
     const sentAt = performance.now();
     // Read only on failure: the request's identifiers for reconciling, null for operations that move no money.
     const identifiers = (): RequestIdentifiers | null => (prepared.moneyMoving ? requestIdentifiers(operation, prepared.record) : null);
-    const outcome = await this.#send(prepared, timeoutMs);
+    const outcome = await this.#send(prepared, timeoutMs, beforeSend);
 
     if ('failure' in outcome) throw this.#failureError(prepared, outcome.failure, attempt, timeoutMs);
     const { exchange } = outcome;
@@ -255,6 +261,7 @@ export class OperationCaller {
     const path = op.path;
     const identifiers = prepared.moneyMoving ? requestIdentifiers(operation, prepared.record) : null;
     if (failure.kind === 'too-large') return withOperation(tooLargeBody(operation, this.#options.maxInputBytes), operation, identifiers);
+    if (failure.kind === 'refused-before-write') return notSent(operation, 'before-send', failure.cause);
     if (failure.kind === 'timeout') {
       const timeout = new TimeoutError({ operation, path, timeoutMs, sent: failure.sent });
       // A money-moving request that left and got no answer in time may have happened.

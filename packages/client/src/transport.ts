@@ -17,7 +17,7 @@ export interface Exchange {
 }
 
 /** What went wrong on the wire, and whether the request had started to go out when it did. */
-export type TransportFailureKind = 'timeout' | 'network' | 'too-large';
+export type TransportFailureKind = 'timeout' | 'network' | 'too-large' | 'refused-before-write';
 
 /** A failed exchange. Internal: the client turns it into a typed error; it never carries a request or response body. */
 export class TransportFailure extends Error {
@@ -47,6 +47,8 @@ export interface ExchangeRequest {
   readonly timeoutMs: number;
   /** Larger response bodies are cut off with a `too-large` failure (UNKNOWNS U51). */
   readonly maxResponseBytes: number;
+  /** Runs just before the request is written to a socket; a throw stops it unwritten (`refused-before-write`, not sent). */
+  readonly beforeWrite?: (() => void) | undefined;
 }
 
 function errorCode(error: unknown): string {
@@ -77,10 +79,13 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #size = 0;
   timer: NodeJS.Timeout | undefined;
 
-  constructor(resolve: (exchange: Exchange) => void, reject: (failure: TransportFailure) => void, maxBytes: number) {
+  readonly #beforeWrite: (() => void) | undefined;
+
+  constructor(resolve: (exchange: Exchange) => void, reject: (failure: TransportFailure) => void, maxBytes: number, beforeWrite?: () => void) {
     this.#resolve = resolve;
     this.#reject = reject;
     this.#maxBytes = maxBytes;
+    this.#beforeWrite = beforeWrite;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -88,6 +93,17 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
       // Timed out while queued or connecting: stop here, before a single byte is written.
       controller.abort(this.#abortReason);
       return;
+    }
+    if (this.#beforeWrite) {
+      try {
+        this.#beforeWrite();
+      } catch (error) {
+        // The caller's last check refused it (a batch worker whose lease ran out): not a byte is written.
+        const failure = new TransportFailure('refused-before-write', false, 'refused-before-write', { cause: error });
+        controller.abort(failure);
+        if (this.#settle()) this.#reject(failure);
+        return;
+      }
     }
     this.#controller = controller;
     this.#sent = true;
@@ -150,7 +166,7 @@ export class Transport {
   /** Sends one POST and resolves with the answer, or rejects with a TransportFailure. */
   exchange(request: ExchangeRequest): Promise<Exchange> {
     return new Promise<Exchange>((resolve, reject) => {
-      const handler = new ExchangeHandler(resolve, reject, request.maxResponseBytes);
+      const handler = new ExchangeHandler(resolve, reject, request.maxResponseBytes, request.beforeWrite);
       // setTimeout fires at once for delays past 2^31-1 ms; such a limit means "wait as long as a timer can".
       handler.timer = setTimeout(() => handler.expire(), Math.min(request.timeoutMs, MAX_TIMER_MS));
       try {

@@ -1,7 +1,7 @@
 import { GW_ERROR_CODES, GwError, type OperationName } from '@gw/types';
 
 /** Where a request failed before it could be sent. */
-export type NotSentStage = 'prepare' | 'sign' | 'encode';
+export type NotSentStage = 'prepare' | 'sign' | 'encode' | 'before-send';
 
 /** Context of a NotSentError. */
 export interface NotSentErrorDetails {
@@ -20,6 +20,7 @@ const STAGES: Readonly<Record<NotSentStage, string>> = {
   prepare: 'preparing the request failed',
   sign: 'the signer failed',
   encode: 'encoding the request body failed',
+  'before-send': "the caller's check before sending (CallOptions.beforeSend) refused it",
 };
 
 /**
