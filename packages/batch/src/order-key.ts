@@ -1,6 +1,9 @@
 import { hash } from 'node:crypto';
 import type { BatchOperation } from './batch-operation.ts';
+import { canonicalAmount } from './intake/canonical-amount.ts';
 
+// Capture, cancel and review act on the whole transaction: their `amount` is the order's amount (UNKNOWNS U25), not a
+// sum to move, so two of them naming one transaction are one movement whatever amount they give; it is no key field.
 const FIELDS: Record<BatchOperation, readonly string[]> = {
   capture: ['transaction_id', 'order_no'],
   cancel: ['transaction_id', 'order_no'],
@@ -9,6 +12,9 @@ const FIELDS: Record<BatchOperation, readonly string[]> = {
   refund: ['transaction_id', 'order_no', 'refund_amount', 'refund_reason'],
   query: ['transaction_id', 'order_no'],
 };
+
+// Key fields that are amounts (the spec's DecimalAmount): compared by decimal value, so 3, 3.0 and 3.00 are one refund.
+const AMOUNTS: ReadonlySet<string> = new Set(['refund_amount']);
 
 const SHORT = 40;
 
@@ -20,6 +26,16 @@ function compact(text: string): string {
 function fieldText(order: Readonly<Record<string, unknown>>, field: string): string {
   const value = order[field];
   return typeof value === 'string' ? value : String(value ?? '');
+}
+
+/**
+ * A key field's text for comparison: an amount by its canonical decimal ('' when absent, as every field is optional,
+ * U05), null for an amount that is present but no decimal (intake refuses it for its format; it is nobody's duplicate).
+ */
+function keyText(order: Readonly<Record<string, unknown>>, field: string): string | null {
+  if (!AMOUNTS.has(field)) return fieldText(order, field);
+  const value = order[field];
+  return value === undefined ? '' : canonicalAmount(value);
 }
 
 /**
@@ -38,18 +54,26 @@ export class DuplicateIndex {
     this.#fields = FIELDS[operation];
   }
 
-  #rest(order: Readonly<Record<string, unknown>>): string {
+  /** The other fields' texts, or null when an amount among them is no decimal. */
+  #rest(order: Readonly<Record<string, unknown>>): string | null {
     const fields = this.#fields;
-    if (fields.length === 2) return compact(fieldText(order, fields[1]!));
-    let text = fieldText(order, fields[1]!);
-    for (let i = 2; i < fields.length; i++) text += `\u0000${fieldText(order, fields[i]!)}`;
-    return compact(text);
+    let text = keyText(order, fields[1]!);
+    for (let i = 2; i < fields.length && text !== null; i++) {
+      const next = keyText(order, fields[i]!);
+      text = next === null ? null : `${text}\u0000${next}`;
+    }
+    return text === null ? null : compact(text);
   }
 
-  /** Registers the order at `index`; returns the index of an earlier identical order instead, if there was one. */
+  /**
+   * Registers the order at `index`; returns the index of an earlier identical order instead, if there was one. An
+   * order whose key amount is no decimal is neither registered nor matched: it is refused for its format, never as a
+   * duplicate.
+   */
   remember(order: Readonly<Record<string, unknown>>, index: number): number | undefined {
-    const first = compact(fieldText(order, this.#fields[0]!));
     const rest = this.#rest(order);
+    if (rest === null) return undefined;
+    const first = compact(fieldText(order, this.#fields[0]!));
     const entry = this.#seen.get(first);
     if (entry === undefined) {
       this.#seen.set(first, index);
@@ -77,5 +101,13 @@ export function claimKeyOf(operation: BatchOperation, order: Readonly<Record<str
   if (operation === 'query') return null;
   const id = fieldText(order, 'transaction_id');
   const base = id ? id : `order_no:${fieldText(order, 'order_no')}`;
-  return operation === 'refund' ? `${base}\u0000${fieldText(order, 'refund_amount')}\u0000${fieldText(order, 'refund_reason')}` : base;
+  return operation === 'refund' ? `${base}\u0000${amountKey(order, 'refund_amount')}\u0000${fieldText(order, 'refund_reason')}` : base;
+}
+
+/**
+ * An amount in a claim key: its canonical decimal, so one refund written 3, 3.0 or 3.00 is one claim. Intake refuses a
+ * non-decimal amount before any claim; were one to get here, its JSON text (quoted, no NUL) can equal no decimal.
+ */
+function amountKey(order: Readonly<Record<string, unknown>>, field: string): string {
+  return keyText(order, field) ?? JSON.stringify(fieldText(order, field));
 }
