@@ -58,7 +58,7 @@ for (let round = 0; round < ROUNDS; round++) {
   await phase('steps', round, async () => {
     let commits: ChunkCommit[] = [];
     for (;;) {
-      const step = await ledger.step(batch, 'h', 60_000, 8, commits);
+      const step = await ledger.step(batch, 'h', { leaseMs: 60_000, sendWindowMs: 0 }, 8, commits);
       commits = step.leased.map((claimed) => ({ claimed, resend: [], outcomes: claimed.orders.map((p): OrderOutcome => ({ index: p.index, kind: 'succeeded', order: p.order, result: { transaction_id: p.order.transaction_id as string, order_no: p.order.order_no as string, result_code: '0000', amount: '10.00', currency: 'EUR', status: 'captured' } })) }));
       if (step.finished) break;
     }

@@ -14,6 +14,7 @@ import type { PendingOrder } from './send/pending-order.ts';
 import { ChunkRecorder } from './store/chunk-recorder.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
 import { ChunkQueue } from './window/chunk-queue.ts';
+import { BATCH_DEFAULTS, sendTiming } from './batch-defaults.ts';
 import { SlidingWindow } from './window/sliding-window.ts';
 
 export type { PendingOrder } from './send/pending-order.ts';
@@ -34,6 +35,14 @@ export interface BatchSettings {
   readonly operation: BatchOperation;
   /** Requests in flight at once (a sliding window). Default 4 (UNKNOWNS U50). */
   readonly concurrency?: number;
+  /** Each request's time limit in ms, passed with every call (instead of the client's own). Default 30,000. */
+  readonly timeoutMs?: number;
+  /**
+   * The send margin (ms, default 5,000): orders of an unanswered request are queried this long after the call ended
+   * (a request the gateway is still processing lands first); with a ledger, a leased chunk is sent only while its
+   * lease has at least this long left when the request is written, and a lease must outlast `timeoutMs + sendMarginMs`.
+   */
+  readonly sendMarginMs?: number;
   readonly onProgress?: (progress: BatchProgress) => void;
   readonly onOutcome?: (outcome: OrderOutcome) => void;
   /** Reads a queried order after an unanswered request. Default: cannot tell, so `unknown` (UNKNOWNS U28). */
@@ -111,7 +120,7 @@ export class BatchRun {
     this.#record = new ChunkRecorder(store);
     this.#chunk = firstChunk;
     const reconcile = settings.reconcile ?? cannotTellReconciler;
-    this.#reconciliation = new QueryReconciliation({ client: settings.client, operation: settings.operation, reconcile, maxResends: settings.maxResends ?? 2 });
+    this.#reconciliation = new QueryReconciliation({ client: settings.client, operation: settings.operation, reconcile, maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends, quietMs: sendTiming(settings).sendMarginMs });
     this.ledger = new BatchLedger({ keepOutcomes: settings.keepOutcomes ?? true, onOutcome: settings.onOutcome });
   }
 
@@ -185,7 +194,7 @@ export class BatchRun {
    */
   async drain(source: Iterator<PendingOrder> | AsyncIterator<PendingOrder> | null): Promise<void> {
     // checkBatchSettings has made sure it is a whole number of at least 1.
-    const concurrency = this.#settings.concurrency ?? 4;
+    const concurrency = this.#settings.concurrency ?? BATCH_DEFAULTS.concurrency;
     let exhausted = source === null;
     const window = new SlidingWindow<PreparedChunk>({
       concurrency,
@@ -252,7 +261,7 @@ export class BatchRun {
       let response: Record<string, unknown> | undefined;
       let error: unknown;
       try {
-        response = (await callOperation(client, operation, chunk.map((p) => p.order))) as Record<string, unknown>;
+        response = (await callOperation(client, operation, chunk.map((p) => p.order), { timeoutMs: this.#settings.timeoutMs ?? BATCH_DEFAULTS.timeoutMs })) as Record<string, unknown>;
       } catch (e) {
         error = e;
       }
@@ -282,8 +291,8 @@ export class BatchRun {
   }
 
   /** Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). */
-  reconcile(orders: PendingOrder[], sent = true): Promise<Reconciled> {
-    return this.#reconciliation.settle(orders, sent);
+  reconcile(orders: PendingOrder[], sent = true, waited = false): Promise<Reconciled> {
+    return this.#reconciliation.settle(orders, sent, waited);
   }
 
   /** Writes the final entry and reports the result. */

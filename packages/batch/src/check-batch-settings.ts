@@ -1,6 +1,7 @@
 import type { BatchOperation } from './batch-operation.ts';
 import { BATCH_OPERATIONS as OPERATIONS } from './operation/batch-operations.ts';
 import { BatchSettingsError } from './batch-settings-error.ts';
+import { BATCH_DEFAULTS } from './batch-defaults.ts';
 
 
 function describe(value: unknown): string {
@@ -22,7 +23,7 @@ function isIterable(value: unknown): boolean {
  */
 export function checkBatchSettings(settings: Record<string, unknown>, options: { resuming: boolean }): void {
   const problems: string[] = [];
-  const { operation, client, orders, concurrency, maxResends, total, keepOutcomes, journal, signal, ledger, batch, leaseMs, pollMs } = settings;
+  const { operation, client, orders, concurrency, maxResends, total, keepOutcomes, journal, signal, ledger, batch, leaseMs, pollMs, timeoutMs, sendMarginMs, ledgerOutageMs } = settings;
   // resumeBatch reads the operation from the journal (when given, it must match); runBatch needs it.
   if (operation !== undefined || !options.resuming) {
     if (!OPERATIONS.includes(operation as BatchOperation)) problems.push(`operation must be one of ${OPERATIONS.join(', ')}, not ${describe(operation)}`);
@@ -37,7 +38,10 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
   if (maxResends !== undefined && !(Number.isInteger(maxResends) && (maxResends as number) >= 0)) problems.push(`maxResends must be a whole number of at least 0, not ${describe(maxResends)}`);
   if (total !== undefined && !(Number.isInteger(total) && (total as number) >= 0)) problems.push(`total must be a whole number of at least 0, not ${describe(total)}`);
   if (keepOutcomes !== undefined && typeof keepOutcomes !== 'boolean') problems.push(`keepOutcomes must be true or false, not ${describe(keepOutcomes)}`);
-  if (ledger !== undefined) problems.push(...ledgerProblems({ ledger, batch, leaseMs, pollMs, journal }, options));
+  for (const [name, value, least] of [['timeoutMs', timeoutMs, 1], ['sendMarginMs', sendMarginMs, 0]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
+  }
+  if (ledger !== undefined) problems.push(...ledgerProblems({ ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs }, options));
   else if ((journal !== undefined || options.resuming) && (typeof journal !== 'string' || journal === '')) {
     problems.push(`journal must be ${options.resuming ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
   }
@@ -51,14 +55,30 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
 /** The problems of a PostgreSQL ledger's settings. */
 function ledgerProblems(settings: Record<string, unknown>, options: { resuming: boolean }): string[] {
   const problems: string[] = [];
-  const { ledger, batch, leaseMs, pollMs, journal } = settings;
+  const { ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs } = settings;
   const url = typeof ledger === 'string' && /^postgres(ql)?:\/\//.test(ledger);
   const pool = ledger !== null && typeof ledger === 'object' && typeof (ledger as { query?: unknown }).query === 'function';
   if (!url && !pool) problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? ledger.replace(/:[^:@/]*@/, ':***@') : ledger)}`);
   if (journal !== undefined) problems.push('journal and ledger cannot both be given: a batch is kept in one of them');
   if ((batch !== undefined || options.resuming) && (typeof batch !== 'string' || batch === '' || batch.length > 200)) problems.push(`batch must be ${options.resuming ? "the batch's id in the ledger" : 'a batch id of 1 to 200 characters'}, not ${describe(batch)}`);
-  for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1]] as const) {
+  for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1], ['ledgerOutageMs', ledgerOutageMs, 0]] as const) {
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
   }
+  problems.push(...leaseProblems(leaseMs, timeoutMs, sendMarginMs));
   return problems;
+}
+
+/**
+ * A lease must outlast a request and its margin: a worker sends only with `sendMarginMs` of lease left, and its request
+ * may be in flight `timeoutMs` after that; a lease ending sooner would let another worker take the chunk over while
+ * the send may still take effect (it waits it out, but renewals stop mattering and every slow answer becomes a takeover).
+ */
+function leaseProblems(leaseMs: unknown, timeoutMs: unknown, sendMarginMs: unknown): string[] {
+  const lease = leaseMs ?? BATCH_DEFAULTS.leaseMs;
+  const timeout = timeoutMs ?? BATCH_DEFAULTS.timeoutMs;
+  const margin = sendMarginMs ?? BATCH_DEFAULTS.sendMarginMs;
+  if (![lease, timeout, margin].every((v) => Number.isInteger(v))) return [];
+  const least = (timeout as number) + (margin as number);
+  if ((lease as number) > least) return [];
+  return [`leaseMs (${String(lease)}${leaseMs === undefined ? ', the default' : ''}) must be longer than timeoutMs (${String(timeout)}${timeoutMs === undefined ? ', the default' : ''}) + sendMarginMs (${String(margin)}${sendMarginMs === undefined ? ', the default' : ''}) = ${least}: a chunk is sent only with sendMarginMs of its lease left and its request may run timeoutMs after that; raise leaseMs or lower timeoutMs`];
 }

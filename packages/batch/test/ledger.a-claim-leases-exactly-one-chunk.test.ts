@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { PgLedger } from '../src/index.ts';
 import { ledgerForFile } from './pg/database.ts';
 
+/** A lease of a minute; no send window (these tests send nothing). */
+const TERMS = { leaseMs: 60_000, sendWindowMs: 0 };
+
 let ledger: PgLedger;
 ledgerForFile((opened) => (ledger = opened));
 
@@ -15,7 +18,7 @@ describe('leasing chunks in the PostgreSQL ledger', () => {
     }
     await ledger.seal('claims', 2000);
     await ledger.pool.query('ANALYZE');
-    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => ledger.claim('claims', `h${i % 4}`, 60_000)));
+    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => ledger.claim('claims', `h${i % 4}`, TERMS)));
     expect(claims.every((c) => c !== null)).toBe(true);
     expect(new Set(claims.map((c) => c!.chunk)).size).toBe(40);
     const { rows } = await ledger.pool.query<{ holder: string; n: number }>("SELECT holder, count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'claims' AND state = 'leased' GROUP BY holder ORDER BY holder");

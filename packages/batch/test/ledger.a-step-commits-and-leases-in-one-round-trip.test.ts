@@ -6,6 +6,9 @@ import { claimKeyOf } from '../src/order-key.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { freshDatabase, ledgerForFile } from './pg/database.ts';
 
+/** A lease of a minute; no send window (these tests send nothing). */
+const TERMS = { leaseMs: 60_000, sendWindowMs: 0 };
+
 let ledger: PgLedger;
 ledgerForFile((opened) => (ledger = opened));
 
@@ -23,12 +26,12 @@ describe('a worker step in the PostgreSQL ledger', () => {
   it('commits several chunks and leases several in one round trip; a stale token commits nothing; the last step says the batch is over', async () => {
     await batchOf('steps', 10, 3);
     const before = ledger.roundTrips;
-    const first = await ledger.step('steps', 'h1', 60_000, 4, []);
+    const first = await ledger.step('steps', 'h1', TERMS, 4, []);
     expect(first.leased.map((c) => c.chunk)).toHaveLength(4);
     expect(first.finished).toBe(false);
     // Three commits under their tokens, one under a stale token (another worker took that chunk over), and 6 more leased.
     const [a, b, c, d] = first.leased as [ClaimedChunk, ClaimedChunk, ClaimedChunk, ClaimedChunk];
-    const second = await ledger.step('steps', 'h1', 60_000, 6, [
+    const second = await ledger.step('steps', 'h1', TERMS, 6, [
       { claimed: a, outcomes: failedAll(a), resend: [] },
       { claimed: b, outcomes: failedAll(b), resend: [] },
       { claimed: c, outcomes: failedAll(c).slice(1), resend: c.orders.slice(0, 1) },
@@ -41,11 +44,11 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(ledger.roundTrips - before).toBe(2);
     expect((await ledger.status('steps')).counts.failed).toBe(3 + 3 + 2);
     // d is still leased by h1 under its current token: committing it, the 6 and then the resend finishes the batch.
-    const third = await ledger.step('steps', 'h1', 60_000, 8, [d, ...second.leased].map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
+    const third = await ledger.step('steps', 'h1', TERMS, 8, [d, ...second.leased].map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
     expect(third.held.size).toBe(7);
     expect(third.leased.map((l) => l.orders.map((p) => p.index))).toEqual([[c.orders[0]!.index]]);
     expect(third.finished).toBe(false);
-    const last = await ledger.step('steps', 'h1', 60_000, 8, third.leased.map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
+    const last = await ledger.step('steps', 'h1', TERMS, 8, third.leased.map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
     expect(last.leased).toEqual([]);
     expect(last.finished).toBe(true);
     expect((await ledger.status('steps')).counts.failed).toBe(30);
@@ -62,7 +65,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
   it('concurrent steps of several holders lease disjoint chunks, exactly as many as each asked for while chunks last', async () => {
     await batchOf('disjoint', 40, 2);
     await ledger.pool.query('ANALYZE');
-    const steps = await Promise.all(Array.from({ length: 12 }, (_, i) => ledger.step('disjoint', `h${i % 3}`, 60_000, 4, [])));
+    const steps = await Promise.all(Array.from({ length: 12 }, (_, i) => ledger.step('disjoint', `h${i % 3}`, TERMS, 4, [])));
     const chunks = steps.flatMap((s) => s.leased.map((c) => c.chunk));
     expect(chunks).toHaveLength(40);
     expect(new Set(chunks).size).toBe(40);
@@ -117,7 +120,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
     const added = await ledger.intake('second', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i + 5)), Array.from({ length: 5 }, (_, i) => entry(i))], [], 15);
     expect(added).toBe(1);
     await ledger.seal('second', 15);
-    const step = await ledger.step('second', 'h1', 60_000, 4, []);
+    const step = await ledger.step('second', 'h1', TERMS, 4, []);
     expect(step.leased.map((c) => c.orders.map((p) => p.index))).toEqual([[10, 11, 12, 13, 14]]);
     const rejected: OrderOutcome[] = [];
     for await (const o of ledger.outcomes('second')) rejected.push(o);
@@ -144,9 +147,9 @@ describe('a worker step in the PostgreSQL ledger', () => {
     const chunk = Array.from({ length: 50 }, (_, i) => ({ pending: { index: i, order: order(i), resends: 0 }, key: `T-compressed-${i}` }));
     expect(await ledger.intake('compressed', 'capture', [chunk], [], 50)).toBe(1);
     await ledger.seal('compressed', 50);
-    const first = await ledger.step('compressed', 'h1', 60_000, 1, []);
+    const first = await ledger.step('compressed', 'h1', TERMS, 1, []);
     const outcomes = first.leased[0]!.orders.map((p): OrderOutcome => ({ index: p.index, kind: 'succeeded', order: p.order, result: { transaction_id: p.order.transaction_id as string, order_no: p.order.order_no as string, result_code: '0000', status: 'captured' } }));
-    expect((await ledger.step('compressed', 'h1', 60_000, 0, [{ claimed: first.leased[0]!, outcomes, resend: [] }])).finished).toBe(true);
+    expect((await ledger.step('compressed', 'h1', TERMS, 0, [{ claimed: first.leased[0]!, outcomes, resend: [] }])).finished).toBe(true);
     // pg_column_size is the size as stored, octet_length the text's.
     const { rows } = await ledger.pool.query<{ stored: number; text: number; method: string | null; result_stored: number; result_text: number }>(
       "SELECT pg_column_size(c.body) AS stored, octet_length(c.body) AS text, pg_column_compression(c.body) AS method, pg_column_size(r.outcomes) AS result_stored, octet_length(r.outcomes) AS result_text FROM gw_batch_chunk c JOIN gw_batch_result r USING (batch_id, chunk) WHERE c.batch_id = 'compressed'",
@@ -161,7 +164,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
   });
 
   it('refuses an unknown batch, writing nothing: the step and the intake each with a typed error', async () => {
-    await expect(ledger.step('no-such-batch', 'h1', 60_000, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
+    await expect(ledger.step('no-such-batch', 'h1', TERMS, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
     const entry = { pending: { index: 0, order: { transaction_id: 'T-none', order_no: 'N-0' }, resends: 0 }, key: 'T-none' };
     await expect(ledger.intake('no-such-batch', 'capture', [[entry]], [], 1)).rejects.toBeInstanceOf(LedgerBatchError);
     const { rows } = await ledger.pool.query<{ n: number }>("SELECT (SELECT count(*) FROM gw_order_claim WHERE batch_id = 'no-such-batch')::int + (SELECT count(*) FROM gw_batch_chunk WHERE batch_id = 'no-such-batch')::int AS n");
@@ -190,9 +193,9 @@ describe('a worker step in the PostgreSQL ledger', () => {
       const upgraded = await PgLedger.open(old.url);
       expect((await client.query<{ conname: string }>(keys)).rows.map((r) => r.conname)).toEqual(['gw_batch_chunk_batch_id_fkey']);
       expect(await upgraded.finished('older')).toBe(false);
-      const step = await upgraded.step('older', 'h1', 60_000, 4, []);
+      const step = await upgraded.step('older', 'h1', TERMS, 4, []);
       expect(step.leased.map((c) => c.orders)).toEqual([[{ ...entry(1), resends: 0 }, { ...entry(3), resends: 0 }]]);
-      const last = await upgraded.step('older', 'h1', 60_000, 4, [{ claimed: step.leased[0]!, outcomes: failedAll(step.leased[0]!), resend: [] }]);
+      const last = await upgraded.step('older', 'h1', TERMS, 4, [{ claimed: step.leased[0]!, outcomes: failedAll(step.leased[0]!), resend: [] }]);
       expect(last.finished).toBe(true);
       expect((await upgraded.status('older')).counts.failed).toBe(4);
       const read: [number, string | undefined][] = [];

@@ -19,6 +19,8 @@ export interface LeasedRow {
   readonly fence: string;
   readonly sent: boolean;
   readonly taken_over: boolean;
+  /** How long to wait before an earlier holder's send can no longer be in flight (ms). */
+  readonly quiet_wait_ms: number;
 }
 
 /** The entry stored for a pending order (resends and interruptions only when there were some). */
@@ -34,12 +36,11 @@ export function pendingOf(entry: ChunkEntry): PendingOrder {
   return { index: Number(entry.index), order: entry.order, resends: entry.resends ?? 0, ...(entry.interrupted ? { interrupted: entry.interrupted } : {}) };
 }
 
-/** A leased row as a claimed chunk: its orders parsed, those that lost their claim left out. */
-export function claimedOf(row: LeasedRow): { chunk: number; fence: number; orders: PendingOrder[]; takenOver: boolean; sent: boolean } {
+/** A leased row's orders parsed, those that lost their claim left out. */
+export function ordersOf(row: LeasedRow): PendingOrder[] {
   const skip = row.skip && row.skip.length > 0 ? new Set(row.skip.map(Number)) : null;
   const entries = JSON.parse(row.body ?? '[]') as ChunkEntry[];
-  const orders = (skip ? entries.filter((e) => !skip.has(Number(e.index))) : entries).map(pendingOf);
-  return { chunk: Number(row.chunk), fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent };
+  return (skip ? entries.filter((e) => !skip.has(Number(e.index))) : entries).map(pendingOf);
 }
 
 /** A commit's columns: first index and counts by kind, the outcomes' JSON text (null when none), the resends' (null when none). */

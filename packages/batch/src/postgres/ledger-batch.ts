@@ -13,6 +13,7 @@ import { runLedgerWorker, type LedgerWorkerStats } from './ledger-worker.ts';
 import { WakeUp } from './wake-up.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { PgLedger } from './pg-ledger.ts';
+import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
 
 /** Settings of a batch kept in a PostgreSQL ledger (on top of the usual batch settings). */
 export interface LedgerSettings {
@@ -20,12 +21,17 @@ export interface LedgerSettings {
   readonly ledger: string | pg.Pool;
   /** The batch's id in the ledger (default: a new `batch-<time>-<random>` id, in the result's `batch`). */
   readonly batch?: string;
-  /** How long a worker's lease on a chunk lasts unless renewed. Default 30000 ms; must exceed the client's timeout. */
+  /** How long a worker's lease on a chunk lasts unless renewed. Default 60,000 ms; must exceed timeoutMs + sendMarginMs. */
   readonly leaseMs?: number;
   /** How long an idle worker waits before looking for a chunk again. Default 200 ms. */
   readonly pollMs?: number;
   /** Names this worker's leases in the ledger (default host:pid:random). */
   readonly holder?: string;
+  /**
+   * How long a worker rides out an unreachable ledger (reconnecting with backoff, sending nothing new) before it stops
+   * with a LedgerUnavailableError. Default 30,000 ms.
+   */
+  readonly ledgerOutageMs?: number;
 }
 
 /** A batch result from a shared ledger, with its id, the worker's own figures and the ledger's round trips. */
@@ -35,8 +41,6 @@ export interface LedgerBatchResult extends BatchResult {
   readonly roundTrips: number;
 }
 
-const DEFAULT_LEASE_MS = 30_000;
-const DEFAULT_POLL_MS = 200;
 const PROGRESS_EVERY_MS = 1000;
 
 /** A new batch id: time-ordered, unique. */
@@ -51,7 +55,7 @@ export async function workOnLedgerBatch(
   prepare?: (ledger: PgLedger) => Promise<void>,
 ): Promise<LedgerBatchResult> {
   const startedAt = Date.now();
-  const concurrency = settings.concurrency ?? 4;
+  const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
   const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4 });
   try {
     await prepare?.(ledger);
@@ -73,7 +77,7 @@ export async function workOnLedgerBatch(
       const wakeUp = new WakeUp();
       const taking = intake?.(ledger, operation, signal, wakeUp).then((n) => (wakeUp.wake(), n)).catch(failed);
       const reconcile = settings.reconcile ?? cannotTellReconciler;
-      worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? 2, leaseMs: settings.leaseMs ?? DEFAULT_LEASE_MS, pollMs: settings.pollMs ?? DEFAULT_POLL_MS, holder: settings.holder, wakeUp }).catch((error: unknown) => {
+      worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends, leaseMs: settings.leaseMs ?? BATCH_DEFAULTS.leaseMs, ...sendTiming(settings), pollMs: settings.pollMs ?? BATCH_DEFAULTS.pollMs, holder: settings.holder, wakeUp }).catch((error: unknown) => {
         failed(error);
         return undefined;
       });
@@ -105,7 +109,7 @@ export function runLedgerBatch(settings: BatchSettings & LedgerSettings, orders:
   const limit = batchSpecOf(settings.operation).limit;
   return workOnLedgerBatch(
     { ...settings, batch },
-    (ledger, operation, signal, wakeUp) => withIntakeLock(ledger, batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, () => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() })),
+    (ledger, operation, signal, wakeUp) => withIntakeLock(ledger, batch, settings.pollMs ?? BATCH_DEFAULTS.pollMs, signal, () => takeIn({ ledger, batch, operation, limit, orders, from: 0, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() })),
     (ledger) => ledger.createBatch(batch, settings.operation, limit),
   );
 }
@@ -120,7 +124,7 @@ export function resumeLedgerBatch(
     if ((await ledger.status(settings.batch)).sealed) return 0;
     if (orders === null) throw new LedgerBatchError(settings.batch, 'has not taken all its input in yet: resume it with the same orders');
     // Another process may still be taking the input in: this one goes on only once it holds the intake lock.
-    return withIntakeLock(ledger, settings.batch, settings.pollMs ?? DEFAULT_POLL_MS, signal, async () => {
+    return withIntakeLock(ledger, settings.batch, settings.pollMs ?? BATCH_DEFAULTS.pollMs, signal, async () => {
       const status = await ledger.status(settings.batch);
       if (status.sealed) return status.total ?? 0;
       return takeIn({ ledger, batch: settings.batch, operation, limit: status.limit, orders: orders(), from: status.intakeNext, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() });

@@ -5,7 +5,7 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { Reconciler } from '../reconciler.ts';
-import type { ChunkCommit, ClaimedChunk, PgLedger } from './pg-ledger.ts';
+import type { ChunkCommit, ClaimedChunk, LeaseTerms, PgLedger } from './pg-ledger.ts';
 import { settleChunk } from './settle-chunk.ts';
 import { WakeUp } from './wake-up.ts';
 
@@ -18,8 +18,12 @@ export interface LedgerWorkerOptions {
   readonly concurrency: number;
   readonly reconcile: Reconciler;
   readonly maxResends: number;
-  /** How long a lease lasts without renewal (renewed every third of it). Must exceed the client's request timeout. */
+  /** How long a lease lasts without renewal (renewed every third of it). Exceeds timeoutMs + sendMarginMs. */
   readonly leaseMs: number;
+  /** Each request's time limit (passed with every call): how long a send may still be in flight. */
+  readonly timeoutMs: number;
+  /** A chunk is sent only while its lease has at least this long left, checked just before the request is written. */
+  readonly sendMarginMs: number;
   /** How long an idle slot waits before looking for a chunk again. */
   readonly pollMs: number;
   readonly onOutcome?: ((outcome: OrderOutcome) => void) | undefined;
@@ -52,7 +56,7 @@ export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<Led
   const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const loop = new WorkerLoop(options, holder);
   // Only the chunks in hand (leased, not committed) are renewed: a lease this worker lost track of expires.
-  const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, options.leaseMs, [...loop.inHand]).catch(() => {}), Math.max(50, options.leaseMs / 3));
+  const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, loop.terms, [...loop.inHand.values()]).catch(() => {}), Math.max(50, options.leaseMs / 3));
   try {
     await loop.run();
   } catch (error) {
@@ -62,7 +66,7 @@ export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<Led
   }
   // The chunks in flight end before the worker does (outcomes not committed are not reported); the ones not sent go back.
   await Promise.allSettled([...loop.running]);
-  if (loop.ready.length > 0) await options.ledger.release(options.batch, loop.ready.splice(0)).catch(() => {});
+  await loop.handBack([...loop.ready.splice(0), ...loop.unsent.splice(0)]);
   if (loop.failure) throw loop.failure.error;
   return loop.stats;
 }
@@ -70,10 +74,13 @@ export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<Led
 /** The state of one worker: chunks held ready, in flight, settled and waiting for a step, in hand (leased). */
 class WorkerLoop {
   readonly stats: LedgerWorkerStats;
-  readonly inHand = new Set<number>();
+  readonly terms: LeaseTerms;
+  readonly inHand = new Map<number, ClaimedChunk>();
   readonly ready: ClaimedChunk[] = [];
   readonly running = new Set<Promise<void>>();
   readonly #settled: ChunkCommit[] = [];
+  /** Chunks never sent (their lease ran short first), to hand back with the next step. */
+  readonly unsent: ClaimedChunk[] = [];
   readonly #options: LedgerWorkerOptions;
   readonly #holder: string;
   readonly #reconciliation: QueryReconciliation;
@@ -83,8 +90,9 @@ class WorkerLoop {
   constructor(options: LedgerWorkerOptions, holder: string) {
     this.#options = options;
     this.#holder = holder;
+    this.terms = { leaseMs: options.leaseMs, sendWindowMs: options.timeoutMs + options.sendMarginMs };
     this.stats = { holder, chunks: 0, takenOver: 0, refused: 0 };
-    this.#reconciliation = new QueryReconciliation(options);
+    this.#reconciliation = new QueryReconciliation({ ...options, quietMs: options.sendMarginMs });
     this.#wakeUp = options.wakeUp ?? new WakeUp();
   }
 
@@ -94,9 +102,10 @@ class WorkerLoop {
 
   /** Steps until the batch is over (or a stop): each commits what settled and leases for free and ready slots. */
   async run(): Promise<void> {
-    const { ledger, batch, leaseMs, concurrency, pollMs } = this.#options;
+    const { ledger, batch, concurrency, pollMs } = this.#options;
     for (;;) {
       if (this.failure) return;
+      await this.handBack(this.unsent.splice(0));
       const want = this.#stopping ? 0 : 2 * concurrency - this.running.size - this.ready.length;
       if (this.#settled.length === 0 && want === 0) {
         if (this.running.size === 0) return;
@@ -104,29 +113,41 @@ class WorkerLoop {
         continue;
       }
       const commits = this.#settled.splice(0);
-      const step = await ledger.step(batch, this.#holder, leaseMs, want, commits);
+      const step = await ledger.step(batch, this.#holder, this.terms, want, commits);
       for (const commit of commits) this.#report(commit, step.held.has(commit.claimed.chunk));
-      for (const claimed of step.leased) this.inHand.add(claimed.chunk);
+      for (const claimed of step.leased) this.inHand.set(claimed.chunk, claimed);
       this.ready.push(...step.leased);
       this.#fill();
-      if (this.#settled.length > 0) continue;
+      if (this.#settled.length > 0 || this.unsent.length > 0) continue;
       if (step.finished && this.running.size === 0 && this.ready.length === 0) return;
       // Nothing to commit: the next step waits for a chunk to settle, the intake to add one, or the poll.
       await this.#wakeUp.sleep(pollMs);
     }
   }
 
-  /** Starts chunks held ready on the free slots. */
+  /** Hands chunks this worker never sent back to the ledger (ready for any worker, as they were), under their tokens. */
+  async handBack(chunks: ClaimedChunk[]): Promise<void> {
+    if (chunks.length === 0) return;
+    for (const claimed of chunks) this.inHand.delete(claimed.chunk);
+    await this.#options.ledger.release(this.#options.batch, chunks).catch(() => {});
+  }
+
+  /** Starts chunks held ready on the free slots; one whose lease has less than the send margin left goes back unsent. */
   #fill(): void {
-    while (!this.#stopping && this.running.size < this.#options.concurrency && this.ready.length > 0) this.#start(this.ready.shift()!);
+    while (!this.#stopping && this.running.size < this.#options.concurrency && this.ready.length > 0) {
+      const claimed = this.ready.shift()!;
+      if (!claimed.takenOver && claimed.lease.remainingMs() < this.#options.sendMarginMs) this.unsent.push(claimed);
+      else this.#start(claimed);
+    }
   }
 
   #start(claimed: ClaimedChunk): void {
     this.stats.chunks += 1;
     const settling = settleChunk(this.#options, this.#reconciliation, claimed, this.stats)
       .then(
-        (commit) => {
-          if (commit) this.#settled.push(commit);
+        (end) => {
+          if ('commit' in end) this.#settled.push(end.commit);
+          else if ('unsent' in end) this.unsent.push(claimed);
           else this.inHand.delete(claimed.chunk);
         },
         (error: unknown) => void (this.failure ??= { error }),

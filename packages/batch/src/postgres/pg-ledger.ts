@@ -3,7 +3,8 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
-import { claimedOf, commitColumns, entryOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
+import { commitColumns, entryOf, ordersOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
+import { LocalLease } from '../lease/local-lease.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
@@ -17,6 +18,16 @@ export interface ClaimedChunk {
   readonly takenOver: boolean;
   /** The earlier holder's call was over (its send counts against maxResends). */
   readonly sent: boolean;
+  /** This lease as the worker knows it (on its monotonic clock): a send is made only while it has the margin left. */
+  readonly lease: LocalLease;
+  /** Taken over: how long to wait before an earlier holder's request can no longer be in flight (then query). */
+  readonly quietWaitMs: number;
+}
+
+/** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
+export interface LeaseTerms {
+  readonly leaseMs: number;
+  readonly sendWindowMs: number;
 }
 
 /** Where a batch stands in the ledger. */
@@ -216,20 +227,21 @@ export class PgLedger {
     return new Set(rows.map((r) => Number(r.idx)));
   }
 
-  /** Leases the next chunk (ready, or whose lease expired) for `leaseMs`, or null when none is free now. */
-  async claim(id: string, holder: string, leaseMs: number): Promise<ClaimedChunk | null> {
-    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, leaseMs, intArray(this.#local.keys())]);
-    return rows[0] ? this.#claimed(id, rows[0]) : null;
+  /** Leases the next chunk (ready, or whose lease expired), or null when none is free now. */
+  async claim(id: string, holder: string, terms: LeaseTerms): Promise<ClaimedChunk | null> {
+    const sentAt = performance.now();
+    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, terms.leaseMs, intArray(this.#local.keys()), terms.sendWindowMs]);
+    return rows[0] ? this.#claimed(id, rows[0], new LocalLease(sentAt, terms.leaseMs)) : null;
   }
 
   // A leased row as a chunk: its orders from the row's text, or (no text sent back) from those this ledger took in.
-  #claimed(id: string, row: LeasedRow): ClaimedChunk {
+  #claimed(id: string, row: LeasedRow, lease: LocalLease): ClaimedChunk {
     const chunk = Number(row.chunk);
     const local = this.#local.get(chunk);
     this.#local.delete(chunk);
-    if (row.body !== null) return claimedOf(row);
-    if (!local) throw new LedgerBatchError(id, `chunk ${chunk} was leased without its orders, which this process does not hold (a fault in the ledger: report it)`);
-    return { chunk, fence: Number(row.fence), orders: local, takenOver: row.taken_over, sent: row.sent };
+    if (row.body === null && !local) throw new LedgerBatchError(id, `chunk ${chunk} was leased without its orders, which this process does not hold (a fault in the ledger: report it)`);
+    const orders = row.body === null ? local! : ordersOf(row);
+    return { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0) };
   }
 
   /** Records that the chunk's call is over (fenced); false when the lease was lost. */
@@ -248,15 +260,16 @@ export class PgLedger {
    * One round trip for a worker: commits `commits` (each only while its token is the chunk's, as `commit`), then
    * leases up to `want` more chunks (as `claim`), and tells whether the batch is over.
    */
-  async step(id: string, holder: string, leaseMs: number, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
+  async step(id: string, holder: string, terms: LeaseTerms, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
     const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
-    const values: unknown[] = [id, holder, leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
+    const values: unknown[] = [id, holder, terms.leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
     for (let kind = 0; kind < 4; kind++) values.push(intArray(columns.map((c) => c.counts[kind]!)));
-    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()));
+    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()), terms.sendWindowMs);
+    const sentAt = performance.now();
     const { rows } = await this.#query<{ held: string[]; finished: boolean } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(id, c as LeasedRow)]));
+    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(id, c as LeasedRow, new LocalLease(sentAt, terms.leaseMs))]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished };
   }
 
@@ -265,9 +278,17 @@ export class PgLedger {
     if (chunks.length > 0) await this.#query(RELEASE, [id, chunks.map((c) => c.chunk), chunks.map((c) => c.fence), chunks.map((c) => c.takenOver)]);
   }
 
-  /** Extends the leases `holder` has on `chunks` (the ones it is working on: a lease it lost track of expires). */
-  async renew(id: string, holder: string, leaseMs: number, chunks: readonly number[]): Promise<void> {
-    if (chunks.length > 0) await this.#query(RENEW, [id, holder, leaseMs, chunks]);
+  /**
+   * Extends the leases `holder` still has on `chunks` (the ones it is working on: a lease it lost track of expires),
+   * and each renewed chunk's local lease; returns how many were renewed (a chunk whose token moved on is not).
+   */
+  async renew(id: string, holder: string, terms: LeaseTerms, chunks: readonly ClaimedChunk[]): Promise<number> {
+    if (chunks.length === 0) return 0;
+    const sentAt = performance.now();
+    const { rows } = await this.#query<{ chunk: string }>(RENEW, [id, holder, terms.leaseMs, intArray(chunks.map((c) => c.chunk)), intArray(chunks.map((c) => c.fence)), terms.sendWindowMs]);
+    const renewed = new Set(rows.map((r) => Number(r.chunk)));
+    for (const claimed of chunks) if (renewed.has(claimed.chunk)) claimed.lease.renewed(sentAt, terms.leaseMs);
+    return renewed.size;
   }
 
   /** Every outcome of the batch in input order, read a page at a time (the outcomes of chunks whose pages overlap are held meanwhile). */

@@ -40,8 +40,11 @@ CREATE TABLE IF NOT EXISTS gw_batch_chunk (
   fence bigint NOT NULL DEFAULT 0,
   holder text,
   lease_until timestamptz,
+  quiet_at timestamptz,
   PRIMARY KEY (batch_id, chunk)
 );
+-- quiet_at: past it, no request of any earlier holder of the chunk can still be in flight (see statements.ts QUIET_WAIT).
+ALTER TABLE gw_batch_chunk ADD COLUMN IF NOT EXISTS quiet_at timestamptz;
 CREATE INDEX IF NOT EXISTS gw_batch_chunk_open ON gw_batch_chunk (batch_id, chunk) WHERE state <> 'done';
 CREATE TABLE IF NOT EXISTS gw_batch_outcome (
   batch_id text NOT NULL,

@@ -7,24 +7,55 @@ import { matchAnswers } from '../send/match-answers.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { LedgerWorkerOptions, LedgerWorkerStats } from './ledger-worker.ts';
 import type { ChunkCommit, ClaimedChunk } from './pg-ledger.ts';
+import { isLeaseLapse, sendGuard } from '../lease/local-lease.ts';
 
-/** Sends one leased chunk (or, taken over, queries it first) and settles each order; null when its lease was lost. */
-export async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: LedgerWorkerStats): Promise<ChunkCommit | null> {
+/** How a leased chunk ended: settled (to commit), its lease lost after sending, or never sent (to hand back). */
+export type ChunkEnd = { readonly commit: ChunkCommit } | { readonly lost: true } | { readonly unsent: true };
+
+/** Resolves after `ms`, or false at once when `signal` aborts first. */
+function quietAfter(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (ms <= 0) return Promise.resolve(true);
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve(true);
+    }, ms);
+    const abort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/**
+ * Sends one leased chunk, only while its lease has the send margin left at the moment the request is written (else it
+ * is handed back unsent), and settles each order. A chunk taken over from an earlier holder is not sent: once no send
+ * of that holder can still be in flight (`quietWaitMs`), its orders are queried, and those not applied go to a new chunk.
+ */
+export async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: LedgerWorkerStats): Promise<ChunkEnd> {
   const { ledger, batch, operation } = options;
   let decided: OrderOutcome[] = [];
   let inDoubt: PendingOrder[];
   let sent = true;
+  let waited = false;
   if (claimed.takenOver && operation !== 'query') {
-    // The earlier holder may have sent it: a query decides (a send it had not proven does not count).
+    // The earlier holder may have sent it: wait out its request, then a query decides (a send it had not proven does not count).
+    if (!(await quietAfter(claimed.quietWaitMs, options.signal))) return { unsent: true };
     stats.takenOver += 1;
+    waited = true;
     inDoubt = claimed.orders;
     sent = claimed.sent;
   } else {
     let response: Record<string, unknown> | undefined;
     let error: unknown;
     try {
-      response = (await callOperation(options.client, operation, claimed.orders.map((p) => p.order))) as Record<string, unknown>;
+      const call = { timeoutMs: options.timeoutMs, beforeSend: sendGuard(claimed.chunk, claimed.lease, options.sendMarginMs) };
+      response = (await callOperation(options.client, operation, claimed.orders.map((p) => p.order), call)) as Record<string, unknown>;
     } catch (e) {
+      // The lease had less than the margin left when the request was about to be written: nothing left the process.
+      if (isLeaseLapse(e)) return { unsent: true };
       error = e;
     }
     const settled = response ? matchAnswers(operation, batchSpecOf(operation), claimed.orders, response) : classifyFailure(operation, claimed.orders, error);
@@ -32,9 +63,9 @@ export async function settleChunk(options: LedgerWorkerOptions, reconciliation: 
     inDoubt = settled.filter((s) => s.outcome === null).map((s) => s.pending);
     if (inDoubt.length > 0 && !(await ledger.markSent(batch, claimed))) {
       stats.refused += 1;
-      return null;
+      return { lost: true };
     }
   }
-  const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent) : { outcomes: [], resend: [] };
-  return { claimed, outcomes: [...decided, ...reconciled.outcomes], resend: reconciled.resend };
+  const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent, waited) : { outcomes: [], resend: [] };
+  return { commit: { claimed, outcomes: [...decided, ...reconciled.outcomes], resend: reconciled.resend } };
 }

@@ -80,7 +80,16 @@ FROM unnest($2::bigint[], $3::text[]) AS u(idx, k) JOIN gw_order_claim c ON c.op
 WHERE o.batch_id = $1 AND o.idx = u.idx`;
 
 /**
- * $1 batch, $2 holder, $3 lease ms, $4 chunks whose orders the caller has (their text is not sent back): the first ready chunk, or one whose lease expired; its token goes up by one. The
+ * How long a new holder waits before it may query a chunk an earlier holder had (its `quiet_at`, before this lease,
+ * less now: ms, 0 when past or never leased). Each lease and renewal moves `quiet_at` to the lease's end plus the
+ * holder's send window (its request timeout plus its send margin): a holder sends only while its lease has the margin
+ * left, and a request it sent is over within its timeout, so past `quiet_at` no earlier send is still in flight.
+ */
+const QUIET_WAIT = `greatest(0, ceil(extract(epoch FROM (next.quiet_before - clock_timestamp())) * 1000))::int AS quiet_wait_ms`;
+
+/**
+ * $1 batch, $2 holder, $3 lease ms, $4 chunks whose orders the caller has (their text is not sent back), $5 the holder's
+ * send window (request timeout + send margin, ms): the first ready chunk, or one whose lease expired; its token goes up by one. The
  * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
  * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one. The update finds the row by
  * the ctid `next` locked (the row cannot move while this statement holds its lock): joined on the chunk number, the
@@ -88,15 +97,17 @@ WHERE o.batch_id = $1 AND o.idx = u.idx`;
  */
 export const CLAIM = `
 WITH next AS MATERIALIZED (
-  SELECT ctid AS row_id, chunk, leased_before AS taken_over FROM gw_batch_chunk
+  SELECT ctid AS row_id, chunk, leased_before AS taken_over, quiet_at AS quiet_before FROM gw_batch_chunk
   WHERE batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
   ORDER BY chunk LIMIT 1 FOR UPDATE SKIP LOCKED
 )
 UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, leased_before = true,
-  lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+  lease_until = clock_timestamp() + $3 * interval '1 millisecond',
+  quiet_at = greatest(c.quiet_at, clock_timestamp() + ($3 + $5) * interval '1 millisecond')
 FROM next
 WHERE c.ctid = next.row_id
-RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE coalesce(c.body, c.orders::text) END AS body, c.skip, c.fence, c.sent, next.taken_over`;
+RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE coalesce(c.body, c.orders::text) END AS body, c.skip, c.fence, c.sent, next.taken_over,
+  ${QUIET_WAIT}`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
 export const MARK_SENT = `UPDATE gw_batch_chunk SET sent = true WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased'`;
@@ -120,8 +131,16 @@ resent AS (
 )
 SELECT (SELECT count(*)::int FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided, (SELECT count(*)::int FROM resent) AS resent`;
 
-/** $1 batch, $2 holder, $3 lease ms, $4 chunks: extends the leases of the chunks the holder is working on. */
-export const RENEW = `UPDATE gw_batch_chunk SET lease_until = clock_timestamp() + $3 * interval '1 millisecond' WHERE batch_id = $1 AND holder = $2 AND state = 'leased' AND chunk = ANY($4::bigint[])`;
+/**
+ * $1 batch, $2 holder, $3 lease ms, $4 chunks, $5 their tokens, $6 the send window: extends the leases the holder
+ * still has (same token) on the chunks it is working on, and their `quiet_at`; returns the chunks renewed.
+ */
+export const RENEW = `
+UPDATE gw_batch_chunk c SET lease_until = clock_timestamp() + $3 * interval '1 millisecond',
+  quiet_at = greatest(c.quiet_at, clock_timestamp() + ($3 + $6) * interval '1 millisecond')
+FROM unnest($4::bigint[], $5::bigint[]) AS u(chunk, fence)
+WHERE c.batch_id = $1 AND c.holder = $2 AND c.state = 'leased' AND c.chunk = u.chunk AND c.fence = u.fence
+RETURNING c.chunk`;
 
 /** $1 batch: whether intake is over, chunks not done, the outcomes by kind. */
 export const STATUS = `
@@ -142,8 +161,10 @@ export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE
  * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
  * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
- * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back). Leased
- * rows are updated by the ctid `next` locked, as in CLAIM.
+ * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back); $15
+ * the holder's send window (as CLAIM's $5). Leased rows are updated by the ctid `next` locked, as in CLAIM. A commit
+ * whose chunk is already done under the same token counts as held: the same step, retried after its connection was
+ * lost once it had committed (a done chunk is never leased again, so its token is still the committer's).
  */
 export const STEP = `
 WITH commits AS (
@@ -156,6 +177,10 @@ held AS (
   FROM commits c
   WHERE k.batch_id = $1 AND k.chunk = ANY($5::bigint[]) AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
 ),
+committed_before AS (
+  SELECT k.chunk FROM gw_batch_chunk k JOIN commits c ON k.chunk = c.chunk AND k.fence = c.fence
+  WHERE k.batch_id = $1 AND k.chunk = ANY($5::bigint[]) AND k.state = 'done'
+),
 decided AS (
   INSERT INTO gw_batch_result (batch_id, chunk, first_idx, succeeded, failed, rejected, unknown, outcomes)
   SELECT $1, c.chunk, c.first_idx, c.succeeded, c.failed, c.rejected, c.unknown, c.outcomes FROM commits c JOIN held h ON h.chunk = c.chunk WHERE c.outcomes <> ''
@@ -167,24 +192,26 @@ resent AS (
   RETURNING 1
 ),
 next AS MATERIALIZED (
-  SELECT ctid AS row_id, chunk, leased_before AS taken_over FROM gw_batch_chunk
+  SELECT ctid AS row_id, chunk, leased_before AS taken_over, quiet_at AS quiet_before FROM gw_batch_chunk
   WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
     AND chunk NOT IN (SELECT chunk FROM commits)
   ORDER BY chunk LIMIT $4::int FOR UPDATE SKIP LOCKED
 ),
 leased AS (
   UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
-    lease_until = clock_timestamp() + $3 * interval '1 millisecond'
+    lease_until = clock_timestamp() + $3 * interval '1 millisecond',
+    quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond')
   FROM next WHERE k.ctid = next.row_id
-  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE coalesce(k.body, k.orders::text) END AS body, k.skip, k.fence, k.sent, next.taken_over
+  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE coalesce(k.body, k.orders::text) END AS body, k.skip, k.fence, k.sent, next.taken_over,
+    ${QUIET_WAIT}
 ),
 summary AS (
-  SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM held) AS held, (SELECT coalesce(sum(n), 0)::int FROM decided) AS decided,
+  SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM (SELECT chunk FROM held UNION ALL SELECT chunk FROM committed_before) h) AS held, (SELECT coalesce(sum(n), 0)::int FROM decided) AS decided,
     b.sealed AND NOT EXISTS (SELECT 1 FROM resent)
       AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
   FROM gw_batch b WHERE b.id = $1
 )
-SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
+SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
 
 /**
  * $1 batch, $2 chunks, $3 fences, $4 taken over: hands back chunks leased and never sent (ready again, whether an

@@ -46,16 +46,24 @@ export class QueryReconciliation {
   readonly #operation: Exclude<BatchOperation, 'query'>;
   readonly #reconcile: Reconciler;
   readonly #maxResends: number;
+  readonly #quietMs: number;
 
-  constructor(options: { client: BatchClient; operation: BatchOperation; reconcile: Reconciler; maxResends: number }) {
+  /** `quietMs`: how long after an unanswered call ended its orders are queried (a request that reached the gateway late has landed by then). */
+  constructor(options: { client: BatchClient; operation: BatchOperation; reconcile: Reconciler; maxResends: number; quietMs: number }) {
     this.#client = options.client;
     this.#operation = options.operation as Exclude<BatchOperation, 'query'>;
     this.#reconcile = options.reconcile;
     this.#maxResends = options.maxResends;
+    this.#quietMs = options.quietMs;
   }
 
-  /** `sent` false: nothing proves the request left (a crash right after its intent): a resend is not counted. */
-  async settle(orders: readonly PendingOrder[], sent = true): Promise<Reconciled> {
+  /**
+   * `sent` false: nothing proves the request left (a crash right after its intent): a resend is not counted.
+   * `waited` true: the caller already waited out every send of these orders (a chunk taken over), so no quiet wait.
+   */
+  async settle(orders: readonly PendingOrder[], sent = true, waited = false): Promise<Reconciled> {
+    // The call has ended (timed out, reset): wait the send margin, so a request the gateway is still processing has landed.
+    if (!waited && this.#quietMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#quietMs));
     const noAnswer = sent ? `no answer to the ${this.#operation}` : `the batch stopped (a crash or kill) around the ${this.#operation}'s send, with nothing journaled to show it went out`;
     const outcomes: OrderOutcome[] = [];
     const resend: PendingOrder[] = [];

@@ -1,4 +1,4 @@
-import type { QueryInput } from '@gw/client';
+import type { CallOptions, QueryInput } from '@gw/client';
 import type { BatchClient } from '../batch-operation.ts';
 import { batchSpecOf, type BatchOperation } from '../operation/batch-operations.ts';
 import { text, type Order } from './pending-order.ts';
@@ -15,8 +15,8 @@ export function selectionOf(orders: readonly Order[]): QueryInput {
 }
 
 /** Sends one chunk of orders as one request of `operation`, the orders under the array the generated table names. */
-export function callOperation(client: BatchClient, operation: BatchOperation, orders: Order[]): Promise<unknown> {
-  if (operation === 'query') return client.query(selectionOf(orders));
-  const method = client[operation] as (request: Record<string, unknown>) => Promise<unknown>;
-  return method.call(client, { [batchSpecOf(operation).array]: orders });
+export function callOperation(client: BatchClient, operation: BatchOperation, orders: Order[], call?: CallOptions): Promise<unknown> {
+  if (operation === 'query') return client.query(selectionOf(orders), call);
+  const method = client[operation] as (request: Record<string, unknown>, call?: CallOptions) => Promise<unknown>;
+  return method.call(client, { [batchSpecOf(operation).array]: orders }, call);
 }

@@ -9,12 +9,13 @@ import { newBatchId, PgLedger, type OrderOutcome } from '../../src/index.ts';
 
 const CHILD = join(import.meta.dirname, '../fixtures/ledger-worker-child.ts');
 
-interface Child {
+export interface Child {
   readonly process: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>;
 }
 
-function start(env: Record<string, string>): Child {
+/** Starts one process of the fleet (test/fixtures/ledger-worker-child.ts) with `env`. */
+export function start(env: Record<string, string>): Child {
   const p = spawn(process.execPath, ['--conditions=@gw/source', CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -55,7 +56,7 @@ export async function fleetRound(options: { sandbox: Sandbox; ledger: string; or
   const file = join(dir, 'orders.json');
   writeFileSync(file, JSON.stringify(options.orders));
   const batch = newBatchId();
-  const env = { SANDBOX_URL: options.sandbox.url, LEDGER: options.ledger, BATCH: batch, ORDERS: file, LEASE_MS: String(options.leaseMs ?? 1000), CONCURRENCY: String(options.concurrency ?? 4) };
+  const env = { SANDBOX_URL: options.sandbox.url, LEDGER: options.ledger, BATCH: batch, ORDERS: file, LEASE_MS: String(options.leaseMs ?? 1500), CONCURRENCY: String(options.concurrency ?? 4) };
   const ledger = await PgLedger.open(options.ledger, { maxConnections: 2 });
   try {
     const children: { role: string; child: Child }[] = [{ role: 'run', child: start({ ...env, ROLE: 'run', HOLDER: 'fleet-0' }) }];
