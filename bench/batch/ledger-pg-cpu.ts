@@ -48,10 +48,11 @@ for (let round = 0; round < ROUNDS; round++) {
   const batch = `cpu-${round}`;
   await ledger.createBatch(batch, 'capture', 50);
   await phase('intake', round, async () => {
-    for (let i = 0, per = 1; i < ORDERS; per = Math.min(per * 2, 16)) {
+    for (let i = 0, per = 1, mark = 0; i < ORDERS; per = Math.min(per * 2, 16)) {
       const chunks = [];
       for (let c = 0; c < per && i < ORDERS; c++, i += 50) chunks.push(Array.from({ length: Math.min(50, ORDERS - i) }, (_, k) => ({ pending: { index: i + k, order: order(round, i + k), resends: 0 }, key: process.env.NOKEYS ? null : `T-${round}-${String(i + k).padStart(8, '0')}` })));
-      await ledger.intake(batch, 'capture', chunks, [], i);
+      await ledger.intake(batch, 'capture', chunks, [], i, mark);
+      mark = i;
     }
     await ledger.seal(batch, ORDERS);
   });

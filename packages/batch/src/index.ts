@@ -2,6 +2,7 @@ export { runBatch, type RunBatchOptions } from './run-batch.ts';
 export { resumeBatch, runBatchWorker, type BatchWorkerOptions, type ResumeBatchOptions } from './resume-batch.ts';
 export { PgLedger, type ChunkCommit, type ClaimedChunk, type LedgerStatus, type LedgerStep } from './postgres/pg-ledger.ts';
 export { LedgerBatchError } from './postgres/ledger-batch-error.ts';
+export { LedgerUnavailableError, type LedgerUnavailableDetails } from './postgres/ledger-unavailable-error.ts';
 export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 export type { LedgerWorkerStats } from './postgres/ledger-worker.ts';
 export { LEDGER_SCHEMA } from './postgres/schema.ts';

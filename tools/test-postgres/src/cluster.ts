@@ -34,19 +34,31 @@ function asPostgres(command: string, args: string[]): void {
   execFileSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: 'pipe' });
 }
 
-/** Starts a cluster; `url` reaches its `postgres` database as the superuser, `stop` stops it and removes its files. */
-export async function startCluster(): Promise<{ url: string; stop: () => void }> {
+/** A running cluster: its admin URL; `halt` stops the server at once (as a crash or an outage), `restart` brings it back on the same files and port; `stop` stops it and removes its files. */
+export interface Cluster {
+  readonly url: string;
+  readonly halt: () => void;
+  readonly restart: () => void;
+  readonly stop: () => void;
+}
+
+/** Starts a cluster; `url` reaches its `postgres` database as the superuser. */
+export async function startCluster(): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-pg-'));
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
   chownSync(dir, id('-u'), id('-g'));
   const port = await freePort();
   asPostgres('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
   // fsync off: a throwaway cluster for tests; what is measured is the ledger's round trips, not the disk.
-  asPostgres('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', '-l', join(dir, 'log'), 'start']);
+  const start = () => asPostgres('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', '-l', join(dir, 'log'), 'start']);
+  const halt = () => void spawnSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', '-w', 'stop'], { stdio: 'pipe' });
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    halt,
+    restart: start,
     stop: () => {
-      spawnSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', '-w', 'stop'], { stdio: 'pipe' });
+      halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };

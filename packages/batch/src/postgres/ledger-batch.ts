@@ -12,7 +12,7 @@ import { takeIn } from './ledger-intake.ts';
 import { runLedgerWorker, type LedgerWorkerStats } from './ledger-worker.ts';
 import { WakeUp } from './wake-up.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
-import { PgLedger } from './pg-ledger.ts';
+import { IntakeMovedOnError, PgLedger } from './pg-ledger.ts';
 import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
 
 /** Settings of a batch kept in a PostgreSQL ledger (on top of the usual batch settings). */
@@ -56,7 +56,7 @@ export async function workOnLedgerBatch(
 ): Promise<LedgerBatchResult> {
   const startedAt = Date.now();
   const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
-  const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4 });
+  const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4, outageMs: settings.ledgerOutageMs ?? BATCH_DEFAULTS.ledgerOutageMs, batch: settings.batch });
   try {
     await prepare?.(ledger);
     const { operation } = await ledger.status(settings.batch);
@@ -143,6 +143,10 @@ async function withIntakeLock(ledger: PgLedger, batch: string, pollMs: number, s
     if (lock) {
       try {
         return await intake();
+      } catch (error) {
+        // Its lock was lost with a connection and another process took the intake over: this one only works.
+        if (error instanceof IntakeMovedOnError) return 0;
+        throw error;
       } finally {
         await lock.release();
       }

@@ -47,9 +47,12 @@ export async function takeIn(options: LedgerIntakeOptions): Promise<number> {
   // the next orders are read and checked.
   let inFlight: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | null = null;
+  // The intake mark as this process left it: each statement is written only while the mark is still there.
+  let mark = options.from;
   const send = async (chunks: PendingOrder[][], rejections: OrderOutcome[], next: number): Promise<void> => {
     const keyed = chunks.map((chunk) => chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })));
-    const added = await ledger.intake(batch, operation, keyed, rejections, next);
+    const added = await ledger.intake(batch, operation, keyed, rejections, next, mark);
+    mark = Math.max(mark, next);
     for (let i = 0; i < added; i++) options.onChunk?.();
     for (const outcome of rejections) options.onOutcome?.(outcome);
   };

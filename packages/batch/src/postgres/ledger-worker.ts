@@ -134,7 +134,8 @@ class WorkerLoop {
 
   /** Starts chunks held ready on the free slots; one whose lease has less than the send margin left goes back unsent. */
   #fill(): void {
-    while (!this.#stopping && this.running.size < this.#options.concurrency && this.ready.length > 0) {
+    // While the ledger cannot be reached nothing new starts: its outcomes could not be recorded.
+    while (!this.#stopping && !this.#options.ledger.unreachable && this.running.size < this.#options.concurrency && this.ready.length > 0) {
       const claimed = this.ready.shift()!;
       if (!claimed.takenOver && claimed.lease.remainingMs() < this.#options.sendMarginMs) this.unsent.push(claimed);
       else this.#start(claimed);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
@@ -5,8 +6,10 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { commitColumns, entryOf, ordersOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
 import { LocalLease } from '../lease/local-lease.ts';
+import { BATCH_DEFAULTS } from '../batch-defaults.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
+import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
 import { CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
@@ -64,6 +67,18 @@ export interface IntakeEntry {
   readonly key: string | null;
 }
 
+/**
+ * The batch's intake mark is not where this process left it: its intake lock went with a lost connection and another
+ * process took the intake over. This process stops taking input in (the other one goes on) and only works.
+ */
+export class IntakeMovedOnError extends Error {
+  override readonly name = 'IntakeMovedOnError';
+
+  constructor(batch: string, at: number, expected: number) {
+    super(`batch ${batch}: the intake mark is at ${at}, not ${expected}: another process took the intake over`);
+  }
+}
+
 /** Chunks whose orders a ledger keeps after taking them in (about 50 orders each). */
 const LOCAL_CHUNKS = 256;
 
@@ -78,6 +93,20 @@ function storedKey(key: string): string {
 /** An array of integers as PostgreSQL's array text (`{1,2,3}`): the driver would quote and escape each element. */
 function intArray(values: Iterable<number>): string {
   return `{${[...values].join(',')}}`;
+}
+
+/** Runs `attempt`, trying it again after a lost connection while `outage` allows (then its LedgerUnavailableError). */
+async function ridingOut<T>(outage: LedgerOutage, batch: string | null, attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      const result = await attempt();
+      outage.reached();
+      return result;
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
+      await outage.wait(error, batch);
+    }
+  }
 }
 
 const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
@@ -97,38 +126,67 @@ export class PgLedger {
   readonly #local = new Map<number, PendingOrder[]>();
   /** An intake met an order another batch had claimed: this ledger's intakes resolve conflicts from then on. */
   #claimsMet = false;
+  readonly #outage: LedgerOutage;
+  readonly #batch: string | null;
   roundTrips = 0;
 
-  private constructor(pool: pg.Pool, owned: boolean) {
+  private constructor(pool: pg.Pool, owned: boolean, outage: LedgerOutage, batch: string | null) {
     this.pool = pool;
     this.#owned = owned;
+    this.#outage = outage;
+    this.#batch = batch;
   }
 
-  /** Connects (a `postgres://` URL, or a `pg.Pool` you own) and creates the ledger's tables where missing. */
-  static async open(connection: string | pg.Pool, options: { maxConnections?: number } = {}): Promise<PgLedger> {
+  /**
+   * Connects (a `postgres://` URL, or a `pg.Pool` you own) and creates the ledger's tables where missing. A database
+   * out of reach is waited for, statement by statement, up to `outageMs` (default 30 s; `batch` names the batch in
+   * the LedgerUnavailableError after it).
+   */
+  static async open(connection: string | pg.Pool, options: { maxConnections?: number; outageMs?: number; batch?: string } = {}): Promise<PgLedger> {
     const owned = typeof connection === 'string';
     const pool = owned ? new pg.Pool({ connectionString: connection, max: options.maxConnections ?? 10 }) : connection;
     // An idle connection that fails (the server restarts) must not crash the process: the next query reports it.
     if (owned) pool.on('error', () => {});
-    const client = await pool.connect();
+    const outage = new LedgerOutage(options.outageMs ?? BATCH_DEFAULTS.ledgerOutageMs);
     try {
-      await migrate(client);
-    } finally {
-      client.release();
+      await ridingOut(outage, options.batch ?? null, async () => {
+        const client = await pool.connect();
+        try {
+          await migrate(client);
+        } finally {
+          client.release();
+        }
+      });
+    } catch (error) {
+      if (owned) await pool.end().catch(() => {});
+      throw error;
     }
-    return new PgLedger(pool, owned);
+    return new PgLedger(pool, owned, outage, options.batch ?? null);
   }
 
-  // Each statement is named: a connection parses and plans it once, then only binds and executes it.
+  /** The ledger failed its last statement and has not answered since (a worker starts nothing new meanwhile). */
+  get unreachable(): boolean {
+    return this.#outage.down;
+  }
+
+  // Each statement is named: a connection parses and plans it once, then only binds and executes it. A lost
+  // connection is tried again while the outage lasts (every statement is safe to run twice: see each one).
   async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    this.roundTrips += 1;
-    return this.pool.query<R>({ name: STATEMENT_NAMES.get(text), text, values });
+    return ridingOut(this.#outage, this.#batch, () => {
+      this.roundTrips += 1;
+      return this.pool.query<R>({ name: STATEMENT_NAMES.get(text), text, values });
+    });
   }
 
   /** Starts a batch; refused when one of that id exists. */
   async createBatch(id: string, operation: BatchOperation, limit: number): Promise<void> {
-    const result = await this.#query('INSERT INTO gw_batch (id, operation, chunk_limit) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [id, operation, limit]);
-    if (result.rowCount === 0) throw new LedgerBatchError(id, 'exists already: resume it (resumeBatch / gw batch --resume) or add workers to it (gw batch worker), or choose another batch id');
+    // The creator's token: a create tried again after a lost connection finds its own row, not "exists already".
+    const creator = randomUUID();
+    const result = await this.#query<{ creator: string }>(
+      'WITH made AS (INSERT INTO gw_batch (id, operation, chunk_limit, creator) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING creator) SELECT creator FROM made UNION ALL SELECT creator FROM gw_batch WHERE id = $1',
+      [id, operation, limit, creator],
+    );
+    if (result.rows[0]?.creator !== creator) throw new LedgerBatchError(id, 'exists already: resume it (resumeBatch / gw batch --resume) or add workers to it (gw batch worker), or choose another batch id');
   }
 
   /** Where the batch stands; refused when there is no such batch. */
@@ -151,7 +209,7 @@ export class PgLedger {
    * rejected "already in batch X" instead), with the orders intake refused, and moves the intake mark to `intakeNext`.
    * Several chunks go in one statement; returns how many chunks it added.
    */
-  async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number): Promise<number> {
+  async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number, after: number): Promise<number> {
     // Each chunk's orders go as one line of a text (a JSON text has no raw newline); each money-moving order's claim key as an element of three arrays.
     const keys: string[] = [];
     const indexes: number[] = [];
@@ -166,9 +224,15 @@ export class PgLedger {
       }
       bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
     });
-    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext];
+    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext, after];
     const { rows } = await this.#intakeStatement(values);
-    if (!rows[0]?.moved) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    if (!rows[0]?.moved) {
+      const at = rows[0]?.at;
+      if (at === null || at === undefined) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+      // This statement's earlier try was written before its connection was lost: nothing to do again.
+      if (Number(at) === intakeNext) return 0;
+      throw new IntakeMovedOnError(id, Number(at), after);
+    }
     const { whole_grps: grps, whole_chunks: numbers } = rows[0];
     for (let i = 0; i < grps.length && this.#local.size < LOCAL_CHUNKS; i++) this.#local.set(Number(numbers[i]), chunks[grps[i]! - 1]!.map((a) => a.pending));
     const unnamed = rows[0]?.unnamed ?? [];
@@ -177,7 +241,7 @@ export class PgLedger {
   }
 
   // Plain claim inserts first; once another batch held one of the orders, conflicts are resolved in the statement.
-  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; chunks: number; unnamed: { idx: number; k: string }[]; whole_grps: number[]; whole_chunks: string[] }>> {
+  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; at: string | null; chunks: number; unnamed: { idx: number; k: string }[]; whole_grps: number[]; whole_chunks: string[] }>> {
     if (!this.#claimsMet) {
       try {
         return await this.#query(INTAKE_UNCLAIMED, values);
@@ -195,22 +259,25 @@ export class PgLedger {
    * holds it: one process takes a batch's input in at a time, and a dead one's lock goes with its connection.
    */
   async tryIntakeLock(id: string): Promise<{ release: () => Promise<void> } | null> {
-    const client = await this.pool.connect();
-    this.roundTrips += 1;
-    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended('gw_batch_intake:' || $1, 0)) AS locked", [id]);
-    if (!rows[0]?.locked) {
-      client.release();
-      return null;
-    }
-    return {
-      release: async () => {
-        try {
-          await client.query("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]);
-        } finally {
-          client.release();
-        }
-      },
-    };
+    return ridingOut(this.#outage, this.#batch, async () => {
+      const client = await this.pool.connect();
+      this.roundTrips += 1;
+      let locked: boolean;
+      try {
+        locked = (await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended('gw_batch_intake:' || $1, 0)) AS locked", [id])).rows[0]?.locked ?? false;
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      if (!locked) {
+        client.release();
+        return null;
+      }
+      return {
+        // A connection lost meanwhile took the lock with it: nothing to unlock, and the connection is not reused.
+        release: () => client.query("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]).then(() => client.release(), (error: Error) => client.release(error)),
+      };
+    });
   }
 
   /** Marks every input order taken in. */

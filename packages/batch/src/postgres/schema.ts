@@ -27,8 +27,10 @@ CREATE TABLE IF NOT EXISTS gw_batch (
   intake_next bigint NOT NULL DEFAULT 0,
   sealed boolean NOT NULL DEFAULT false,
   total bigint,
-  created_at timestamptz NOT NULL DEFAULT now()
+  created_at timestamptz NOT NULL DEFAULT now(),
+  creator text
 );
+ALTER TABLE gw_batch ADD COLUMN IF NOT EXISTS creator text;
 CREATE SEQUENCE IF NOT EXISTS gw_batch_chunk_seq;
 CREATE TABLE IF NOT EXISTS gw_batch_chunk (
   batch_id text NOT NULL REFERENCES gw_batch (id),

@@ -8,13 +8,15 @@
  * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes, $5
  * their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk: JSON
  * text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake
- * rejections (jsonb), $9 intake_next. Returns the chunks written whole (no order left out) with their place in the
+ * rejections (jsonb), $9 intake_next, $10 the intake mark this statement follows (the previous statement's $9): written
+ * only while the mark is still there, so a statement tried again after its connection was lost (it had been written, or
+ * another process took the intake over meanwhile) writes nothing twice; `at` is the mark as found. Returns the chunks written whole (no order left out) with their place in the
  * statement, so the process that took them in need not read their orders back. An order whose claim another batch holds
  * goes into its chunk's `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only
  * then are chunk texts parsed (to put the order in the rejection).
  */
 export const INTAKE = `
-WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1),
+WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1 AND intake_next = $10),
 keyed AS (SELECT k, idx, grp FROM unnest($3::text[], $4::bigint[], $5::int[]) AS u(k, idx, grp) WHERE EXISTS (SELECT 1 FROM batch)),
 claimed AS (
   INSERT INTO gw_order_claim (operation, order_key, batch_id, idx)
@@ -48,10 +50,11 @@ rejected AS (
   FROM conflicts
   UNION ALL
   SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($8::jsonb) o WHERE EXISTS (SELECT 1 FROM batch)
+  ON CONFLICT (batch_id, idx) DO NOTHING
   RETURNING idx
 ),
-moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 RETURNING 1)
-SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
+moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 AND intake_next = $10 RETURNING 1)
+SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT intake_next FROM gw_batch WHERE id = $1) AS at, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
   (SELECT coalesce(array_agg(grp ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_grps, (SELECT coalesce(array_agg(chunk ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_chunks,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
 
