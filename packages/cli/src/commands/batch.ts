@@ -9,7 +9,7 @@ import { EXIT_CODES } from '../exit-codes.ts';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { colourOn, paint, say, table, warn } from '../output.ts';
-import { reportLedgerResult, runLedgerCommand, runWorkerCommand, type LedgerFlags } from './batch-ledger.ts';
+import { batchTiming, reportLedgerResult, runLedgerCommand, runWorkerCommand, type LedgerFlags } from './batch-ledger.ts';
 
 const OPERATIONS: readonly BatchOperation[] = BATCH_OPERATIONS;
 
@@ -96,11 +96,13 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
       .option('--journal <file>', 'the journal (append-only JSONL); reuse it with --resume after a crash or Ctrl-C')
       .option('--ledger <url>', 'a PostgreSQL ledger (postgres://…) instead of --journal: several workers on any machine run the batch together, and an order already in another batch there is not sent again')
       .option('--batch <id>', 'with --ledger: the batch id (default: a new one, printed); with --resume or worker: the batch to finish or join')
-      .option('--lease-ms <ms>', 'with --ledger: how long a worker holds a chunk without renewing it (default 30000; longer than the request timeout)')
+      .option('--lease-ms <ms>', 'with --ledger: how long a worker holds a chunk without renewing it (default 60000; longer than --timeout-ms + --send-margin-ms)')
+      .option('--send-margin-ms <ms>', 'with --ledger: a chunk is sent only while its lease has this long left; unanswered orders are queried this long after the call ended (default 5000)')
+      .option('--ledger-outage-ms <ms>', 'with --ledger: how long a worker rides out an unreachable database, sending nothing new, before it stops for --resume (default 30000)')
       .option('--resume', 'finish the batch recorded in --journal (same operation, same orders file), or --batch in --ledger from any machine')
       .option('--results <file>', 'where to write the per-order results CSV (default: <orders>.<operation>.results.csv, never replacing another batch\'s results)')
       .option('--reconcile <mode>', "how a query after an unanswered request is read: 'cannot-tell' (default: report unknown) or 'sandbox' (the sandbox's codes)", 'cannot-tell'),
-  ).action(async (operation: string, ordersFile: string | undefined, flags: GatewayFlags & { journal?: string; ledger?: string; batch?: string; leaseMs?: string; resume?: boolean; results?: string; reconcile: string }) => {
+  ).action(async (operation: string, ordersFile: string | undefined, flags: GatewayFlags & { journal?: string; ledger?: string; batch?: string; leaseMs?: string; sendMarginMs?: string; ledgerOutageMs?: string; resume?: boolean; results?: string; reconcile: string }) => {
     if (operation !== 'worker' && !OPERATIONS.includes(operation as BatchOperation)) throw new GwError(GW_ERROR_CODES.config, `unknown batch operation ${operation}; use one of ${OPERATIONS.join(', ')}, or worker`, {});
     if (!['cannot-tell', 'sandbox'].includes(flags.reconcile)) throw new GwError(GW_ERROR_CODES.config, `--reconcile must be cannot-tell or sandbox`, {});
     if (flags.journal && flags.ledger) throw new GwError(GW_ERROR_CODES.config, '--journal and --ledger cannot both be given: a batch is kept in one of them', {});
@@ -135,7 +137,7 @@ async function workerAction(io: CliIo, flags: LedgerFlags, signals: NodeJS.Event
   await reportLedgerResult(io, flags, result, flags.results ?? null, run);
 }
 
-async function batchAction(io: CliIo, operation: BatchOperation, ordersFile: string, flags: GatewayFlags & { journal?: string; ledger?: string; batch?: string; leaseMs?: string; resume?: boolean; results?: string; reconcile: string }, signals: NodeJS.EventEmitter, run: { exitCode: number }): Promise<void> {
+async function batchAction(io: CliIo, operation: BatchOperation, ordersFile: string, flags: GatewayFlags & { journal?: string; ledger?: string; batch?: string; leaseMs?: string; sendMarginMs?: string; ledgerOutageMs?: string; resume?: boolean; results?: string; reconcile: string }, signals: NodeJS.EventEmitter, run: { exitCode: number }): Promise<void> {
   const file = isAbsolute(ordersFile) ? ordersFile : join(io.cwd, ordersFile);
   if (!existsSync(file)) throw new GwError(GW_ERROR_CODES.config, `orders file ${ordersFile} does not exist`, {});
   const journal = flags.journal ? (isAbsolute(flags.journal) ? flags.journal : join(io.cwd, flags.journal)) : null;
@@ -154,11 +156,11 @@ async function batchAction(io: CliIo, operation: BatchOperation, ordersFile: str
   const stop = stopOnSigint(io, signals);
   let result: BatchResult;
   try {
-    if (flags.ledger) result = await runLedgerCommand(io, operation, read, total, { ...flags, ledger: flags.ledger }, stop, (p) => progress.update(p));
+    if (flags.ledger) result = await runLedgerCommand(io, operation, ordersFile, read, total, { ...flags, ledger: flags.ledger }, stop, (p) => progress.update(p));
     else {
       const config = gatewayConfig(io, flags);
       const client = (await clientFor(io, config)) as unknown as BatchClient;
-      const settings = { client, total, concurrency: config.concurrency ?? 4, journal: journal!, keepOutcomes: false, signal: stop, onProgress: (p: BatchProgress) => progress.update(p), ...(flags.reconcile === 'sandbox' ? { reconcile: sandboxReconciler } : {}) };
+      const settings = { client, total, ...batchTiming(config), ...(flags.sendMarginMs === undefined ? {} : { sendMarginMs: Number(flags.sendMarginMs) }), journal: journal!, keepOutcomes: false, signal: stop, onProgress: (p: BatchProgress) => progress.update(p), ...(flags.reconcile === 'sandbox' ? { reconcile: sandboxReconciler } : {}) };
       result = flags.resume ? await resumeBatch({ ...settings, orders: read(), operation }) : await runBatch({ ...settings, orders: read(), operation });
     }
   } catch (error) {
