@@ -18,6 +18,8 @@ export const BATCH_DEFAULTS = {
   pollMs: 200,
   /** How long a worker rides out an unreachable ledger (reconnecting, sending nothing new) before it stops. */
   ledgerOutageMs: 30_000,
+  /** How long a worker started before its batch exists waits for it to be created. */
+  batchWaitMs: 30_000,
 } as const;
 
 /** The request's time limit and send margin of a batch's settings, defaults filled in. */

@@ -41,7 +41,7 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
   for (const [name, value, least] of [['timeoutMs', timeoutMs, 1], ['sendMarginMs', sendMarginMs, 0]] as const) {
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
   }
-  if (ledger !== undefined) problems.push(...ledgerProblems({ ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs }, options));
+  if (ledger !== undefined) problems.push(...ledgerProblems({ ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs, batchWaitMs: settings.batchWaitMs }, options));
   else if ((journal !== undefined || options.resuming) && (typeof journal !== 'string' || journal === '')) {
     problems.push(`journal must be ${options.resuming ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
   }
@@ -55,13 +55,13 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
 /** The problems of a PostgreSQL ledger's settings. */
 function ledgerProblems(settings: Record<string, unknown>, options: { resuming: boolean }): string[] {
   const problems: string[] = [];
-  const { ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs } = settings;
+  const { ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs, batchWaitMs } = settings;
   const url = typeof ledger === 'string' && /^postgres(ql)?:\/\//.test(ledger);
   const pool = ledger !== null && typeof ledger === 'object' && typeof (ledger as { query?: unknown }).query === 'function';
   if (!url && !pool) problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? ledger.replace(/:[^:@/]*@/, ':***@') : ledger)}`);
   if (journal !== undefined) problems.push('journal and ledger cannot both be given: a batch is kept in one of them');
   if ((batch !== undefined || options.resuming) && (typeof batch !== 'string' || batch === '' || batch.length > 200)) problems.push(`batch must be ${options.resuming ? "the batch's id in the ledger" : 'a batch id of 1 to 200 characters'}, not ${describe(batch)}`);
-  for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1], ['ledgerOutageMs', ledgerOutageMs, 0]] as const) {
+  for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1], ['ledgerOutageMs', ledgerOutageMs, 0], ['batchWaitMs', batchWaitMs, 0]] as const) {
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
   }
   problems.push(...leaseProblems(leaseMs, timeoutMs, sendMarginMs));

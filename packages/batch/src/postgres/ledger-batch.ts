@@ -12,7 +12,7 @@ import { takeIn } from './ledger-intake.ts';
 import { runLedgerWorker, type LedgerWorkerStats } from './ledger-worker.ts';
 import { WakeUp } from './wake-up.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
-import { IntakeMovedOnError, PgLedger } from './pg-ledger.ts';
+import { IntakeMovedOnError, PgLedger, type LedgerStatus } from './pg-ledger.ts';
 import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
 
 /** Settings of a batch kept in a PostgreSQL ledger (on top of the usual batch settings). */
@@ -32,6 +32,8 @@ export interface LedgerSettings {
    * with a LedgerUnavailableError. Default 30,000 ms.
    */
   readonly ledgerOutageMs?: number;
+  /** `runBatchWorker`: how long to wait for a batch that does not exist yet (its coordinator starting). Default 30,000 ms. */
+  readonly batchWaitMs?: number;
 }
 
 /** A batch result from a shared ledger, with its id, the worker's own figures and the ledger's round trips. */
@@ -59,7 +61,9 @@ export async function workOnLedgerBatch(
   const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4, outageMs: settings.ledgerOutageMs ?? BATCH_DEFAULTS.ledgerOutageMs, batch: settings.batch });
   try {
     await prepare?.(ledger);
-    const { operation } = await ledger.status(settings.batch);
+    // A worker may start with the process that creates the batch: it waits for the batch, bounded.
+    const waitMs = intake === null ? (settings.batchWaitMs ?? BATCH_DEFAULTS.batchWaitMs) : 0;
+    const { operation } = await statusOnceCreated(ledger, settings.batch, waitMs, settings.pollMs ?? BATCH_DEFAULTS.pollMs, settings.signal);
     const progress = settings.onProgress
       ? setInterval(() => void ledger.status(settings.batch).then((s) => settings.onProgress!(progressOf({ counts: s.counts, total: settings.total ?? s.total, inFlight: 0, startedAt, now: Date.now() }))).catch(() => {}), PROGRESS_EVERY_MS)
       : null;
@@ -154,6 +158,19 @@ async function withIntakeLock(ledger: PgLedger, batch: string, pollMs: number, s
     const status = await ledger.status(batch);
     if (status.sealed) return status.total ?? 0;
     await new Promise((resolve) => setTimeout(resolve, Math.max(pollMs, 50)));
+  }
+}
+
+/** The batch's status, waiting up to `waitMs` (polling every `pollMs`) while it does not exist yet. */
+async function statusOnceCreated(ledger: PgLedger, batch: string, waitMs: number, pollMs: number, signal: AbortSignal | undefined): Promise<LedgerStatus> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    try {
+      return await ledger.status(batch);
+    } catch (error) {
+      if (!(error instanceof LedgerBatchError) || performance.now() >= deadline || signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 100)));
+    }
   }
 }
 
