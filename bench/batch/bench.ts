@@ -23,6 +23,10 @@ import { median } from '../median.ts';
 import { JOURNAL_VARIANT_LABELS, JOURNAL_VARIANTS, openVariantFile, prepareVariant, type JournalVariant } from './journal-variants.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
+// The headline: a gateway 20 and 100 ms away (the sandbox's capture latency), where what users feel is the runner's
+// overhead over the wire's; the 0 ms rows are CPU per order (the sandbox shares the two cores there).
+const LATENCIES = (process.env.GW_BENCH_BATCH_LATENCIES ?? '20,100').split(',').filter(Boolean).map(Number);
+const LATENCY_ROUNDS = Number(process.env.GW_BENCH_BATCH_LATENCY_ROUNDS ?? 5);
 const STREAMED = Number(process.env.GW_BENCH_STREAMED_ORDERS ?? 100_000);
 const CONCURRENCY = 8;
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
@@ -103,10 +107,11 @@ const capturing = (orders: Orders) => ({ client, operation: 'capture' as const, 
 function expectAllCaptured(result: { readonly counts: { readonly succeeded: number } }, orders: Orders): void {
   if (result.counts.succeeded !== orders.length) throw new Error(`not every capture succeeded: ${JSON.stringify(result.counts)}`);
 }
-const sides: Record<Side, (orders: Orders, round: number) => Promise<Measurement>> = {
+// `round` is the measured round (negative: a warm-up or a latency row, whose ledger figures are not kept); `tag` names its files.
+const sides: Record<Side, (orders: Orders, round: number, tag?: string) => Promise<Measurement>> = {
   hand: (orders) => handLoop(orders),
   batch: (orders) => measure(async () => expectAllCaptured(await runBatch(capturing(orders)), orders)),
-  batchJournal: (orders, round) => measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal: join(dir, `j${round}.jsonl`) }), orders)),
+  batchJournal: (orders, round, tag = String(round)) => measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal: join(dir, `j${tag}.jsonl`) }), orders)),
   journalVariant: async (orders, round) => {
     const journal = join(dir, `v${round}.jsonl`);
     // About 16 KB of journal per chunk of 50 captures, with room to spare.
@@ -179,6 +184,38 @@ rows.push(
   '',
   `The PostgreSQL ledger with one worker (intake and work in the bench process, PostgreSQL 15 on the same machine; this throwaway cluster runs with fsync off, as every test cluster here does: a durable server would add its commit flushes): **${pairedRatio('batchLedger').toFixed(2)}x** (goal at most 1.6x, ${pairedRatio('batchLedger') <= 1.6 ? 'met' : 'not met'}); ${median(roundTripsPerChunk).toFixed(2)} database round trips per chunk of 50 (median of rounds; intake takes up to 16 chunks a statement, a worker's step commits every chunk settled since the last and leases for its free slots plus as many held ready; \`batch/ledger-statements.ts\` lists every statement and the timeline). PostgreSQL's own CPU, not in the columns above: ${median(postgresCpuPerRequest).toFixed(0)} µs per request of 50 (median of rounds, its processes from /proc), sharing the machine's cores with the bench process and the sandbox. A chunk's orders are one JSON text and its outcomes one row; only the claims across batches are a row per order.`,
 );
+
+/** Sets the sandbox's latency on /v1/capture through its control API: only the batches wait, not the authorisations. */
+async function setCaptureLatency(ms: number): Promise<void> {
+  const res = await request(`${url}/sandbox/api/faults`, { method: 'PUT', body: JSON.stringify(ms > 0 ? { '/v1/capture': { latencyMs: ms } } : {}), headers: { 'content-type': 'application/json' } });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`setting the sandbox's latency: ${res.statusCode} ${text}`);
+}
+
+// The headline rows: each side against the hand loop with the gateway LATENCIES ms away, sides rotated each round.
+const latencySides: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger'];
+const headline: string[] = [
+  `**Against a gateway at a real distance** (the sandbox's capture latency set to 20 and 100 ms; ${ORDERS.toLocaleString('en')} captures, chunks of 50, concurrency ${CONCURRENCY}, ${LATENCY_ROUNDS} rounds per latency, sides rotated; the ratio is the median of each round's time over that round's hand loop; the wire's limit is ${CHUNKS} requests / ${CONCURRENCY} at a time × the latency). Goals: journal ≤ 1.03x and PostgreSQL ≤ 1.05x at 20 ms, both ≤ 1.02x at 100 ms.`,
+  '',
+  '| latency | wire limit, ms | hand loop, ms | no journal | journal | PostgreSQL, one worker |',
+  '|---:|---:|---:|---:|---:|---:|',
+];
+for (const latency of QUICK ? [] : LATENCIES) {
+  await setCaptureLatency(latency);
+  const times: Partial<Record<Side, number[]>> = {};
+  for (let round = 0; round < LATENCY_ROUNDS; round++) {
+    for (let k = 0; k < latencySides.length; k++) {
+      const side = latencySides[(round + k) % latencySides.length]!;
+      const m = await sides[side](await authorise(ORDERS, `L${latency}-${round}-${side}`), -2, `l${latency}-${round}`);
+      (times[side] ??= []).push(m.ms);
+    }
+  }
+  const ratio = (side: Side) => `**${median(times[side]!.map((ms, round) => ms / times.hand![round]!)).toFixed(2)}x**`;
+  headline.push(`| ${latency} ms | ${Math.ceil(CHUNKS / CONCURRENCY) * latency} | ${median(times.hand!).toFixed(0)} | ${ratio('batch')} | ${ratio('batchJournal')} | ${ratio('batchLedger')} |`);
+  console.log(headline.at(-1));
+}
+await setCaptureLatency(0);
+if (!QUICK) rows.unshift(...headline, '', 'With no latency (the sandbox answers at once and shares the two cores with the runner, so these ratios measure the machine; CPU per request is the figure to read):', '');
 
 if (QUICK) {
   console.log(rows.slice(0, 8).join('\n'));

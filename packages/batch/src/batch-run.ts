@@ -5,7 +5,7 @@ import { OrderIntake, type Refusal } from './intake/order-intake.ts';
 import { batchSpecOf } from './operation/batch-operations.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { progressOf, type BatchProgress } from './progress.ts';
-import { QueryReconciliation, type Reconciled } from './reconcile/reconcile-by-query.ts';
+import { QueryReconciliation, timedOut, type Reconciled } from './reconcile/reconcile-by-query.ts';
 import { cannotTellReconciler, type Reconciler } from './reconciler.ts';
 import { callOperation } from './send/call-operation.ts';
 import { classifyFailure } from './send/classify-failure.ts';
@@ -38,8 +38,8 @@ export interface BatchSettings {
   /** Each request's time limit in ms, passed with every call (instead of the client's own). Default 30,000. */
   readonly timeoutMs?: number;
   /**
-   * The send margin (ms, default 5,000): orders of an unanswered request are queried this long after the call ended
-   * (a request the gateway is still processing lands first); with a ledger, a leased chunk is sent only while its
+   * The send margin (ms, default 5,000): orders of a request that timed out are queried this long after the call gave
+   * up (a request the gateway is still processing lands first); with a ledger, a leased chunk is sent only while its
    * lease has at least this long left when the request is written, and a lease must outlast `timeoutMs + sendMarginMs`.
    */
   readonly sendMarginMs?: number;
@@ -271,7 +271,7 @@ export class BatchRun {
       // below runs), this entry tells resume the send happened and counts against maxResends.
       if (inDoubt.length > 0) this.#record.sent(id);
       await this.#settings.onStage?.('answered', id);
-      const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt) : { outcomes: [], resend: [] };
+      const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt, true, timedOut(error)) : { outcomes: [], resend: [] };
       for (const outcome of reconciled.outcomes) outcomes.push(outcome);
       return { committed: this.commit(id, outcomes, reconciled.resend) };
     } finally {
@@ -291,8 +291,8 @@ export class BatchRun {
   }
 
   /** Settles orders whose request got no trustworthy answer by querying them (never by sending blindly again). */
-  reconcile(orders: PendingOrder[], sent = true, waited = false): Promise<Reconciled> {
-    return this.#reconciliation.settle(orders, sent, waited);
+  reconcile(orders: PendingOrder[], sent = true, quiet = false): Promise<Reconciled> {
+    return this.#reconciliation.settle(orders, sent, quiet);
   }
 
   /** Writes the final entry and reports the result. */

@@ -5,7 +5,7 @@ export { LedgerBatchError } from './postgres/ledger-batch-error.ts';
 export { LedgerUnavailableError, type LedgerUnavailableDetails } from './postgres/ledger-unavailable-error.ts';
 export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 export type { LedgerWorkerStats } from './postgres/ledger-worker.ts';
-export { LEDGER_SCHEMA } from './postgres/schema.ts';
+export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
 export type { BatchResult, BatchSettings, BatchStage } from './batch-run.ts';
 export type { BatchClient, BatchOperation, BatchOrders, BatchResults, QuerySelection } from './batch-operation.ts';
 export { BATCH_OPERATIONS, isBatchOperation } from './operation/batch-operations.ts';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { startSandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
-import { LEDGER_SCHEMA, LedgerBatchError, PgLedger, runBatch, type ClaimedChunk, type OrderOutcome } from '../src/index.ts';
+import { LEDGER_MIGRATIONS, LedgerBatchError, PgLedger, runBatch, type ClaimedChunk, type OrderOutcome } from '../src/index.ts';
 import { claimKeyOf } from '../src/order-key.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { freshDatabase, ledgerForFile } from './pg/database.ts';
@@ -171,40 +171,31 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(rows[0]!.n).toBe(0);
   });
 
-  it('opening a ledger made by an earlier version upgrades it: foreign keys dropped, its chunks (jsonb orders) leased and its outcomes read as before', async () => {
-    const old = await freshDatabase();
+  it('the schema is numbered migrations, recorded once: opening again (and from several processes at once) runs none of them twice', async () => {
+    const db = await freshDatabase();
     try {
-      const client = new pg.Client({ connectionString: old.url });
-      await client.connect();
-      // The earlier schema: outcomes and claims referenced gw_batch; a chunk's orders were jsonb, its outcomes a row each.
-      const earlier = LEDGER_SCHEMA.replace(/DO \$\$[\s\S]*END \$\$;/, '')
-        .replace(/CREATE TABLE IF NOT EXISTS gw_batch_result \([\s\S]*?\n\);/, '')
-        .replace('CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL,', 'CREATE TABLE IF NOT EXISTS gw_batch_outcome (\n  batch_id text NOT NULL REFERENCES gw_batch (id),')
-        .replace('  operation text COLLATE "C" NOT NULL,\n  order_key text COLLATE "C" NOT NULL,\n  batch_id text NOT NULL,', '  operation text NOT NULL,\n  order_key text NOT NULL,\n  batch_id text NOT NULL REFERENCES gw_batch (id),');
-      expect(earlier).not.toContain('gw_batch_result');
-      expect(earlier).not.toContain('COLLATE');
-      await client.query(earlier);
-      await client.query("INSERT INTO gw_batch (id, operation, chunk_limit, sealed, total) VALUES ('older', 'query', 2, true, 4)");
-      const entry = (i: number) => ({ index: i, order: { order_no: `OLD-${i}` } });
-      await client.query("INSERT INTO gw_batch_chunk (batch_id, chunk, orders, state) VALUES ('older', 1, $1, 'done'), ('older', 2, $2, 'ready')", [JSON.stringify([entry(0), entry(2)]), JSON.stringify([entry(1), entry(3)])]);
-      for (const i of [0, 2]) await client.query("INSERT INTO gw_batch_outcome (batch_id, idx, kind, chunk, outcome) VALUES ('older', $1, 'failed', 1, $2)", [i, { ...entry(i), kind: 'failed', reason: 'old' }]);
-      const keys = "SELECT conname FROM pg_constraint WHERE contype = 'f' ORDER BY conname";
-      expect((await client.query<{ conname: string }>(keys)).rows.map((r) => r.conname)).toEqual(['gw_batch_chunk_batch_id_fkey', 'gw_batch_outcome_batch_id_fkey', 'gw_order_claim_batch_id_fkey']);
-      const upgraded = await PgLedger.open(old.url);
-      expect((await client.query<{ conname: string }>(keys)).rows.map((r) => r.conname)).toEqual(['gw_batch_chunk_batch_id_fkey']);
-      expect(await upgraded.finished('older')).toBe(false);
-      const step = await upgraded.step('older', 'h1', TERMS, 4, []);
-      expect(step.leased.map((c) => c.orders)).toEqual([[{ ...entry(1), resends: 0 }, { ...entry(3), resends: 0 }]]);
-      const last = await upgraded.step('older', 'h1', TERMS, 4, [{ claimed: step.leased[0]!, outcomes: failedAll(step.leased[0]!), resend: [] }]);
-      expect(last.finished).toBe(true);
-      expect((await upgraded.status('older')).counts.failed).toBe(4);
-      const read: [number, string | undefined][] = [];
-      for await (const o of upgraded.outcomes('older')) read.push([o.index, o.reason]);
-      expect(read).toEqual([[0, 'old'], [1, 'test'], [2, 'old'], [3, 'test']]);
-      await upgraded.close();
-      await client.end();
+      const opened = await Promise.all(Array.from({ length: 4 }, () => PgLedger.open(db.url, { maxConnections: 1 })));
+      const { rows } = await opened[0]!.pool.query<{ version: number; name: string }>('SELECT version, name FROM gw_ledger_migration ORDER BY version');
+      expect(rows).toEqual(LEDGER_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
+      await Promise.all(opened.map((l) => l.close()));
+      const again = await PgLedger.open(db.url);
+      expect((await again.pool.query('SELECT count(*)::int AS n FROM gw_ledger_migration')).rows[0]).toEqual({ n: LEDGER_MIGRATIONS.length });
+      await again.close();
     } finally {
-      await old.drop();
+      await db.drop();
+    }
+  });
+
+  it('a database with ledger tables of a version from before the migrations is refused, not upgraded', async () => {
+    const db = await freshDatabase();
+    try {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      await client.query('CREATE TABLE gw_batch (id text PRIMARY KEY)');
+      await client.end();
+      await expect(PgLedger.open(db.url)).rejects.toMatchObject({ name: 'UnmigratedLedgerError', code: 'GW_CONFIG' });
+    } finally {
+      await db.drop();
     }
   });
 });

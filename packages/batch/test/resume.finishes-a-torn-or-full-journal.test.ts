@@ -132,10 +132,12 @@ async function smallDisk(): Promise<{ dir: string; fill(freeBytes: number): void
 }
 
 describe('a full disk mid-batch', () => {
+  const ORDERS = 1000;
   it('stops the batch with a JournalWriteError (ENOSPC); with space freed, resume finishes and the results are written', async () => {
     const disk = await smallDisk();
     try {
-      const orders = await authorisedOrders(sandbox, 400, '24.00');
+      // 20 chunks: more than the window's intents written ahead (8), so the disk fills while most are still unsent.
+      const orders = await authorisedOrders(sandbox, ORDERS, '24.00');
       const journal = join(disk.dir, 'journal.jsonl');
       // Room for the start line and the first group of intents (8 chunks of 50, written ahead), not for the whole batch.
       disk.fill(64 * 1024);
@@ -149,17 +151,17 @@ describe('a full disk mid-batch', () => {
       const applied = () => orders.filter((o) => sandbox.state.appliedCounts('capture').get(o.transaction_id) === 1).length;
       const capturedBeforeTheDiskFilled = applied();
       expect(capturedBeforeTheDiskFilled).toBeGreaterThan(0);
-      expect(capturedBeforeTheDiskFilled).toBeLessThan(400);
+      expect(capturedBeforeTheDiskFilled).toBeLessThan(ORDERS);
 
       disk.free();
       const result = await resumeBatch(settings);
-      expect(result.counts).toEqual({ succeeded: 400, failed: 0, rejected: 0, unknown: 0 });
+      expect(result.counts).toEqual({ succeeded: ORDERS, failed: 0, rejected: 0, unknown: 0 });
       for (const o of orders) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id)).toBe(1);
       everyLineParses(journal);
       const results = join(disk.dir, 'results.csv');
       await writeResultsCsv(await outcomesFromJournal(journal), results);
       const rows = readFileSync(results, 'utf8').trimEnd().split('\n');
-      expect(rows).toHaveLength(401);
+      expect(rows).toHaveLength(ORDERS + 1);
       expect(rows.slice(1).every((r) => r.includes(',succeeded,'))).toBe(true);
     } finally {
       disk.close();

@@ -273,9 +273,16 @@ export class PgLedger {
         client.release();
         return null;
       }
+      // Held for the whole intake: a connection that fails meanwhile (the server stops) must not crash the process.
+      const lost = (): void => {};
+      client.on('error', lost);
       return {
         // A connection lost meanwhile took the lock with it: nothing to unlock, and the connection is not reused.
-        release: () => client.query("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]).then(() => client.release(), (error: Error) => client.release(error)),
+        release: () =>
+          client.query("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]).then(
+            () => (client.off('error', lost), client.release()),
+            (error: Error) => (client.off('error', lost), client.release(error)),
+          ),
       };
     });
   }
@@ -288,7 +295,7 @@ export class PgLedger {
   /** The indexes at or after `from` already in a chunk or decided (what a resumed intake must not take in again). */
   async takenFrom(id: string, from: number): Promise<Set<number>> {
     const { rows } = await this.#query<{ idx: string }>(
-      "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(coalesce(body::jsonb, orders)) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
+      "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(body::jsonb) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
       [id, from],
     );
     return new Set(rows.map((r) => Number(r.idx)));
@@ -367,7 +374,7 @@ export class PgLedger {
         chunks: async (first, chunk, size) =>
           (
             await this.#query<{ first_idx: string; chunk: string; outcomes: string; body: string }>(
-              'SELECT r.first_idx, r.chunk, r.outcomes, coalesce(c.body, c.orders::text) AS body FROM gw_batch_result r JOIN gw_batch_chunk c ON c.batch_id = r.batch_id AND c.chunk = r.chunk WHERE r.batch_id = $1 AND (r.first_idx, r.chunk) > ($2, $3) ORDER BY r.first_idx, r.chunk LIMIT $4',
+              'SELECT r.first_idx, r.chunk, r.outcomes, c.body FROM gw_batch_result r JOIN gw_batch_chunk c ON c.batch_id = r.batch_id AND c.chunk = r.chunk WHERE r.batch_id = $1 AND (r.first_idx, r.chunk) > ($2, $3) ORDER BY r.first_idx, r.chunk LIMIT $4',
               [id, first, chunk, size],
             )
           ).rows.map((r) => ({ first: Number(r.first_idx), chunk: Number(r.chunk), outcomes: outcomesOf(r.outcomes, r.body) })),

@@ -1,6 +1,6 @@
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
-import type { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
+import { timedOut, type QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import { callOperation } from '../send/call-operation.ts';
 import { classifyFailure } from '../send/classify-failure.ts';
 import { matchAnswers } from '../send/match-answers.ts';
@@ -39,12 +39,11 @@ export async function settleChunk(options: LedgerWorkerOptions, reconciliation: 
   let decided: OrderOutcome[] = [];
   let inDoubt: PendingOrder[];
   let sent = true;
-  let waited = false;
+  let quiet = false;
   if (claimed.takenOver && operation !== 'query') {
     // The earlier holder may have sent it: wait out its request, then a query decides (a send it had not proven does not count).
     if (!(await quietAfter(claimed.quietWaitMs, options.signal))) return { unsent: true };
     stats.takenOver += 1;
-    waited = true;
     inDoubt = claimed.orders;
     sent = claimed.sent;
   } else {
@@ -57,6 +56,7 @@ export async function settleChunk(options: LedgerWorkerOptions, reconciliation: 
       // The lease had less than the margin left when the request was about to be written: nothing left the process.
       if (isLeaseLapse(e)) return { unsent: true };
       error = e;
+      quiet = timedOut(e);
     }
     const settled = response ? matchAnswers(operation, batchSpecOf(operation), claimed.orders, response) : classifyFailure(operation, claimed.orders, error);
     decided = settled.flatMap((s) => (s.outcome ? [s.outcome] : []));
@@ -66,6 +66,6 @@ export async function settleChunk(options: LedgerWorkerOptions, reconciliation: 
       return { lost: true };
     }
   }
-  const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent, waited) : { outcomes: [], resend: [] };
+  const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent, quiet) : { outcomes: [], resend: [] };
   return { commit: { claimed, outcomes: [...decided, ...reconciled.outcomes], resend: reconciled.resend } };
 }

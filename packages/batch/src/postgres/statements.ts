@@ -109,7 +109,7 @@ UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, 
   quiet_at = greatest(c.quiet_at, clock_timestamp() + ($3 + $5) * interval '1 millisecond')
 FROM next
 WHERE c.ctid = next.row_id
-RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE coalesce(c.body, c.orders::text) END AS body, c.skip, c.fence, c.sent, next.taken_over,
+RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE c.body END AS body, c.skip, c.fence, c.sent, next.taken_over,
   ${QUIET_WAIT}`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
@@ -205,7 +205,7 @@ leased AS (
     lease_until = clock_timestamp() + $3 * interval '1 millisecond',
     quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond')
   FROM next WHERE k.ctid = next.row_id
-  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE coalesce(k.body, k.orders::text) END AS body, k.skip, k.fence, k.sent, next.taken_over,
+  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE k.body END AS body, k.skip, k.fence, k.sent, next.taken_over,
     ${QUIET_WAIT}
 ),
 summary AS (

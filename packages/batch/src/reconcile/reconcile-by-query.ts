@@ -9,6 +9,12 @@ import { messageOf, text, type Order, type PendingOrder } from '../send/pending-
 const QUERY_LIMIT = operations.query.batch.limit;
 const QUERY_TRIES = 3;
 
+/** True when the call timed out after its request left (the gateway may still be working on it). */
+export function timedOut(error: unknown): boolean {
+  const { code, details } = (error ?? {}) as { code?: unknown; details?: { reason?: unknown } };
+  return code === 'GW_TIMEOUT' || details?.reason === 'timeout';
+}
+
 /** What a reconciliation decided: final outcomes, and orders found not applied that go out again. */
 export interface Reconciled {
   readonly outcomes: OrderOutcome[];
@@ -59,11 +65,12 @@ export class QueryReconciliation {
 
   /**
    * `sent` false: nothing proves the request left (a crash right after its intent): a resend is not counted.
-   * `waited` true: the caller already waited out every send of these orders (a chunk taken over), so no quiet wait.
+   * `quiet` true: the call timed out, so the gateway may still be working on it: its orders are queried only after the
+   * send margin (`quietMs`), once a request still in progress has landed. An answer that came and could not be read,
+   * or a connection the gateway closed, has no such wait; nor has a chunk taken over (its holder's sends waited out).
    */
-  async settle(orders: readonly PendingOrder[], sent = true, waited = false): Promise<Reconciled> {
-    // The call has ended (timed out, reset): wait the send margin, so a request the gateway is still processing has landed.
-    if (!waited && this.#quietMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#quietMs));
+  async settle(orders: readonly PendingOrder[], sent = true, quiet = false): Promise<Reconciled> {
+    if (quiet && this.#quietMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#quietMs));
     const noAnswer = sent ? `no answer to the ${this.#operation}` : `the batch stopped (a crash or kill) around the ${this.#operation}'s send, with nothing journaled to show it went out`;
     const outcomes: OrderOutcome[] = [];
     const resend: PendingOrder[] = [];
