@@ -53,8 +53,9 @@ describe('two runBatch on one new journal started at the same instant', () => {
     const journal = join(dir, 'refunds.jsonl');
     writeFileSync(join(dir, 'orders.json'), JSON.stringify(refunds));
     const before = refundRequests();
-    sandbox.faults.setRules({ '/v1/refund': { latencyMs: 50 } });
-    const env = { SANDBOX_URL: sandbox.url, JOURNAL: journal, OPERATION: 'refund', ORDERS: join(dir, 'orders.json'), START_AT: String(Date.now() + 2_000) };
+    // Long enough that a child that boots late still finds the other one running.
+    sandbox.faults.setRules({ '/v1/refund': { latencyMs: 500 } });
+    const env = { SANDBOX_URL: sandbox.url, JOURNAL: journal, OPERATION: 'refund', ORDERS: join(dir, 'orders.json'), START_AT: String(Date.now() + 3_000) };
     const children = [startCrashChild(env), startCrashChild(env)];
     const ended = await Promise.all(children.map((c) => c.ended));
     sandbox.faults.setRules({});
