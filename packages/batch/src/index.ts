@@ -19,6 +19,8 @@ export { JournalWriteError, type JournalWriteDetails } from './journal-write-err
 export { BatchLedger } from './batch-ledger.ts';
 export { JournalMismatchError } from './journal-mismatch-error.ts';
 export { JournalInUseError, type JournalInUseDetails } from './journal-in-use-error.ts';
+export { JournalLockedError, type JournalLockedDetails, type JournalLockRefusal } from './journal-locked-error.ts';
+export type { JournalLockHolder } from './journal/lock-holder.ts';
 export { ordersFromCsv, ordersFromJsonl, type OrderSourceOptions } from './order-sources.ts';
 export { OrderSourceError, type OrderSourceProblem } from './order-source-error.ts';
 export { MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';

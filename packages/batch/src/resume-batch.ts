@@ -5,6 +5,7 @@ import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
+import { lockJournal, type JournalLock } from './journal/journal-lock.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { numbered } from './run-batch.ts';
 import { resumeLedgerBatch, runLedgerWorkerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
@@ -118,7 +119,13 @@ export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatc
     const orders = options.orders;
     return resumeLedgerBatch({ ...options, ledger: options.ledger, batch: options.batch! }, orders ? () => numbered(orders) : null);
   }
-  return resumeJournalBatch(options as ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> });
+  // Held from before the journal is read until the resume ends, so no run or resume of the same journal overlaps it.
+  const lock = await lockJournal(options.journal!, 'resume');
+  try {
+    return await resumeJournalBatch(options as ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> }, lock);
+  } finally {
+    await lock.release();
+  }
 }
 
 /** Options of `runBatchWorker`: the ledger and batch to join, the client, and how to work. */
@@ -135,7 +142,8 @@ export function runBatchWorker(options: BatchWorkerOptions): Promise<LedgerBatch
   return runLedgerWorkerBatch(options);
 }
 
-async function resumeJournalBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> }): Promise<BatchResult> {
+/** `lock.tookOverFrom` names a dead holder this resume took the journal over from (its last requests may still land). */
+async function resumeJournalBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> }, lock: JournalLock): Promise<BatchResult> {
   const state = await readJournal(options.journal);
   if (options.operation && options.operation !== state.operation) {
     throw new JournalMismatchError(options.journal, null, `the journal is of a ${state.operation} batch, not ${options.operation}`);

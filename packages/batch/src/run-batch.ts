@@ -4,6 +4,7 @@ import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { withoutCardData } from './card-data.ts';
 import { JournalInUseError } from './journal-in-use-error.ts';
+import { lockJournal } from './journal/journal-lock.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { runLedgerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 
@@ -67,15 +68,22 @@ export function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>
 export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
   if (options.ledger !== undefined) return runLedgerBatch({ ...options, ledger: options.ledger }, numberOrders(options.orders));
-  if (options.journal) await refuseJournalInUse(options.journal);
-  const journal = options.journal ? await BatchJournal.open(options.journal, options.journalFile) : null;
+  // Taken before the journal is looked at: of two runs started at once on a new journal, one is refused here.
+  const lock = options.journal ? await lockJournal(options.journal, 'run') : null;
+  let journal: BatchJournal | null = null;
   try {
+    if (options.journal) await refuseJournalInUse(options.journal);
+    journal = options.journal ? await BatchJournal.open(options.journal, options.journalFile) : null;
     const run = new BatchRun(options, journal);
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
     await journal?.append({ type: 'start', version: 1, operation: options.operation, limit: run.limit, at: new Date().toISOString() });
     await run.drain(numberOrders(options.orders));
     return await run.finish();
   } finally {
-    await journal?.close();
+    try {
+      await journal?.close();
+    } finally {
+      await lock?.release();
+    }
   }
 }

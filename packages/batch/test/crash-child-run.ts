@@ -15,12 +15,18 @@ export interface CrashChildRun {
 
 /** Runs the crash child with these environment variables added; resolves when it exits (killed or not). */
 export function runCrashChild(env: Record<string, string>): Promise<CrashChildRun> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--conditions=@gw/source', child], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startCrashChild(env).ended;
+}
+
+/** Starts the crash child: its pid (to signal it) and how it ended. */
+export function startCrashChild(env: Record<string, string>, script = child): { pid: number; ended: Promise<CrashChildRun> } {
+  const p = spawn(process.execPath, ['--conditions=@gw/source', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ended = new Promise<CrashChildRun>((resolve) => {
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (c) => (stdout += c));
     p.stderr.on('data', (c) => (stderr += c));
-    p.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+  return { pid: p.pid!, ended };
 }

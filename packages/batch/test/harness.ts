@@ -2,7 +2,7 @@
 import { createClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
-import type { BatchClient } from '../src/index.ts';
+import { runBatch, type BatchClient } from '../src/index.ts';
 
 export const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 
@@ -37,4 +37,17 @@ export async function authorisedOrders(sandbox: Sandbox, count: number, amount =
 /** Asserts the invariant of the batch: every input index exactly once. */
 export function indexesOf(outcomes: readonly { index: number }[]): number[] {
   return outcomes.map((o) => o.index).sort((a, b) => a - b);
+}
+
+/** `count` authorised orders, captured through a batch, as refund orders (a partial refund each). */
+export async function capturedRefundOrders(sandbox: Sandbox, count: number, amount = '20.00') {
+  const orders = await authorisedOrders(sandbox, count, amount);
+  const capture = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders });
+  if (capture.counts.succeeded !== count) throw new Error(`captured ${capture.counts.succeeded} of ${count}`);
+  return orders.map((o) => ({ ...o, refund_amount: '5.00', refund_reason: 'lock test' }));
+}
+
+/** How many refunds the sandbox holds for each order, in input order. */
+export function refundsPerOrder(sandbox: Sandbox, orders: readonly { transaction_id: string }[]): number[] {
+  return orders.map((o) => sandbox.state.orders.get(o.transaction_id)!.refunds.length);
 }

@@ -139,13 +139,17 @@ describe('a full disk mid-batch', () => {
       // 20 chunks: more than the window's intents written ahead (8), so the disk fills while most are still unsent.
       const orders = await authorisedOrders(sandbox, ORDERS, '24.00');
       const journal = join(disk.dir, 'journal.jsonl');
-      // Room for the start line and the first group of intents (8 chunks of 50, written ahead), not for the whole batch.
-      disk.fill(64 * 1024);
+      // Room for the start line and the first group of intents (8 chunks of 50, written ahead), not for the whole batch,
+      // plus a page for the journal's lock file.
+      disk.fill(68 * 1024);
       const settings = { client: clientFor(sandbox), reconcile: sandboxReconciler, journal, orders, concurrency: 2, journalFile: disk.openFile };
+      // Answers slow enough that the failed write stops the batch before its last chunks go out, however it is scheduled.
+      sandbox.faults.setRules({ '/v1/capture': { latencyMs: 100 } });
       const stopped = await runBatch({ ...settings, operation: 'capture' }).then(
         () => null,
         (error: unknown) => error,
       );
+      sandbox.faults.setRules({});
       expect(stopped).toMatchObject({ name: 'JournalWriteError', code: 'GW_INTERRUPTED', details: { journal, reason: 'ENOSPC' } });
       expect((stopped as Error).message).toMatch(/free space on its disk, then finish the batch with resumeBatch/);
       const applied = () => orders.filter((o) => sandbox.state.appliedCounts('capture').get(o.transaction_id) === 1).length;
