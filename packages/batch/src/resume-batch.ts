@@ -5,7 +5,8 @@ import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
-import { lockJournal, type JournalLock } from './journal/journal-lock.ts';
+import { HEARTBEAT_MS, lockJournal, type JournalLock } from './journal/journal-lock.ts';
+import { sendTiming } from './batch-defaults.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { numbered } from './run-batch.ts';
 import { resumeLedgerBatch, runLedgerWorkerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
@@ -142,6 +143,18 @@ export function runBatchWorker(options: BatchWorkerOptions): Promise<LedgerBatch
   return runLedgerWorkerBatch(options);
 }
 
+/**
+ * Waits until no request of the dead holder this resume took the journal over from can still be in flight: it sent
+ * nothing after its last heartbeat (plus one beat), and each request is over `timeoutMs`, plus the send margin, later.
+ * Nothing to wait for when the journal's last holder ended cleanly (its lock was released).
+ */
+async function quietAfterDeadHolder(lock: JournalLock, settings: { timeoutMs?: number; sendMarginMs?: number }): Promise<void> {
+  if (lock.tookOverFrom === null || lock.lastSeenAt === null) return;
+  const { timeoutMs, sendMarginMs } = sendTiming(settings);
+  const wait = lock.lastSeenAt + HEARTBEAT_MS + timeoutMs + sendMarginMs - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
 /** `lock.tookOverFrom` names a dead holder this resume took the journal over from (its last requests may still land). */
 async function resumeJournalBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> }, lock: JournalLock): Promise<BatchResult> {
   const state = await readJournal(options.journal);
@@ -157,6 +170,8 @@ async function resumeJournalBatch<Op extends BatchOperation>(options: ResumeBatc
     const run = new BatchRun({ ...options, operation: state.operation }, journal, state.lastChunk + 1);
     run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
     for (const outcome of state.decided.values()) run.ledger.restore(outcome);
+    // The journal was taken over from a process that died: a request it sent just before may still be in flight.
+    if (state.inDoubt.size > 0) await quietAfterDeadHolder(lock, options);
     for (const [chunk, pending] of [...state.inDoubt].sort((a, b) => a[0] - b[0])) {
       // Only a `sent` line proves the call was made; without one, a send found not applied is not counted.
       const settled = await run.reconcile(pending, state.sent.has(chunk));

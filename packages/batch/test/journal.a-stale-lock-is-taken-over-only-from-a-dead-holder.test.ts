@@ -10,6 +10,9 @@ import { lockJournal } from '../src/journal/journal-lock.ts';
 import { capturedRefundOrders, clientFor, indexesOf, refundsPerOrder } from './harness.ts';
 import { startCrashChild } from './crash-child-run.ts';
 
+/** The crash child's request timeout and margin: a resume after a kill waits them out (the dead holder's requests). */
+const AFTER_A_KILL = { timeoutMs: 1000, sendMarginMs: 100 };
+
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -54,7 +57,7 @@ describe('a stale journal lock', () => {
     expect(killed.signal).toBe('SIGKILL');
     expect(holderIn(journal)).toMatchObject({ pid: child.pid, host: hostname(), role: 'run' });
 
-    const result = await resumeBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds, journal, reconcile: sandboxReconciler });
+    const result = await resumeBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds, journal, reconcile: sandboxReconciler, ...AFTER_A_KILL });
     expect(indexesOf(result.outcomes)).toEqual(refunds.map((_, i) => i));
     expect(result.counts.succeeded).toBe(120);
     expect(refundsPerOrder(sandbox, refunds)).toEqual(refunds.map(() => 1));
@@ -116,7 +119,7 @@ describe('a journal lock that is not stale, or cannot be told to be', () => {
     process.kill(run.pid, 'SIGSTOP');
     try {
       await sleep(500);
-      const resumed = resumeBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds, journal });
+      const resumed = resumeBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds, journal, ...AFTER_A_KILL });
       await expect(resumed).rejects.toBeInstanceOf(JournalLockedError);
       await expect(resumed).rejects.toMatchObject({ details: { reason: 'stopped', holder: { pid: run.pid, role: 'run' } } });
       await expect(resumed).rejects.toThrow(`kill -CONT ${run.pid}`);
@@ -143,7 +146,7 @@ describe('a journal lock that is not stale, or cannot be told to be', () => {
     for (const { lock, reason, says } of cases) {
       const journal = newJournal();
       const text = lock(journal);
-      const resumed = resumeBatch({ client, operation: 'refund', orders: [], journal });
+      const resumed = resumeBatch({ client, operation: 'refund', orders: [], journal, ...AFTER_A_KILL });
       await expect(resumed).rejects.toMatchObject({ name: 'JournalLockedError', code: 'GW_CONFIG', details: { journal, lockFile: `${journal}.lock`, reason } });
       await expect(resumed).rejects.toThrow(says);
       expect(readFileSync(`${journal}.lock`, 'utf8')).toBe(text);

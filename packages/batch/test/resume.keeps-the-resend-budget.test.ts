@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeBatch } from '../src/index.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 
+/** The crash child's request timeout and margin: a resume after a kill waits them out (the dead holder's requests). */
+const AFTER_A_KILL = { timeoutMs: 1000, sendMarginMs: 100 };
+
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -30,7 +33,7 @@ describe('resume counts the sends an order already had', () => {
     );
     // Its send after resume goes unanswered and is not applied: with maxResends 1 its budget is spent.
     sandbox.faults.inject('/v1/capture', 'reset-before');
-    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 1 });
+    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 1, ...AFTER_A_KILL });
     expect(result.outcomes).toEqual([expect.objectContaining({ index: 0, kind: 'failed', reason: expect.stringContaining('after 2 sends') })]);
     expect(sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.outcome === 'reset-before')).toHaveLength(1);
     expect(sandbox.state.appliedCounts('capture').get(order!.transaction_id) ?? 0).toBe(0);

@@ -9,6 +9,9 @@ import { resumeBatch } from '../src/index.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { runCrashChild } from './crash-child-run.ts';
 
+/** The crash child's request timeout and margin: a resume after a kill waits them out (the dead holder's requests). */
+const AFTER_A_KILL = { timeoutMs: 1000, sendMarginMs: 100 };
+
 let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -51,7 +54,7 @@ describe('resends after kills', () => {
     ]);
     sandbox.faults.inject('/v1/capture', 'reset-before');
     const before = sandbox.state.requests.filter((r) => r.path === '/v1/capture').length;
-    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 0 });
+    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 0, ...AFTER_A_KILL });
     expect(result.outcomes).toEqual([
       expect.objectContaining({ kind: 'failed', reason: expect.stringMatching(/after 1 send \(and 1 more cut off by a crash or kill .*not counted\)/) }),
     ]);
@@ -66,7 +69,7 @@ describe('resends after kills', () => {
       { type: 'sent', chunk: 1, at },
     ]);
     const before = sandbox.state.requests.filter((r) => r.path === '/v1/capture').length;
-    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 0 });
+    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 0, ...AFTER_A_KILL });
     expect(result.outcomes).toEqual([expect.objectContaining({ kind: 'failed', reason: expect.stringContaining('after 1 send;') })]);
     expect(sandbox.state.requests.filter((r) => r.path === '/v1/capture').length - before).toBe(0);
   });
@@ -80,7 +83,7 @@ describe('resends after kills', () => {
       { type: 'outcomes', chunk: 1, outcomes: [], resend: [0], notCounted: [0], at },
     ]);
     sandbox.faults.inject('/v1/capture', 'reset-before');
-    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 0 });
+    const result = await resumeBatch({ client: clientFor(sandbox), journal, orders: [order!], reconcile: sandboxReconciler, maxResends: 0, ...AFTER_A_KILL });
     expect(result.outcomes).toEqual([expect.objectContaining({ kind: 'failed', reason: expect.stringContaining('after 1 send (and 1 more cut off') })]);
   });
 });

@@ -185,6 +185,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     else if (req.method !== 'POST') response = errorResponse(405, `${path} takes POST only`);
     else {
       const fault = faults.decide(path);
+      // The body is read first, then the latency (the gateway's processing time) passes: a request the sandbox has
+      // received is processed even if its client has gone meanwhile (killed, or gave up), as a real gateway's would be.
+      const body = await readBody(req, bodyLimits).catch((error: unknown) => error as Error);
       if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
       if (fault.kind === 'reset-before') {
         logRequest(path, null, false, 'reset-before');
@@ -192,7 +195,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       try {
-        const body = await readBody(req, bodyLimits);
+        if (body instanceof Error) throw body;
         if (fault.kind === 'http-5xx') {
           logRequest(path, null, false, 'http-5xx');
           response = errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');

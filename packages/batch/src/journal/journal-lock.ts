@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JournalLockedError } from '../journal-locked-error.ts';
 import { holderState, parseHolder, thisHolder, type JournalLockHolder } from './lock-holder.ts';
@@ -10,9 +10,17 @@ export interface JournalLock {
   readonly lockFile: string;
   /** The holder of a stale lock this one replaced (a dead process, whose last requests may still be in flight), else null. */
   readonly tookOverFrom: JournalLockHolder | null;
+  /**
+   * With `tookOverFrom`: when that holder was last seen alive (its lock file's heartbeat, epoch ms). It sent nothing
+   * after `lastSeenAt + HEARTBEAT_MS` (sends and heartbeats run on its one event loop).
+   */
+  readonly lastSeenAt: number | null;
   /** Removes the lock file if it is still this lock's; safe to call more than once. */
   release(): Promise<void>;
 }
+
+/** How often a holder touches its lock file (its mtime: the holder was alive then). */
+export const HEARTBEAT_MS = 1_000;
 
 /** How long a lock file found empty or unparsable is read again: its creator may be between open and write. */
 const UNREADABLE_RETRY_MS = 1_000;
@@ -90,6 +98,7 @@ export async function lockJournal(journal: string, role: JournalLockHolder['role
   const text = `${JSON.stringify(await thisHolder(role))}\n`;
   const waitUntil = Date.now() + TAKEOVER_WAIT_MS;
   let tookOverFrom: JournalLockHolder | null = null;
+  let lastSeenAt: number | null = null;
   for (;;) {
     if (await createExclusive(lockFile, text)) break;
     const found = await readLock(lockFile);
@@ -98,9 +107,11 @@ export async function lockJournal(journal: string, role: JournalLockHolder['role
     if (holder === null) throw new JournalLockedError({ journal, lockFile, holder, reason: 'unreadable' });
     const state = await holderState(holder);
     if (state !== 'dead' && state !== 'pid-reused') throw new JournalLockedError({ journal, lockFile, holder, reason: state });
+    const seen = await stat(lockFile).then((s) => s.mtimeMs, () => Date.now());
     const replaced = await replaceStale(lockFile, found.text, text);
     if (replaced === 'replaced') {
       tookOverFrom = holder;
+      lastSeenAt = seen;
       break;
     }
     if (replaced === 'busy') {
@@ -109,12 +120,20 @@ export async function lockJournal(journal: string, role: JournalLockHolder['role
     }
   }
   let released = false;
+  // The heartbeat: a resume that takes this lock over after a crash knows when this process was last alive.
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    void utimes(lockFile, now, now).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return {
     lockFile,
     tookOverFrom,
+    lastSeenAt,
     async release() {
       if (released) return;
       released = true;
+      clearInterval(heartbeat);
       // Only this lock's own file: if it was removed by hand and another run took the journal, that lock stays.
       if ((await readFile(lockFile, 'utf8').catch(() => null)) === text) await unlink(lockFile).catch(() => {});
     },
