@@ -11,7 +11,7 @@ import { capturedRefundOrders, clientFor, indexesOf, refundsPerOrder } from './h
 import { startCrashChild } from './crash-child-run.ts';
 
 /** The crash child's request timeout and margin: a resume after a kill waits them out (the dead holder's requests). */
-const AFTER_A_KILL = { timeoutMs: 1000, sendMarginMs: 100 };
+const AFTER_A_KILL = { timeoutMs: 2000, sendMarginMs: 100 };
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -27,7 +27,8 @@ describe('a resume started while a run of the same journal is under way', () => 
     const dir = mkdtempSync(join(tmpdir(), 'gw-lock-'));
     const journal = join(dir, 'refunds.jsonl');
     writeFileSync(join(dir, 'orders.json'), JSON.stringify(refunds));
-    const env = { SANDBOX_URL: sandbox.url, JOURNAL: journal, OPERATION: 'refund', ORDERS: join(dir, 'orders.json') };
+    // Answers take a second: the run's request timeout is well above it.
+    const env = { SANDBOX_URL: sandbox.url, JOURNAL: journal, OPERATION: 'refund', ORDERS: join(dir, 'orders.json'), TIMEOUT_MS: '5000' };
     // 8 chunks of 50, two at a time, a second each: the run lasts about four seconds.
     sandbox.faults.setRules({ '/v1/refund': { latencyMs: 1_000 } });
     const run = startCrashChild(env);

@@ -7,7 +7,7 @@ import { resumeBatch } from '../src/index.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 
 /** The crash child's request timeout and margin: a resume after a kill waits them out (the dead holder's requests). */
-const AFTER_A_KILL = { timeoutMs: 1000, sendMarginMs: 100 };
+const AFTER_A_KILL = { timeoutMs: 2000, sendMarginMs: 100 };
 
 let sandbox: Sandbox;
 beforeAll(async () => {
