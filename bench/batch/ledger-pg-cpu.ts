@@ -4,7 +4,9 @@
 // the WAL bytes and buffers it took per chunk (counts the machine's load does not move).
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-pg-cpu.ts [orders=10000] [rounds=3]
 // PLAN_CACHE_MODE=force_generic_plan|force_custom_plan sets the connection's plan_cache_mode. EXPLAIN=1 prints every statement's plan as run (auto_explain). NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
-import { PgLedger, type ChunkCommit, type OrderOutcome } from '@gw/batch';
+import type { OrderOutcome } from '@gw/batch';
+// The ledger's store itself (internal to @gw/batch): what this bench measures is its statements.
+import { PgLedger, type ChunkCommit } from '../../packages/batch/src/postgres/pg-ledger.ts';
 import { createDatabase, startCluster } from '@gw/test-postgres';
 import { preciseCpuMicros } from './postgres-cpu.ts';
 

@@ -4,7 +4,9 @@
 // only the samples of the batch (not of the authorising before it). GW_NO_JOURNAL=1: the same run with no ledger.
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source --cpu-prof --cpu-prof-dir=/tmp/prof-pg batch/profile-pg.ts [orders=20000]
 import { createClient } from '@gw/client';
-import { PgLedger, runBatch, type BatchClient } from '@gw/batch';
+import { runBatch, type BatchClient } from '@gw/batch';
+// The ledger's store itself (internal to @gw/batch).
+import { PgLedger } from '../../packages/batch/src/postgres/pg-ledger.ts';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { createDatabase, startCluster } from '@gw/test-postgres';

@@ -55,7 +55,10 @@ export interface BatchSettings {
   readonly total?: number;
   /** Stops the batch cleanly: no new request starts, those in flight finish and are journaled, then it throws BatchInterruptedError. */
   readonly signal?: AbortSignal;
-  /** For tests: called at each stage of each chunk. */
+}
+
+/** Not public: the crash tests' hook, called at each stage of each chunk (they kill the process there). */
+export interface StageHook {
   readonly onStage?: (stage: BatchStage, chunk: number) => void | Promise<void>;
 }
 
@@ -100,7 +103,7 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
  */
 export class BatchRun {
   readonly ledger: BatchLedger;
-  readonly #settings: BatchSettings;
+  readonly #settings: BatchSettings & StageHook;
   readonly #limit: number;
   readonly #intake: OrderIntake;
   readonly #queue: ChunkQueue;
@@ -112,7 +115,7 @@ export class BatchRun {
   #total: number | null = null;
   readonly #startedAt = Date.now();
 
-  constructor(settings: BatchSettings, store: LedgerStore | null, firstChunk = 1) {
+  constructor(settings: BatchSettings & StageHook, store: LedgerStore | null, firstChunk = 1) {
     this.#settings = settings;
     this.#limit = batchSpecOf(settings.operation).limit;
     this.#intake = new OrderIntake(settings.operation);

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { startSandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
-import { LEDGER_MIGRATIONS, LedgerBatchError, PgLedger, runBatch, type ClaimedChunk, type OrderOutcome } from '../src/index.ts';
+import { LEDGER_MIGRATIONS, LedgerBatchError, runBatch, type OrderOutcome } from '../src/index.ts';
+import { PgLedger, type ClaimedChunk } from '../src/postgres/pg-ledger.ts';
 import { claimKeyOf } from '../src/order-key.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { freshDatabase, ledgerForFile } from './pg/database.ts';

@@ -10,7 +10,7 @@ import { BATCH_DEFAULTS } from '../batch-defaults.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
+import { INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -109,7 +109,7 @@ async function ridingOut<T>(outage: LedgerOutage, batch: string | null, attempt:
   }
 }
 
-const STATEMENT_NAMES = new Map(Object.entries({ CLAIM, COMMIT, IDLE, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
+const STATEMENT_NAMES = new Map(Object.entries({ INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
 
 /**
  * A batch ledger in PostgreSQL, shared by every worker of every batch in the database: chunks with leases and fencing
@@ -195,13 +195,6 @@ export class PgLedger {
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     return { operation: row.operation, limit: row.chunk_limit, sealed: row.sealed, total: row.total === null ? null : Number(row.total), intakeNext: Number(row.intake_next), open: row.open, counts: { ...emptyCounts(), ...row.counts } };
-  }
-
-  /** True when the batch is over: every input order taken in and every chunk done. */
-  async finished(id: string): Promise<boolean> {
-    const { rows } = await this.#query<{ sealed: boolean; open: boolean }>(IDLE, [id]);
-    if (!rows[0]) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    return rows[0].sealed && !rows[0].open;
   }
 
   /**
@@ -301,13 +294,6 @@ export class PgLedger {
     return new Set(rows.map((r) => Number(r.idx)));
   }
 
-  /** Leases the next chunk (ready, or whose lease expired), or null when none is free now. */
-  async claim(id: string, holder: string, terms: LeaseTerms): Promise<ClaimedChunk | null> {
-    const sentAt = performance.now();
-    const { rows } = await this.#query<LeasedRow>(CLAIM, [id, holder, terms.leaseMs, intArray(this.#local.keys()), terms.sendWindowMs]);
-    return rows[0] ? this.#claimed(id, rows[0], new LocalLease(sentAt, terms.leaseMs)) : null;
-  }
-
   // A leased row as a chunk: its orders from the row's text, or (no text sent back) from those this ledger took in.
   #claimed(id: string, row: LeasedRow, lease: LocalLease): ClaimedChunk {
     const chunk = Number(row.chunk);
@@ -321,13 +307,6 @@ export class PgLedger {
   /** Records that the chunk's call is over (fenced); false when the lease was lost. */
   async markSent(id: string, claimed: ClaimedChunk): Promise<boolean> {
     return ((await this.#query(MARK_SENT, [id, claimed.chunk, claimed.fence])).rowCount ?? 0) > 0;
-  }
-
-  /** Writes the chunk's outcomes and resends and marks it done, only while `claimed.fence` is its token; false when refused. */
-  async commit(id: string, claimed: ClaimedChunk, outcomes: readonly OrderOutcome[], resend: readonly PendingOrder[]): Promise<boolean> {
-    const c = commitColumns(outcomes, resend);
-    const { rows } = await this.#query<{ held: number }>(COMMIT, [id, claimed.chunk, claimed.fence, [c.first, ...c.counts], c.outcomes, c.resend]);
-    return (rows[0]?.held ?? 0) > 0;
   }
 
   /**

@@ -90,49 +90,8 @@ WHERE o.batch_id = $1 AND o.idx = u.idx`;
  */
 const QUIET_WAIT = `greatest(0, ceil(extract(epoch FROM (next.quiet_before - clock_timestamp())) * 1000))::int AS quiet_wait_ms`;
 
-/**
- * $1 batch, $2 holder, $3 lease ms, $4 chunks whose orders the caller has (their text is not sent back), $5 the holder's
- * send window (request timeout + send margin, ms): the first ready chunk, or one whose lease expired; its token goes up by one. The
- * choice is a MATERIALIZED CTE, evaluated once: as a subquery in UPDATE … FROM the planner may rescan it per row, and
- * each rescan under SKIP LOCKED picks another chunk, leasing several while returning one. The update finds the row by
- * the ctid `next` locked (the row cannot move while this statement holds its lock): joined on the chunk number, the
- * planner scanned every row of the batch (done ones too) for each chunk leased.
- */
-export const CLAIM = `
-WITH next AS MATERIALIZED (
-  SELECT ctid AS row_id, chunk, leased_before AS taken_over, quiet_at AS quiet_before FROM gw_batch_chunk
-  WHERE batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
-  ORDER BY chunk LIMIT 1 FOR UPDATE SKIP LOCKED
-)
-UPDATE gw_batch_chunk c SET state = 'leased', holder = $2, fence = c.fence + 1, leased_before = true,
-  lease_until = clock_timestamp() + $3 * interval '1 millisecond',
-  quiet_at = greatest(c.quiet_at, clock_timestamp() + ($3 + $5) * interval '1 millisecond')
-FROM next
-WHERE c.ctid = next.row_id
-RETURNING c.chunk, CASE WHEN c.chunk = ANY($4::bigint[]) THEN NULL ELSE c.body END AS body, c.skip, c.fence, c.sent, next.taken_over,
-  ${QUIET_WAIT}`;
-
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
 export const MARK_SENT = `UPDATE gw_batch_chunk SET sent = true WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased'`;
-
-/**
- * $1 batch, $2 chunk, $3 fence, $4 [first index, succeeded, failed, rejected, unknown], $5 outcomes (JSON text, none
- * when null), $6 resend entries (JSON text, none when null): written only while the token is the chunk's.
- */
-export const COMMIT = `
-WITH held AS (
-  UPDATE gw_batch_chunk SET state = 'done', holder = NULL, lease_until = NULL
-  WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased' RETURNING chunk
-),
-decided AS (
-  INSERT INTO gw_batch_result (batch_id, chunk, first_idx, succeeded, failed, rejected, unknown, outcomes)
-  SELECT $1, $2, ($4::bigint[])[1], ($4::bigint[])[2], ($4::bigint[])[3], ($4::bigint[])[4], ($4::bigint[])[5], $5 FROM held WHERE $5::text IS NOT NULL RETURNING 1
-),
-resent AS (
-  INSERT INTO gw_batch_chunk (batch_id, chunk, body)
-  SELECT $1, nextval('gw_batch_chunk_seq'), $6 FROM held WHERE $6::text IS NOT NULL RETURNING 1
-)
-SELECT (SELECT count(*)::int FROM held) AS held, (SELECT count(*)::int FROM decided) AS decided, (SELECT count(*)::int FROM resent) AS resent`;
 
 /**
  * $1 batch, $2 holder, $3 lease ms, $4 chunks, $5 their tokens, $6 the send window: extends the leases the holder
@@ -155,17 +114,18 @@ SELECT b.operation, b.chunk_limit, b.sealed, b.total, b.intake_next,
       LATERAL (VALUES ('succeeded', t.s), ('failed', t.f), ('rejected', t.r), ('unknown', t.u)) AS v(kind, n)) o WHERE n IS NOT NULL GROUP BY kind) k) AS counts
 FROM gw_batch b WHERE b.id = $1`;
 
-/** $1 batch: whether intake is over and whether any chunk is not done (what an idle worker asks; cheaper than STATUS). */
-export const IDLE = `SELECT b.sealed, EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open FROM gw_batch b WHERE b.id = $1`;
 
 /**
  * One step of a worker, one round trip: commits the chunks it finished (each only under its lease's token: outcomes,
- * resends, the chunk done, as COMMIT does) and leases up to $4 more (as CLAIM does, never one committed here), and
+ * resends, the chunk done) and leases up to $4 more (the first ready chunks, or ones whose lease expired; never one
+ * committed here), and
  * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
  * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
  * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back); $15
- * the holder's send window (as CLAIM's $5). Leased rows are updated by the ctid `next` locked, as in CLAIM. A commit
+ * the holder's send window (request timeout + send margin, ms). The choice of chunks is a MATERIALIZED CTE, evaluated
+ * once (as a subquery in UPDATE … FROM the planner may rescan it, and each rescan under SKIP LOCKED picks other chunks);
+ * leased rows are updated by the ctid `next` locked (joined on the chunk number, every row of the batch was scanned). A commit
  * whose chunk is already done under the same token counts as held: the same step, retried after its connection was
  * lost once it had committed (a done chunk is never leased again, so its token is still the committer's).
  */

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sandbox } from '@gw/sandbox';
-import { newBatchId, PgLedger, type OrderOutcome } from '../../src/index.ts';
+import { newBatchId, type OrderOutcome } from '../../src/index.ts';
+import { PgLedger } from '../../src/postgres/pg-ledger.ts';
 
 const CHILD = join(import.meta.dirname, '../fixtures/ledger-worker-child.ts');
 

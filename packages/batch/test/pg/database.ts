@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { PgLedger } from '../../src/index.ts';
+import { PgLedger } from '../../src/postgres/pg-ledger.ts';
 
 /** A fresh database in the test run's PostgreSQL cluster: its URL, and a drop for afterwards. */
 export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
