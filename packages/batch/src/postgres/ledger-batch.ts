@@ -76,9 +76,11 @@ export async function workOnLedgerBatch(
       stop.abort();
     };
     let worker: LedgerWorkerStats | undefined;
+    let unlisten: (() => Promise<void>) | null = null;
     try {
-      // The intake wakes this process's idle slots as it adds chunks; other processes find them when they poll.
+      // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the chunks channel.
       const wakeUp = new WakeUp();
+      unlisten = await ledger.listen(settings.batch, () => wakeUp.wake());
       const taking = intake?.(ledger, operation, signal, wakeUp).then((n) => (wakeUp.wake(), n)).catch(failed);
       const reconcile = settings.reconcile ?? cannotTellReconciler;
       worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends, leaseMs: settings.leaseMs ?? BATCH_DEFAULTS.leaseMs, ...sendTiming(settings), pollMs: settings.pollMs ?? BATCH_DEFAULTS.pollMs, holder: settings.holder, wakeUp }).catch((error: unknown) => {
@@ -88,6 +90,7 @@ export async function workOnLedgerBatch(
       await taking;
     } finally {
       if (progress) clearInterval(progress);
+      await unlisten?.().catch(() => {});
     }
     if (failure !== null) throw failure;
     const status = await ledger.status(settings.batch);

@@ -10,7 +10,7 @@ import { BATCH_DEFAULTS } from '../batch-defaults.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -278,6 +278,35 @@ export class PgLedger {
           ),
       };
     });
+  }
+
+  /**
+   * Calls `wake` whenever any process adds chunks to batch `id` (intake, or orders to send again), on a connection of
+   * its own that LISTENs; returns how to stop. A lost connection only stops the wake-ups: workers still poll.
+   */
+  async listen(id: string, wake: () => void): Promise<() => Promise<void>> {
+    const client = await ridingOut(this.#outage, this.#batch, () => this.pool.connect());
+    const onNotification = (message: pg.Notification): void => {
+      if (message.payload === id) wake();
+    };
+    const lost = (): void => {};
+    client.on('notification', onNotification);
+    client.on('error', lost);
+    try {
+      await client.query(`LISTEN ${CHUNKS_CHANNEL}`);
+    } catch (error) {
+      client.off('notification', onNotification);
+      client.off('error', lost);
+      client.release(error as Error);
+      throw error;
+    }
+    return async () => {
+      client.off('notification', onNotification);
+      await client.query(`UNLISTEN ${CHUNKS_CHANNEL}`).then(
+        () => (client.off('error', lost), client.release()),
+        (error: Error) => (client.off('error', lost), client.release(error)),
+      );
+    };
   }
 
   /** Marks every input order taken in. */

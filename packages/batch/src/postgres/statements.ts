@@ -5,6 +5,12 @@
  */
 
 /**
+ * The channel a statement that adds chunks notifies (the batch id as payload, delivered at commit): idle workers of
+ * every process LISTEN on it and look for work at once instead of at their next poll.
+ */
+export const CHUNKS_CHANNEL = 'gw_batch_chunks';
+
+/**
  * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes, $5
  * their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk: JSON
  * text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake
@@ -55,6 +61,7 @@ rejected AS (
 ),
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 AND intake_next = $10 RETURNING 1)
 SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT intake_next FROM gw_batch WHERE id = $1) AS at, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
+  (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM chunk)) IS NULL AS woke,
   (SELECT coalesce(array_agg(grp ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_grps, (SELECT coalesce(array_agg(chunk ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_chunks,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
 
@@ -174,7 +181,9 @@ summary AS (
       AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
   FROM gw_batch b WHERE b.id = $1
 )
-SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
+SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms,
+  (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent)) IS NULL AS woke
+FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
 
 /**
  * $1 batch, $2 chunks, $3 fences, $4 taken over: hands back chunks leased and never sent (ready again, whether an

@@ -1,0 +1,22 @@
+// One process of bench/batch/fleet-scale.ts, as a team runs it: the built packages (dist), not their sources, so a
+// process starts as `gw batch` does. ROLE 'run' starts the batch (intake and work), 'worker' joins it. Prints what
+// this process did as JSON. Build first (pnpm build).
+import { readFileSync } from 'node:fs';
+import { createClient } from '@gw/client';
+import { runBatch, runBatchWorker, type BatchClient, type LedgerBatchResult } from '@gw/batch';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, sandboxReconciler } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+
+const { SANDBOX_URL, LEDGER, BATCH, ROLE, ORDERS, CONCURRENCY } = process.env;
+// Since this process started (performance's time origin): how long Node took to load gw.
+const started = performance.now();
+const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+const client = createClient({ baseUrl: SANDBOX_URL!, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as BatchClient;
+// The library's defaults for leases, timeouts and polling.
+const settings = { client, ledger: LEDGER!, batch: BATCH!, concurrency: Number(CONCURRENCY), reconcile: sandboxReconciler, keepOutcomes: false };
+const result: LedgerBatchResult =
+  ROLE === 'run'
+    ? await runBatch({ ...settings, operation: 'capture', orders: JSON.parse(readFileSync(ORDERS!, 'utf8')) as Record<string, string>[] })
+    : await runBatchWorker(settings);
+process.stdout.write(JSON.stringify({ role: ROLE, counts: result.counts, worker: result.worker, roundTrips: result.roundTrips, durationMs: result.durationMs, loadMs: started }));
+process.exit(0);
