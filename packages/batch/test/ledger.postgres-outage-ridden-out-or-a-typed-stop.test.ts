@@ -55,6 +55,14 @@ async function batchWithAnOutage(outageMs: number) {
   return { orders, env, coordinator, sentDuring, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** Every order captured exactly once by the sandbox, and exactly one outcome each in the ledger, all succeeded. */
+async function expectEachCapturedOnce(run: Awaited<ReturnType<typeof batchWithAnOutage>>): Promise<void> {
+  expect(captured(run.orders).filter((n) => n !== 1)).toEqual([]);
+  const outcomes = await outcomesFromLedger(run.env.LEDGER, run.env.BATCH);
+  expect(outcomes.map((o) => o.index)).toEqual(run.orders.map((_, i) => i));
+  expect(outcomes.filter((o) => o.kind !== 'succeeded')).toEqual([]);
+}
+
 describe('PostgreSQL stopped under a running batch', () => {
   it('for 1 s: the worker reconnects and finishes, sending nothing new meanwhile; every order captured once, exit 0', async () => {
     const run = await batchWithAnOutage(1000);
@@ -62,10 +70,7 @@ describe('PostgreSQL stopped under a running batch', () => {
       const exit = await run.coordinator.exited;
       expect(exit.code, exit.stderr + exit.stdout).toBe(0);
       expect(run.sentDuring).toBeLessThanOrEqual(2 * 2 * 50);
-      expect(captured(run.orders).filter((n) => n !== 1)).toEqual([]);
-      const outcomes = await outcomesFromLedger(run.env.LEDGER, run.env.BATCH);
-      expect(outcomes.map((o) => o.index)).toEqual(run.orders.map((_, i) => i));
-      expect(outcomes.filter((o) => o.kind !== 'succeeded')).toEqual([]);
+      await expectEachCapturedOnce(run);
     } finally {
       run.cleanup();
     }
@@ -83,10 +88,7 @@ describe('PostgreSQL stopped under a running batch', () => {
       expect(captured(run.orders).filter((n) => n > 1)).toEqual([]);
       const resumed = await start({ ...run.env, ROLE: 'resume' }).exited;
       expect(resumed.code, resumed.stderr + resumed.stdout).toBe(0);
-      expect(captured(run.orders).filter((n) => n !== 1)).toEqual([]);
-      const outcomes = await outcomesFromLedger(run.env.LEDGER, run.env.BATCH);
-      expect(outcomes.map((o) => o.index)).toEqual(run.orders.map((_, i) => i));
-      expect(outcomes.filter((o) => o.kind !== 'succeeded')).toEqual([]);
+      await expectEachCapturedOnce(run);
     } finally {
       run.cleanup();
     }

@@ -5,8 +5,8 @@ import { createClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { EXIT_CODES } from '../src/index.ts';
+import { gwIn } from './io.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -14,11 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-async function gw(args: string[], cwd: string) {
-  const c = capturedIo({ cwd });
-  const status = await runCli(args, c.io, c.signals);
-  return { status, out: c.out(), err: c.err() };
-}
+const gw = (args: string[], cwd: string) => gwIn(cwd, args);
 
 describe('gw batch results files', () => {
   it('names the operation, so a query batch keeps the capture batch results, and refuses to replace them unasked', async () => {

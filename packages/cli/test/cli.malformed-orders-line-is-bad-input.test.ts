@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { EXIT_CODES } from '../src/index.ts';
+import { gwIn } from './io.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -12,11 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-async function gw(args: string[], cwd: string) {
-  const c = capturedIo({ cwd });
-  const status = await runCli(args, c.io, c.signals);
-  return { status, out: c.out(), err: c.err() };
-}
+const gw = (args: string[], cwd: string) => gwIn(cwd, args);
 
 describe('gw batch with a malformed orders file', () => {
   it('exits 7, names the file and line, says how to fix it, sends nothing and never echoes the line', async () => {

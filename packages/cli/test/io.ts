@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Readable, Writable } from 'node:stream';
-import type { CliIo } from '../src/index.ts';
+import { runCli, type CliIo } from '../src/index.ts';
 
 /** A CliIo whose output is captured as text (not a terminal). */
 export function capturedIo(options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}) {
@@ -10,4 +10,11 @@ export function capturedIo(options: { stdin?: string; env?: Record<string, strin
   const stderr = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) });
   const io: CliIo = { stdout, stderr, stdin: Readable.from([options.stdin ?? '']), env: options.env ?? {}, cwd: options.cwd ?? process.cwd() };
   return { io, out: () => out, err: () => err, signals: new EventEmitter() };
+}
+
+/** Runs `gw args` in `cwd` with captured output: its exit status and what it printed. */
+export async function gwIn(cwd: string, args: string[]): Promise<{ status: number; out: string; err: string }> {
+  const c = capturedIo({ cwd });
+  const status = await runCli(args, c.io, c.signals);
+  return { status, out: c.out(), err: c.err() };
 }
