@@ -76,11 +76,12 @@ export async function workOnLedgerBatch(
       stop.abort();
     };
     let worker: LedgerWorkerStats | undefined;
-    let unlisten: (() => Promise<void>) | null = null;
+    let listening: Promise<(() => Promise<void>) | null> = Promise.resolve(null);
     try {
-      // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the chunks channel.
+      // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the chunks channel,
+      // listened to on a connection of its own, opened beside the start rather than before it (polling covers the gap).
       const wakeUp = new WakeUp();
-      unlisten = await ledger.listen(settings.batch, () => wakeUp.wake());
+      listening = ledger.listen(settings.batch, () => wakeUp.wake()).catch(() => null);
       const taking = intake?.(ledger, operation, signal, wakeUp).then((n) => (wakeUp.wake(), n)).catch(failed);
       const reconcile = settings.reconcile ?? cannotTellReconciler;
       worker = await runLedgerWorker({ ledger, batch: settings.batch, operation, onOutcome: settings.onOutcome, signal, client: settings.client, concurrency, reconcile, maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends, leaseMs: settings.leaseMs ?? BATCH_DEFAULTS.leaseMs, ...sendTiming(settings), pollMs: settings.pollMs ?? BATCH_DEFAULTS.pollMs, holder: settings.holder, wakeUp }).catch((error: unknown) => {
@@ -90,7 +91,7 @@ export async function workOnLedgerBatch(
       await taking;
     } finally {
       if (progress) clearInterval(progress);
-      await unlisten?.().catch(() => {});
+      await (await listening)?.().catch(() => {});
     }
     if (failure !== null) throw failure;
     const status = await ledger.status(settings.batch);
