@@ -3,6 +3,7 @@
 // shaped like a sandbox's), the backend's CPU read from /proc before and after each phase, each phase's wall time, and
 // the WAL bytes and buffers it took per chunk (counts the machine's load does not move).
 //   cd bench && npx -y pnpm@10.34.9 exec node --conditions=@gw/source batch/ledger-pg-cpu.ts [orders=10000] [rounds=3]
+// FOREIGN_KEYS=1 adds the foreign keys the schema leaves out (claims and intake outcomes to their batch): the difference is what they cost.
 // PLAN_CACHE_MODE=force_generic_plan|force_custom_plan sets the connection's plan_cache_mode. EXPLAIN=1 prints every statement's plan as run (auto_explain). NOKEYS=1 takes the orders in without claim keys: the difference is what the claims across batches cost.
 import type { OrderOutcome } from '@gw/batch';
 // The ledger's store itself (internal to @gw/batch): what this bench measures is its statements.
@@ -21,6 +22,11 @@ if (process.env.EXPLAIN) {
   for (const set of ["LOAD 'auto_explain'", 'SET auto_explain.log_min_duration = 0', 'SET auto_explain.log_analyze = on', 'SET auto_explain.log_buffers = on', 'SET client_min_messages = log']) await connection.query(set);
   connection.on('notice', (notice: { message?: string }) => console.log(notice.message));
   connection.release();
+}
+if (process.env.FOREIGN_KEYS) {
+  await ledger.pool.query('ALTER TABLE gw_order_claim ADD FOREIGN KEY (batch_id) REFERENCES gw_batch (id)');
+  await ledger.pool.query('ALTER TABLE gw_batch_outcome ADD FOREIGN KEY (batch_id) REFERENCES gw_batch (id)');
+  await ledger.pool.query('ALTER TABLE gw_batch_result ADD FOREIGN KEY (batch_id) REFERENCES gw_batch (id)');
 }
 if (process.env.PLAN_CACHE_MODE) await ledger.pool.query(`SET plan_cache_mode = ${process.env.PLAN_CACHE_MODE}`);
 const pid = (await ledger.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
