@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
@@ -11,6 +12,17 @@ import { capturedIo } from './io.ts';
 const dir = mkdtempSync(join(tmpdir(), 'gw-cli-sandbox-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const SECRET = 'team-secret-9f3c1e';
+
+/** GETs `path` from the sandbox at `url` (127.0.0.1) with the given Host header; resolves the status and body. */
+function getWithHost(url: string, path: string, host: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: new URL(url).port, path, headers: { host }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject).end();
+  });
+}
 
 /** Runs `gw sandbox ...` in this process; resolves once it printed its address. */
 async function running(args: string[], env: Record<string, string> = {}) {
@@ -27,19 +39,19 @@ async function running(args: string[], env: Record<string, string> = {}) {
 describe('gw sandbox flags', () => {
   it('refuses bad flags naming every problem at once, exit 2, without printing a secret', async () => {
     const c = capturedIo({ cwd: dir });
-    const args = ['sandbox', '--port', 'eighty', '--latency', '-5', '--faults', '{"/v1/nope":{"http5xx":2}}', '--notify-attempts', '0', '--unknown-fields', 'maybe', '--secret', SECRET, '--secret-env', 'NO_SUCH_VAR', '--merchants', 'missing.json', '--max-connections', '1.5', '--redirect-expiry', '10 minutes'];
+    const args = ['sandbox', '--port', 'eighty', '--latency', '-5', '--faults', '{"/v1/nope":{"http5xx":2}}', '--notify-attempts', '0', '--unknown-fields', 'maybe', '--secret', SECRET, '--secret-env', 'NO_SUCH_VAR', '--merchants', 'missing.json', '--max-connections', '1.5', '--redirect-expiry', '10 minutes', '--allowed-host', 'team.test:8787'];
     const status = await runCli(args, c.io, c.signals);
     expect(status).toBe(EXIT_CODES.usage);
     const err = c.err();
-    for (const flag of ['--port', '--latency', '--faults: "/v1/nope"', '"/v1/nope".http5xx', '--notify-attempts', '--unknown-fields', '--secret and --secret-env', '--secret-env NO_SUCH_VAR', '--merchants missing.json', '--max-connections', '--redirect-expiry "10 minutes"']) expect(err).toContain(flag);
-    expect(err).toMatch(/11 bad flag/);
+    for (const flag of ['--port', '--latency', '--faults: "/v1/nope"', '"/v1/nope".http5xx', '--notify-attempts', '--unknown-fields', '--secret and --secret-env', '--secret-env NO_SUCH_VAR', '--merchants missing.json', '--max-connections', '--redirect-expiry "10 minutes"', '--allowed-host "team.test:8787"']) expect(err).toContain(flag);
+    expect(err).toMatch(/12 bad flag/);
     expect(err + c.out()).not.toContain(SECRET);
   });
 
   it('lists every flag in its help', async () => {
     const c = capturedIo();
     expect(await runCli(['sandbox', '--help'], c.io, c.signals)).toBe(0);
-    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--redirect-expiry', '--state', '--no-control', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
+    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--redirect-expiry', '--state', '--no-control', '--allowed-host', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
       expect(c.out()).toContain(flag);
     }
   });
@@ -88,6 +100,25 @@ describe('gw sandbox flags', () => {
       await client.close();
     }
     expect(await run.stop()).toBe(0);
+  });
+
+  it('answers a Host named by --allowed-host (repeatable, a leading dot for the names under it) and refuses another with 403 naming the flag', async () => {
+    const run = await running(['--port', '0', '--allowed-host', 'team.test', '--allowed-host', '.corp.test']);
+    const port = new URL(run.url).port;
+    try {
+      expect(run.c.out()).toContain('team.test, .corp.test');
+      for (const host of [`team.test:${port}`, `ci.corp.test:${port}`, `127.0.0.1:${port}`, `localhost:${port}`]) expect([host, (await getWithHost(run.url, '/sandbox/api/clock', host)).status]).toEqual([host, 200]);
+      for (const host of [`evil.test:${port}`, `team.test.evil.test:${port}`]) {
+        const refused = await getWithHost(run.url, '/sandbox/api/clock', host);
+        expect([host, refused.status]).toEqual([host, 403]);
+        expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'host_not_allowed', message: expect.stringContaining('--allowed-host') } });
+      }
+    } finally {
+      expect(await run.stop()).toBe(0);
+    }
+    const plain = await running(['--port', '0']);
+    expect((await getWithHost(plain.url, '/v1/capture', `team.test:${new URL(plain.url).port}`)).status).toBe(403);
+    expect(await plain.stop()).toBe(0);
   });
 
   it('turns the control API and console off with --no-control', async () => {

@@ -31,7 +31,7 @@ describe('payments', () => {
     const order = orderNo('ALT');
     const respon = await client.authoriseAlternative({ order_no: order, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back', person: { document_number: '123', documents: { labels: { bank_account: { bank: { code: '341' } } } } } });
     expect(respon).toMatchObject({ order_no: order, amount: '80.00', currency: 'BRL' });
-    expect(respon.issuer_url).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/T\\d{16}$`));
+    expect(respon.issuer_url).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/[A-Za-z0-9_-]{22}$`));
     expect([...sandbox.state.orders.values()].find((o) => o.orderNo === order)?.variant).toBe('alternative');
   });
 
@@ -40,7 +40,7 @@ describe('payments', () => {
     const page = await client.checkout({ order_no: order, currency: 'USD', amount: '59.90', return_url: 'https://shop.example.test/ok', cart_items: [{ basic_item_data: { name: 'Mug & "Cup"', quantity: '2', price: { amount_usd: 9.95 } } }] });
     expect(page.method).toBe('POST');
     expect(page.autoSubmit).toBe(true);
-    expect(page.action).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/T\\d{16}$`));
+    expect(page.action).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/[A-Za-z0-9_-]{22}$`));
     expect(page.fields).toMatchObject({ order_no: order, orderNo: order, orderAmount: '59.90', merNo: 'M100200', returnUrl: 'https://shop.example.test/ok' });
     expect(JSON.parse(page.fields.cart_items!)).toEqual([{ basic_item_data: { name: 'Mug & "Cup"', quantity: '2', price: { amount_usd: 9.95 } } }]);
     expect(page.html).toContain('<form');

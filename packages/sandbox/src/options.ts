@@ -20,6 +20,12 @@ export interface SandboxOptions {
   readonly port?: number;
   /** Address to listen on. Default `127.0.0.1`. */
   readonly host?: string;
+  /**
+   * Host names the sandbox answers besides loopback ones (`127.0.0.0/8`, `[::1]`, `localhost`, `*.localhost`) and its
+   * listening address; `.example.test` allows example.test and every name under it. A request with any other `Host`
+   * (a page rebound to 127.0.0.1 by DNS) or none gets HTTP 403, on every route. Default none.
+   */
+  readonly allowedHosts?: readonly string[];
   /** Signs responses and notifications. Default: the reference HMAC-SHA256 signer with SANDBOX_DEFAULT_SECRET. */
   readonly signer?: Signer;
   /** Verifies request `encryption_data`. Default: the same reference signer. */

@@ -18,6 +18,7 @@ import { SeededRandom } from './random.ts';
 import { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps } from './lifecycle/deps.ts';
 import { expireDuePayments } from './lifecycle/redirect-payment.ts';
 import { isShopperPath, serveShopperPage } from './pages/shopper-routes.ts';
+import { hostAllowed, hostRefusal } from './server/allowed-hosts.ts';
 import { readBody } from './server/read-body.ts';
 import { refusalRecord, refuseIncompletePayment } from './server/refusals.ts';
 import { HANDLERS, selectVariant, VARIANTS_BY_PATH } from './server/routes.ts';
@@ -93,6 +94,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     void notifier.send({ kind, url, key, record, operation, copies });
   const redirectExpiryMs = options.redirectExpiryMs ?? DEFAULT_REDIRECT_EXPIRY_MS;
   let baseUrl = '';
+  /** Set once listening (the bound address is one of the allowed hosts); nothing is answered before. */
+  let allowsHost: (header: string | undefined) => boolean = () => false;
 
   async function sign(operation: OperationName, record: WireRecord): Promise<WireRecord> {
     const op = operations[operation];
@@ -174,6 +177,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = pathOf(req.url);
+    // First, on every route: a Host that is not the sandbox's is a page rebound to 127.0.0.1 (or a missing Host).
+    if (!allowsHost(req.headers.host)) return void setImmediate(writeResponse, res, hostRefusal(path, req.headers.host));
     // Shopper pages, the control API and the console all live under /sandbox: one prefix check for every /v1 request.
     if (path.startsWith('/sandbox')) {
       if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
@@ -250,6 +255,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}`;
+  allowsHost = hostAllowed({ listening: [options.host ?? '127.0.0.1', address.address], allowedHosts: options.allowedHosts ?? [] });
   // Notifications a state file held that were neither delivered nor out of attempts go on where they stopped.
   if (store) for (const delivery of state.notifications) notifier.resume(delivery);
 

@@ -30,6 +30,11 @@ export interface SandboxRefund {
 /** One payment order as the sandbox keeps it. */
 export interface SandboxOrder {
   readonly transactionId: string;
+  /**
+   * Where the shopper's pages of the order live (`/sandbox/pay/<payToken>`, `/sandbox/3ds/<payToken>`): 128 random bits,
+   * base64url, never the transaction id. null for an order without such pages (a card payment without a challenge).
+   */
+  readonly payToken: string | null;
   readonly orderNo: string;
   readonly merchantId: string;
   readonly accountId: string;
@@ -127,6 +132,8 @@ export const REQUEST_LOG_LIMIT = 10_000;
 export class SandboxState {
   readonly orders = new Map<string, SandboxOrder>();
   readonly ordersByNo = new Map<string, SandboxOrder>();
+  /** Orders with shopper pages, by their pay token. */
+  readonly ordersByPayToken = new Map<string, SandboxOrder>();
   readonly subscriptions = new ObservedMap<SandboxSubscription>();
   readonly payouts = new ObservedMap<Readonly<Record<string, unknown>>>();
   /** A digest of the parameters each payout was made with, by the same key as `payouts` (UNKNOWNS U40). */
@@ -192,6 +199,7 @@ export class SandboxState {
   clear(): void {
     this.orders.clear();
     this.ordersByNo.clear();
+    this.ordersByPayToken.clear();
     this.subscriptions.clear();
     this.payouts.clear();
     this.payoutParameters.clear();
@@ -226,10 +234,11 @@ export class SandboxState {
     return order;
   }
 
-  /** Adds an order to both indexes. */
+  /** Adds an order to its indexes. */
   addOrder(order: SandboxOrder): void {
     this.orders.set(order.transactionId, order);
     this.ordersByNo.set(`${order.merchantId}\u0000${order.orderNo}`, order);
+    if (order.payToken !== null) this.ordersByPayToken.set(order.payToken, order);
     this.#listener({ kind: 'order', key: order.transactionId });
   }
 

@@ -62,7 +62,7 @@ describe('web console', () => {
     const stored = sandbox.state.ordersByNo.get(`M100200\u0000${order}`)!;
     stored.state = 'pending'; // as the redirect lifecycle (pages slice) leaves a checkout order; redundant once merged
     const shown = await page(`/sandbox/console/orders/${stored.transactionId}`);
-    for (const label of ['Authorise (shopper paid)', 'Decline', 'Cancel (shopper cancelled)', 'Expire (shopper left)', `/sandbox/pay/${stored.transactionId}`]) expect(shown.text).toContain(label);
+    for (const label of ['Authorise (shopper paid)', 'Decline', 'Cancel (shopper cancelled)', 'Expire (shopper left)', `/sandbox/pay/${stored.payToken}`]) expect(shown.text).toContain(label);
     const decline = await form(`/sandbox/console/orders/${stored.transactionId}/actions/decline`, {});
     expect(decline.status).toBe(303);
     expect(decline.headers.get('location')).toBe(`/sandbox/console/orders/${stored.transactionId}?notice=${encodeURIComponent(`${stored.transactionId} is now declined`)}`);

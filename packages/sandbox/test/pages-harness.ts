@@ -26,14 +26,20 @@ export function cardForm(card: string, overrides: Record<string, string> = {}): 
   return { sandbox_action: 'pay', card_number: card, expiry: '12/30', cvv: '123', holder: 'Ana Lee', ...overrides };
 }
 
+/** The transaction id of the order numbered `no` (the page's address holds a token, not the id). */
+export function transactionIdOf(sandbox: Sandbox, no: string): string {
+  const order = [...sandbox.state.orders.values()].find((o) => o.orderNo === no);
+  if (!order) throw new Error(`no order ${no} in the sandbox`);
+  return order.transactionId;
+}
+
 /** Creates a checkout order; returns its page action (absolute), transaction id and the auto-submitted fields. */
 export async function createCheckout(sandbox: Sandbox, fields: Record<string, unknown> = {}) {
   const no = orderNo('CHK');
   const reply = await send(sandbox, 'checkout', { order_no: no, currency: 'USD', amount: '59.90', return_url: 'https://shop.example.test/return?cart=7', cancel_url: 'https://shop.example.test/cancel', ...fields });
   if (reply.status !== 200) throw new Error(`checkout answered ${reply.status}: ${reply.text}`);
   const form = decodeCheckoutPage(reply.text);
-  const transactionId = decodeURIComponent(form.action.split('/').pop()!);
-  return { orderNo: no, action: form.action, transactionId, hidden: Object.fromEntries(form.entries.filter(([name]) => name !== checkoutForm.allParamsField)) };
+  return { orderNo: no, action: form.action, transactionId: transactionIdOf(sandbox, no), hidden: Object.fromEntries(form.entries.filter(([name]) => name !== checkoutForm.allParamsField)) };
 }
 
 /** Creates an alternative-method order; returns its issuer_url and transaction id. */
@@ -41,7 +47,7 @@ export async function createAlternative(sandbox: Sandbox, fields: Record<string,
   const no = orderNo('ALT');
   const respon = decodeAlternativeRespon((await send(sandbox, 'authoriseAlternative', { order_no: no, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back', ...fields })).text);
   const issuerUrl = respon.issuer_url!;
-  return { orderNo: no, issuerUrl, transactionId: decodeURIComponent(issuerUrl.split('/').pop()!) };
+  return { orderNo: no, issuerUrl, transactionId: transactionIdOf(sandbox, no) };
 }
 
 /** What the notification sink received: each verified event, its result record, and deliveries it refused. */

@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 describe('the sandbox pay page', () => {
-  it('answers a malformed percent-encoded payment id with 400, not 500', async () => {
+  it('answers a malformed percent-encoded payment token with 400, not 500', async () => {
     const reply = await fetch(`${sandbox.url}/sandbox/pay/%E0%A4%A`);
     expect(reply.status).toBe(400);
     expect(sandbox.state.internalErrors).toEqual([]);
@@ -25,7 +25,7 @@ describe('the sandbox pay page', () => {
   });
 
   it('answers an unknown payment with 404, another method with 405, and a direct card payment has no pay page', async () => {
-    for (const path of ['/sandbox/pay/T0000000000000000', '/sandbox/3ds/nothing']) expect((await fetch(`${sandbox.url}${path}`)).status).toBe(404);
+    for (const path of ['/sandbox/pay/T0000000000000000', '/sandbox/pay/', '/sandbox/3ds/nothing']) expect((await fetch(`${sandbox.url}${path}`)).status).toBe(404);
     const respon = decodeAlternativeRespon((await send(sandbox, 'authoriseAlternative', { order_no: orderNo('ALT'), currency: 'BRL', amount: '8.00', payment_method: 'PIX' })).text);
     const put = await fetch(respon.issuer_url!, { method: 'PUT', body: 'sandbox_action=approve' });
     expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);

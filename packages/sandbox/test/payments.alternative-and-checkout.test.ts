@@ -17,7 +17,7 @@ describe('alternative-method payments', () => {
     expect(reply.status).toBe(200);
     const respon = decodeAlternativeRespon(reply.text);
     expect(respon).toMatchObject({ order_no: order, amount: '80.00', currency: 'BRL' });
-    expect(respon.issuer_url).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/T\\d{16}$`));
+    expect(respon.issuer_url).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/[A-Za-z0-9_-]{22}$`));
     const page = await fetch(respon.issuer_url!, { redirect: 'manual' });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('>Approve</button>');
@@ -36,7 +36,7 @@ describe('hosted checkout', () => {
     const page = decodeCheckoutPage(reply.text);
     expect(page.method).toBe('POST');
     expect(page.autoSubmit).toBe(true);
-    expect(page.action).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/T\\d{16}$`));
+    expect(page.action).toMatch(new RegExp(`^${sandbox.url}/sandbox/pay/[A-Za-z0-9_-]{22}$`));
     const names = new Set(page.entries.map(([name]) => name));
     const catalogue = [...checkoutForm.routingFields, ...Object.keys(checkoutForm.aliases), ...checkoutForm.extraFields];
     expect(catalogue.filter((name) => !names.has(name))).toEqual([]);

@@ -32,7 +32,7 @@ describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
     await using sandbox = await startSandbox({ headersTimeoutMs: 400, requestTimeoutMs: 800 });
     const socket = await open(sandbox);
     const since = Date.now();
-    socket.write('POST /v1/capture HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    socket.write('POST /v1/capture HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
     const { afterMs } = await closed(socket, since, 5000);
     expect(afterMs).not.toBeNull();
     expect(afterMs!).toBeLessThan(2500);
@@ -42,7 +42,7 @@ describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
     await using sandbox = await startSandbox({ bodyTimeoutMs: 300 });
     const socket = await open(sandbox);
     const since = Date.now();
-    socket.write('POST /v1/capture HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"merchant_id":');
+    socket.write('POST /v1/capture HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"merchant_id":');
     const { afterMs, received } = await closed(socket, since, 5000);
     expect(afterMs).not.toBeNull();
     expect(afterMs!).toBeLessThan(2500);
@@ -58,7 +58,7 @@ describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
     const socket = await open(sandbox);
     const since = Date.now();
     const answer = closed(socket, since, 5000);
-    socket.write(`POST /v1/capture HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+    socket.write(`POST /v1/capture HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
     const pieces = 4;
     const size = Math.ceil(body.length / pieces);
     for (let i = 0; i < pieces; i++) {

@@ -22,7 +22,8 @@ describe('a direct card payment with open3d=do3DS and the challenge card (UNKNOW
   ] as const)('answers order_status 2 and a challenge_url; %s makes it %s, notified then', async (action, state, orderStatus, threeds, resultInfo) => {
     const reply = await send(sandbox, 'authoriseCard', cardPayment({ card: TEST_CARDS.threeDsRequired, open3d: 'do3DS', notify_url: sink.url }));
     const respon = decodeCardRespon(reply.text) as Record<string, any>;
-    expect(respon).toMatchObject({ order_status: CHALLENGE_ORDER_STATUS, threeds_result: 'CHALLENGE_REQUIRED', challenge_url: `${sandbox.url}/sandbox/3ds/${respon.transaction_id}` });
+    expect(respon).toMatchObject({ order_status: CHALLENGE_ORDER_STATUS, threeds_result: 'CHALLENGE_REQUIRED', challenge_url: expect.stringMatching(new RegExp(`^${sandbox.url}/sandbox/3ds/[A-Za-z0-9_-]{22}$`)) });
+    expect(respon.challenge_url).not.toContain(respon.transaction_id);
     const orderNo = respon.order_no as string;
     expect((await send(sandbox, 'query', { order_no: orderNo })).json.orders_list[0].payment_status).toBe(SANDBOX_PAYMENT_STATUS.pending);
     await sandbox.notificationsIdle();
@@ -48,7 +49,8 @@ describe('the challenge card on the hosted page', () => {
       const order = await createCheckout(sandbox);
       const paid = await page(order.action, cardForm(TEST_CARDS.threeDsRequired));
       expect(paid.status).toBe(303);
-      expect(paid.location).toBe(`/sandbox/3ds/${order.transactionId}`);
+      // The challenge page is at the order's pay token too, never at its transaction id.
+      expect(paid.location).toBe(new URL(order.action).pathname.replace('/sandbox/pay/', '/sandbox/3ds/'));
       // Back on the pay page before finishing: it sends the shopper to the challenge again.
       expect((await page(order.action)).location).toBe(paid.location);
       const done = await page(`${sandbox.url}${paid.location}`, { sandbox_action: action });
@@ -60,7 +62,7 @@ describe('the challenge card on the hosted page', () => {
 
   it('has no challenge page for an order that asked for none', async () => {
     const order = await createCheckout(sandbox);
-    const reply = await page(`${sandbox.url}/sandbox/3ds/${order.transactionId}`, { sandbox_action: 'complete' });
+    const reply = await page(order.action.replace('/sandbox/pay/', '/sandbox/3ds/'), { sandbox_action: 'complete' });
     expect(reply.html).toContain('Payment pending');
     expect(sandbox.state.orders.get(order.transactionId)!.state).toBe('pending');
   });

@@ -1,5 +1,6 @@
 // `gw sandbox` flags -> startSandbox options: every problem of every flag found at once (exit 2).
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isAbsolute, join } from 'node:path';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { faultRulesProblems, type FaultRules, type SandboxMerchant, type SandboxOptions } from '@gw/sandbox';
@@ -10,6 +11,8 @@ import type { CliIo } from '../io.ts';
 export interface SandboxFlags {
   readonly port: string;
   readonly host: string;
+  /** `--allowed-host`, repeatable. */
+  readonly allowedHost?: readonly string[];
   readonly seed: string;
   readonly faults?: string;
   readonly latency?: string;
@@ -120,6 +123,14 @@ function secret(problems: Problems, flags: SandboxFlags, io: CliIo): string | un
   return flags.secret || undefined;
 }
 
+/** `--allowed-host`: names without a port or path (`team.test`, `.team.test`, an IP address). */
+function allowedHosts(problems: Problems, names: readonly string[] | undefined): string[] | undefined {
+  if (names === undefined || names.length === 0) return undefined;
+  const bad = names.filter((name) => isIP(name.replace(/^\[(.*)\]$/, '$1')) === 0 && !/^\.?[^\s/:@[\]?#.][^\s/:@[\]?#]*$/.test(name));
+  for (const name of bad) problems.push(`--allowed-host ${JSON.stringify(name)} must be a host name (team.test), a domain with a leading dot (.team.test: it and every name under it) or an IP address, without a port`);
+  return bad.length > 0 ? undefined : [...names];
+}
+
 function limits(problems: Problems, flags: SandboxFlags): Partial<SandboxOptions> {
   const out: Record<string, unknown> = {
     maxBodyBytes: whole(problems, '--max-body-bytes', flags.maxBodyBytes, 1),
@@ -146,6 +157,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
   const key = secret(problems, flags, io);
   const bounds = limits(problems, flags);
   const redirectExpiryMs = duration(problems, '--redirect-expiry', flags.redirectExpiry);
+  const hosts = allowedHosts(problems, flags.allowedHost);
   if (flags.state === '') problems.push('--state: give a file path');
   if (problems.length > 0) {
     throw new GwError(GW_ERROR_CODES.config, `gw sandbox: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
@@ -155,6 +167,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
   const options: SandboxOptions = {
     port,
     host: flags.host,
+    ...(hosts ? { allowedHosts: hosts } : {}),
     seed,
     ...bounds,
     ...(rules ? { faults: rules } : {}),

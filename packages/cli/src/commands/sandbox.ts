@@ -10,6 +10,7 @@ function withSandboxOptions(command: Command): Command {
   return command
     .option('--port <port>', 'TCP port (0 picks a free one)', '8787')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--allowed-host <name>', 'a Host name to answer besides loopback ones and the listening address, e.g. team.test or .team.test (it and every name under it); repeatable', (name: string, names: string[]) => [...names, name], [] as string[])
     .option('--seed <seed>', 'seed of faults and generated references', '1')
     .option('--faults <file|json>', 'random fault rules by path, a JSON file or inline JSON, e.g. \'{"/v1/capture":{"http5xx":0.1}}\'')
     .option('--latency <ms>', 'added latency on every operation: milliseconds or a range such as 20-80')
@@ -51,6 +52,8 @@ export function registerSandbox(program: Command, io: CliIo, signals: NodeJS.Eve
     say(io, `${paint(io, 'green', 'gw sandbox')} listening on ${sandbox.url}`);
     say(io, `  merchants ${merchants.map((m) => `${m.merchantId} / ${m.accountId}`).join(', ')}; reference HMAC-SHA256 signer with ${customSecret ? 'your secret' : 'the default sandbox secret'} (not printed)`);
     if (options.control !== false) say(io, `  console ${sandbox.url}/sandbox/console, control API ${sandbox.url}/sandbox/api/ (no authentication: keep it on a local address)`);
+    const names = ['127.0.0.1', 'localhost', ...(['127.0.0.1', 'localhost'].includes(flags.host) ? [] : [flags.host]), ...(options.allowedHosts ?? [])];
+    say(io, `  answers the Host names ${names.join(', ')} (and other loopback ones); any other gets 403: --allowed-host NAME adds one`);
     say(io, options.stateFile ? `  state kept in ${options.stateFile} (${sandbox.state.orders.size} orders loaded)` : '  state in memory only (--state FILE keeps it across restarts)');
     say(io, `  try: gw call query --base-url ${sandbox.url} --sandbox-defaults --data query.json`);
     await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import type { ControlDeps } from '../control/control-deps.ts';
 import { findOrder, OPERATOR_ACTIONS } from '../control/orders.ts';
 import { fromMinorUnits } from '../money.ts';
+import { challengePath, payPath } from '../pages/pay-token.ts';
 import type { SandboxOrder } from '../state.ts';
 import { html, segment, type SafeHtml } from './html.ts';
 import { page, stateBadge } from './layout.ts';
@@ -15,7 +16,9 @@ function actions(order: SandboxOrder): SafeHtml {
   const buttons = Object.keys(OPERATOR_ACTIONS).map(
     (action) => html`<form class="inline" method="post" action="/sandbox/console/orders/${segment(order.transactionId)}/actions/${action}"><button type="submit"${action === 'authorise' ? '' : html` class="secondary"`}>${ACTION_LABELS[action]}</button></form> `,
   );
-  return html`<p class="muted">The order waits for the shopper: open <a href="/sandbox/pay/${segment(order.transactionId)}">the shopper's page</a>, or act in their place (the notification is sent at once).</p><div>${buttons}</div>`;
+  // The shopper's page is at the order's pay token (a challenged card payment has only its 3-D Secure page).
+  const shopperPage = order.variant === 'card' ? challengePath(order) : payPath(order);
+  return html`<p class="muted">The order waits for the shopper: open <a href="${shopperPage}">the shopper's page</a>, or act in their place (the notification is sent at once).</p><div>${buttons}</div>`;
 }
 
 function details(deps: ControlDeps, order: SandboxOrder): SafeHtml {

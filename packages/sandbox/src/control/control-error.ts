@@ -5,6 +5,7 @@ export const CONTROL_ERROR_CODES = {
   invalidRequest: 'invalid_request',
   notPending: 'not_pending',
   crossOrigin: 'cross_origin',
+  hostNotAllowed: 'host_not_allowed',
 } as const;
 
 /** A stable code of a control API error. */

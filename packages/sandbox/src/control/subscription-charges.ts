@@ -31,6 +31,8 @@ function chargeOnce(deps: ChargeDeps, sub: SandboxSubscription, first: SandboxOr
   const charge: SandboxOrder = {
     ...first,
     transactionId: deps.ids.transactionId(),
+    // A charge has no shopper pages: the first payment's token stays the first payment's.
+    payToken: null,
     orderNo: `${first.orderNo}-R${sub.charges + 1}`,
     state: 'captured',
     capturedMinor: first.amountMinor,

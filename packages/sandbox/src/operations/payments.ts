@@ -6,6 +6,7 @@ import { toMinorUnits } from '../money.ts';
 import type { SandboxOrder } from '../state.ts';
 import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../test-cards.ts';
 import { withoutCardData } from '../card-data.ts';
+import { challengePath, newPayToken, payPath } from '../pages/pay-token.ts';
 
 const SUCCESS = '0000:Success';
 
@@ -21,6 +22,7 @@ function duplicateOrderNo(record: WireRecord, ctx: HandlerContext): boolean {
 function newOrder(record: WireRecord, ctx: HandlerContext, fields: Partial<SandboxOrder> & Pick<SandboxOrder, 'variant' | 'state'>): SandboxOrder {
   const order: SandboxOrder = {
     transactionId: ctx.ids.transactionId(),
+    payToken: null,
     orderNo: text(record, 'order_no'),
     merchantId: ctx.merchantId,
     accountId: ctx.accountId,
@@ -88,6 +90,7 @@ export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireReco
   const order = newOrder(record, ctx, {
     variant: 'card',
     state: challenge ? 'pending' : outcome.approved ? 'authorised' : 'declined',
+    payToken: challenge ? newPayToken() : null,
     maskedCard: maskCard(record.card),
     is3ds: outcome.threeDs,
     riskAction: outcome.riskAction,
@@ -112,7 +115,7 @@ export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireReco
     risk_reasons: outcome.riskReasons,
   };
   if (challenge) {
-    response.challenge_url = `${ctx.baseUrl}/sandbox/3ds/${order.transactionId}`;
+    response.challenge_url = `${ctx.baseUrl}${challengePath(order)}`;
     ctx.state.addEvent(order, 'challenge-required', 'api', order.createdAt);
   } else ctx.notify('payment', record.notify_url, order.transactionId, response);
   return response;
@@ -121,8 +124,8 @@ export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireReco
 /** Alternative-method variant of /v1/authorise: pending until the shopper acts on `issuer_url` (UNKNOWNS U22). */
 export function authoriseAlternative(record: WireRecord, ctx: HandlerContext): WireRecord {
   if (duplicateOrderNo(record, ctx)) return { ...echo(record, ctx), issuer_url: '' };
-  const order = newOrder(record, ctx, { variant: 'alternative', state: 'pending', expiresAt: deadline(ctx) });
-  return { ...echo(record, ctx), issuer_url: `${ctx.baseUrl}/sandbox/pay/${order.transactionId}` };
+  const order = newOrder(record, ctx, { variant: 'alternative', state: 'pending', payToken: newPayToken(), expiresAt: deadline(ctx) });
+  return { ...echo(record, ctx), issuer_url: `${ctx.baseUrl}${payPath(order)}` };
 }
 
 function fieldText(value: unknown): string {
@@ -133,7 +136,7 @@ function fieldText(value: unknown): string {
 /** /v1/checkout: a pending order and the hidden fields of the auto-submitting page (seed 2.4, the catalogue in the spec). */
 export function checkout(record: WireRecord, ctx: HandlerContext): { fields: [string, string][]; action: string } | null {
   if (duplicateOrderNo(record, ctx)) return null;
-  const order = newOrder(record, ctx, { variant: 'checkout', state: 'pending', expiresAt: deadline(ctx) });
+  const order = newOrder(record, ctx, { variant: 'checkout', state: 'pending', payToken: newPayToken(), expiresAt: deadline(ctx) });
   const fields = new Map<string, string>();
   const routing: Record<string, string> = {
     gbc_id: 'SANDBOX',
@@ -171,5 +174,5 @@ export function checkout(record: WireRecord, ctx: HandlerContext): { fields: [st
   // Aliases carry the value of the field they stand for, a request field or one of the extra fields above.
   for (const [alias, source] of Object.entries(checkoutForm.aliases)) fields.set(alias, fields.get(source) ?? fieldText(safe[source]));
   // No notification yet: it is sent when the shopper pays, cancels, or the order expires (lifecycle/redirect-payment.ts).
-  return { fields: [...fields], action: `${ctx.baseUrl}/sandbox/pay/${order.transactionId}` };
+  return { fields: [...fields], action: `${ctx.baseUrl}${payPath(order)}` };
 }

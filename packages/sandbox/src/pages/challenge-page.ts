@@ -1,10 +1,11 @@
-// The 3-D Secure challenge page (`/sandbox/3ds/<id>`): the issuer's check, Complete or Fail.
+// The 3-D Secure challenge page (`/sandbox/3ds/<pay token>`): the issuer's check, Complete or Fail.
 import type { SandboxOrder } from '../state.ts';
+import { challengePath } from './pay-token.ts';
 import { escapeHtml, layout, summaryList } from './html.ts';
 
 /** The challenge page's HTML. */
 export function challengePage(order: SandboxOrder): string {
-  const action = `/sandbox/3ds/${encodeURIComponent(order.transactionId)}`;
+  const action = challengePath(order);
   const body = `<section aria-labelledby="challenge-title"><h1 id="challenge-title">3-D Secure check</h1>
 <p>Your bank asks you to confirm this payment.</p>
 ${summaryList([['Merchant', order.merchantId], ['Order number', order.orderNo], ['Amount', `${order.amount} ${order.currency}`], ['Card', order.maskedCard]])}

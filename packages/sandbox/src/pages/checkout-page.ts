@@ -1,12 +1,13 @@
-// The hosted checkout page (`/sandbox/pay/<id>` of a checkout order): summary, card entry, Pay and Cancel.
+// The hosted checkout page (`/sandbox/pay/<pay token>` of a checkout order): summary, card entry, Pay and Cancel.
 import type { SandboxOrder } from '../state.ts';
+import { payPath } from './pay-token.ts';
 import { escapeHtml, layout, problemList } from './html.ts';
 import { orderSummary } from './order-summary.ts';
 import { testCardList } from './test-card-list.ts';
 
 /** The checkout page's HTML. `problems` are shown above the form; entered card data is never written back. */
 export function checkoutPage(order: SandboxOrder, form: ReadonlyMap<string, string>, problems: readonly string[] = []): string {
-  const action = `/sandbox/pay/${encodeURIComponent(order.transactionId)}`;
+  const action = payPath(order);
   const card = `<section aria-labelledby="card-title"><h2 id="card-title">Card details</h2>${problemList(problems)}
 <form method="post" action="${escapeHtml(action)}">
 <label for="card_number">Card number</label>

@@ -1,11 +1,12 @@
-// The alternative method's `issuer_url` page (`/sandbox/pay/<id>` of an alternative-method order).
+// The alternative method's `issuer_url` page (`/sandbox/pay/<pay token>` of an alternative-method order).
 import type { SandboxOrder } from '../state.ts';
+import { payPath } from './pay-token.ts';
 import { escapeHtml, layout, summaryList } from './html.ts';
 
 /** The issuer page's HTML: the payment and four choices (Approve, Decline, Cancel, Leave pending). */
 export function issuerPage(order: SandboxOrder): string {
   const method = typeof order.record.payment_method === 'string' ? order.record.payment_method : 'alternative method';
-  const action = `/sandbox/pay/${encodeURIComponent(order.transactionId)}`;
+  const action = payPath(order);
   const body = `<section aria-labelledby="issuer-title"><h1 id="issuer-title">${escapeHtml(method)} payment</h1>
 <p class="total">${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</p>
 ${summaryList([['Merchant', order.merchantId], ['Order number', order.orderNo], ['Method', method]])}

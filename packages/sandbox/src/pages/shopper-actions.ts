@@ -5,16 +5,12 @@ import type { SandboxOrder } from '../state.ts';
 import { CHALLENGE_FAILED_RESULT, decideCardOutcome, maskCard } from '../test-cards.ts';
 import { readCardEntry } from './card-form.ts';
 import { checkoutPage } from './checkout-page.ts';
+import { challengePath } from './pay-token.ts';
 
 /** What to answer: a page (with its status), or the shop (return_url / cancel_url), or another sandbox page. */
 export type ShopperAnswer = { readonly page: string; readonly status: number } | { readonly back: true } | { readonly redirect: string };
 
 const BACK = { back: true } as const;
-
-/** The path of an order's 3-D Secure challenge page. */
-export function challengePath(order: SandboxOrder): string {
-  return `/sandbox/3ds/${encodeURIComponent(order.transactionId)}`;
-}
 
 /** A button on the hosted checkout page: `pay` with the card entered, or `cancel`. */
 export function actOnCheckout(deps: SandboxDeps, order: SandboxOrder, action: string, form: ReadonlyMap<string, string>): ShopperAnswer {

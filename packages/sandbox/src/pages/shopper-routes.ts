@@ -1,5 +1,5 @@
-// `/sandbox/pay/<transaction id>` (checkout action, issuer_url) and `/sandbox/3ds/<transaction id>`: plain HTML forms,
-// the logic on the server, so they work without JavaScript (issue 13).
+// `/sandbox/pay/<pay token>` (checkout action, issuer_url) and `/sandbox/3ds/<pay token>`: plain HTML forms, the logic
+// on the server, so they work without JavaScript (issue 13). The token is the order's `payToken`, never its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxHttpError } from '../errors.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
@@ -11,7 +11,8 @@ import { checkoutPage } from './checkout-page.ts';
 import { issuerPage } from './issuer-page.ts';
 import { notFoundPage, resultPage } from './result-page.ts';
 import { returnLocation } from './return-parameters.ts';
-import { actOnAlternative, actOnChallenge, actOnCheckout, challengePath, type ShopperAnswer } from './shopper-actions.ts';
+import { CHALLENGE_PREFIX, challengePath, PAY_PREFIX } from './pay-token.ts';
+import { actOnAlternative, actOnChallenge, actOnCheckout, type ShopperAnswer } from './shopper-actions.ts';
 
 /** Largest form a shopper page reads. */
 const FORM_LIMIT = 64 * 1024;
@@ -26,7 +27,7 @@ const HEADERS = {
 
 /** True for a path a shopper page answers. */
 export function isShopperPath(path: string): boolean {
-  return path.startsWith('/sandbox/pay/') || path.startsWith('/sandbox/3ds/');
+  return path.startsWith(PAY_PREFIX) || path.startsWith(CHALLENGE_PREFIX);
 }
 
 function send(res: ServerResponse, status: number, html: string): void {
@@ -62,18 +63,18 @@ async function challengeAnswer(deps: SandboxDeps, order: SandboxOrder, action: s
 
 /** Answers a shopper page request: GET shows the page, POST with `sandbox_action` acts, then 303 back to the shop. */
 export async function serveShopperPage(deps: SandboxDeps, req: IncomingMessage, res: ServerResponse, path: string, idleMs: number): Promise<void> {
-  const challenge = path.startsWith('/sandbox/3ds/');
-  let id: string;
+  const challenge = path.startsWith(CHALLENGE_PREFIX);
+  let token: string;
   try {
-    id = decodeURIComponent(path.slice(challenge ? '/sandbox/3ds/'.length : '/sandbox/pay/'.length));
+    token = decodeURIComponent(path.slice(challenge ? CHALLENGE_PREFIX.length : PAY_PREFIX.length));
   } catch {
-    return send(res, 400, notFoundPage('The payment id in this address is not valid percent-encoding.'));
+    return send(res, 400, notFoundPage('The payment token in this address is not valid percent-encoding.'));
   }
   if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
     res.setHeader('allow', 'GET, HEAD, POST');
     return send(res, 405, notFoundPage('This page takes GET or POST.'));
   }
-  const order = deps.state.orders.get(id);
+  const order = deps.state.ordersByPayToken.get(token);
   if (!order) return send(res, 404, notFoundPage('This address names no payment of this sandbox.'));
   let form: Map<string, string>;
   try {

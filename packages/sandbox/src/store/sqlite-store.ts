@@ -6,6 +6,7 @@ import type { IdSource } from '../ids.ts';
 import type { LedgerEntry, NotificationDelivery, SandboxOrder, SandboxState, SandboxSubscription } from '../state.ts';
 import { decodeEntity, encodeEntity } from './codec.ts';
 import { openStateFile } from './open-state-file.ts';
+import { upgradeOrder, type StoredOrder } from './upgrade-order.ts';
 import type { StateChange } from './state-change.ts';
 import { SandboxStateFileError } from './state-file-error.ts';
 
@@ -73,8 +74,9 @@ export class SqliteStateStore {
   #load(): void {
     const { state, clock, ids } = this.#t;
     for (const row of this.#rows('orders')) {
-      const order = decodeEntity<SandboxOrder>(row.body);
+      const { order, upgraded } = upgradeOrder(decodeEntity<StoredOrder>(row.body));
       state.addOrder({ ...order, record: Object.freeze(order.record) });
+      if (upgraded) this.#dirty.order.add(order.transactionId);
     }
     for (const row of this.#rows('subscriptions')) state.subscriptions.set(row.key, decodeEntity<SandboxSubscription>(row.body));
     for (const row of this.#rows('payouts')) {
@@ -88,6 +90,7 @@ export class SqliteStateStore {
     ids.restoreSequence(Number(meta.get('idSequence') ?? 0));
     state.restoreNotificationSeq(Math.max(Number(meta.get('notificationSeq') ?? 0), state.notifications.at(-1)?.id ?? 0));
     clock.restoreOffset(Number(meta.get('clockOffsetMs') ?? 0));
+    if (this.#dirty.order.size > 0) this.schedule();
   }
 
   #changed(change: StateChange): void {
