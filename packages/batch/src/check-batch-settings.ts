@@ -2,6 +2,7 @@ import type { BatchOperation } from './batch-operation.ts';
 import { BATCH_OPERATIONS as OPERATIONS } from './operation/batch-operations.ts';
 import { BatchSettingsError } from './batch-settings-error.ts';
 import { BATCH_DEFAULTS } from './batch-defaults.ts';
+import { maskedLedgerUrl } from './postgres/masked-url.ts';
 
 
 function describe(value: unknown): string {
@@ -58,7 +59,7 @@ function ledgerProblems(settings: Record<string, unknown>, options: { resuming: 
   const { ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs, batchWaitMs } = settings;
   const url = typeof ledger === 'string' && /^postgres(ql)?:\/\//.test(ledger);
   const pool = ledger !== null && typeof ledger === 'object' && typeof (ledger as { query?: unknown }).query === 'function';
-  if (!url && !pool) problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? ledger.replace(/:[^:@/]*@/, ':***@') : ledger)}`);
+  if (!url && !pool) problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? maskedLedgerUrl(ledger) : ledger)}`);
   if (journal !== undefined) problems.push('journal and ledger cannot both be given: a batch is kept in one of them');
   if ((batch !== undefined || options.resuming) && (typeof batch !== 'string' || batch === '' || batch.length > 200)) problems.push(`batch must be ${options.resuming ? "the batch's id in the ledger" : 'a batch id of 1 to 200 characters'}, not ${describe(batch)}`);
   for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1], ['ledgerOutageMs', ledgerOutageMs, 0], ['batchWaitMs', batchWaitMs, 0]] as const) {

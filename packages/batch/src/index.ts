@@ -5,6 +5,7 @@ export { LedgerUnavailableError, type LedgerUnavailableDetails } from './postgre
 export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 export type { LedgerWorkerStats } from './postgres/ledger-worker.ts';
 export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
+export { maskedLedgerUrl } from './postgres/masked-url.ts';
 export type { BatchResult, BatchSettings } from './batch-run.ts';
 export type { BatchClient, BatchOperation, BatchOrders, BatchResults, QuerySelection } from './batch-operation.ts';
 export { BATCH_OPERATIONS, isBatchOperation } from './operation/batch-operations.ts';

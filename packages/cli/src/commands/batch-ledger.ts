@@ -1,5 +1,5 @@
 import { isAbsolute, join } from 'node:path';
-import { LedgerUnavailableError, newBatchId, outcomesFromLedger, resumeBatch, runBatch, runBatchWorker, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult, type LedgerBatchResult } from '@gw/batch';
+import { LedgerUnavailableError, maskedLedgerUrl, newBatchId, outcomesFromLedger, resumeBatch, runBatch, runBatchWorker, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult, type LedgerBatchResult } from '@gw/batch';
 import { sandboxReconciler } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { EXIT_CODES } from '../exit-codes.ts';
@@ -11,9 +11,7 @@ import { paint, say, warn } from '../output.ts';
 export type LedgerFlags = GatewayFlags & { ledger: string; batch?: string; resume?: boolean; results?: string; reconcile: string; leaseMs?: string; sendMarginMs?: string; ledgerOutageMs?: string };
 
 /** The ledger's URL with its password hidden, for messages. */
-export function shownLedger(url: string): string {
-  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
-}
+export const shownLedger = maskedLedgerUrl;
 
 /** The timing flags given, as numbers (the batch checks them, all at once, with the rest of its settings). */
 function timingOf(flags: LedgerFlags): { leaseMs?: number; sendMarginMs?: number; ledgerOutageMs?: number } {
