@@ -1,6 +1,6 @@
 import type { OrderOutcome } from '../outcome.ts';
 
-/** Pages of a batch's outcomes: one row per order (intake rejections, earlier versions) and one per committed chunk. */
+/** Pages of a batch's outcomes: one row per order refused at intake and one per committed chunk. */
 export interface OutcomePages {
   /** Per-order rows with index above `after`, ascending, at most `size`. */
   orders(after: number, size: number): Promise<OrderOutcome[]>;
