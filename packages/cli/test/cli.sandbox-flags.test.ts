@@ -51,7 +51,7 @@ describe('gw sandbox flags', () => {
   it('lists every flag in its help', async () => {
     const c = capturedIo();
     expect(await runCli(['sandbox', '--help'], c.io, c.signals)).toBe(0);
-    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--redirect-expiry', '--state', '--no-control', '--allowed-host', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
+    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--redirect-expiry', '--state', '--no-control', '--control-token-env', '--allowed-host', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
       expect(c.out()).toContain(flag);
     }
   });
@@ -126,6 +126,23 @@ describe('gw sandbox flags', () => {
     expect((await fetch(`${run.url}/sandbox/api/orders`)).status).toBe(404);
     expect(run.c.out()).not.toContain('/sandbox/console');
     expect(await run.stop()).toBe(0);
+  });
+
+  it('locks the control API and console with --control-token-env; refuses to listen on a shared address without it, exit 2', async () => {
+    const TOKEN = 'team-control-token-4f9a1c7e';
+    const c = capturedIo({ cwd: dir });
+    expect(await runCli(['sandbox', '--port', '0', '--host', '0.0.0.0'], c.io, c.signals)).toBe(EXIT_CODES.usage);
+    expect(c.err()).toMatch(/--control-token-env NAME.*--no-control/);
+    const run = await running(['--port', '0', '--host', '0.0.0.0', '--control-token-env', 'TEAM_CONTROL'], { TEAM_CONTROL: TOKEN });
+    try {
+      const local = run.url.replace('0.0.0.0', '127.0.0.1');
+      expect((await fetch(`${local}/sandbox/api/orders`)).status).toBe(401);
+      expect((await fetch(`${local}/sandbox/api/orders`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+      expect(run.c.out()).toContain('locked with the control token');
+      expect(run.c.out() + run.c.err()).not.toContain(TOKEN);
+    } finally {
+      expect(await run.stop()).toBe(0);
+    }
   });
 
   it('refuses a state file that is not one, exit 2, naming the file', async () => {

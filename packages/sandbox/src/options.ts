@@ -66,10 +66,16 @@ export interface SandboxOptions {
   /** Open connections at most; connections over it are closed at once. Default 256. */
   readonly maxConnections?: number;
   /**
-   * The control API (`/sandbox/api/`) and web console (`/sandbox/console`): no authentication, on the sandbox's own
-   * address. `false` turns both off (those paths answer 404 like any unknown path). Default on.
+   * The control API (`/sandbox/api/`) and web console (`/sandbox/console`), on the sandbox's own address. `false` turns
+   * both off (those paths answer 404 like any unknown path). Default on. Listening on an address other than loopback
+   * with them on needs a `controlToken`.
    */
   readonly control?: boolean;
+  /**
+   * Locks the control API (`Authorization: Bearer <token>`) and the console (a login form that sets an HttpOnly,
+   * SameSite=Strict cookie) for a sandbox shared by a team. At least 16 characters. Default none: open on its address.
+   */
+  readonly controlToken?: string;
   /**
    * Keeps the state in this SQLite file (node:sqlite) across restarts: orders with history and refunds, subscriptions,
    * payouts, notifications with attempts, the ledger, id sequences, the clock's offset. Default none: memory only.

@@ -9,6 +9,7 @@ import type { HandlerContext, SandboxNotify, WireRecord } from './context.ts';
 import type { ControlDeps } from './control/control-deps.ts';
 import { advanceClock, type DueWork } from './control/clock-work.ts';
 import { isControlPath, serveControl } from './control/serve.ts';
+import { checkControlLock } from './control/control-lock-error.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
@@ -72,6 +73,7 @@ function pathOf(url: string | undefined): string {
 
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  checkControlLock(options);
   const sandboxClock = new SandboxClock(options.clock);
   const clock = () => sandboxClock.now();
   const random = new SeededRandom(options.seed ?? 1);
@@ -234,7 +236,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return work;
   };
   const control: ControlDeps | null =
-    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, redirect: deps, reset, advanceClock: advance, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, redirect: deps, reset, advanceClock: advance, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
 
   const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {

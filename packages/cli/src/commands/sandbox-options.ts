@@ -31,6 +31,7 @@ export interface SandboxFlags {
   readonly state?: string;
   readonly redirectExpiry?: string;
   readonly control: boolean;
+  readonly controlTokenEnv?: string;
 }
 
 /** The options, and whether the signer secret is the sandbox's default one (for the banner; the secret is never printed). */
@@ -123,6 +124,15 @@ function secret(problems: Problems, flags: SandboxFlags, io: CliIo): string | un
   return flags.secret || undefined;
 }
 
+/** `--control-token-env NAME`: the control token, read from that environment variable (never from the command line). */
+function controlToken(problems: Problems, flags: SandboxFlags, io: CliIo): string | undefined {
+  if (flags.controlTokenEnv === undefined) return undefined;
+  const value = io.env[flags.controlTokenEnv];
+  if (!value) problems.push(`--control-token-env ${flags.controlTokenEnv}: that environment variable is not set or empty`);
+  else if (!flags.control) problems.push('--control-token-env and --no-control: a token locks the control API and console, which --no-control turns off; give one of them');
+  return value || undefined;
+}
+
 /** `--allowed-host`: names without a port or path (`team.test`, `.team.test`, an IP address). */
 function allowedHosts(problems: Problems, names: readonly string[] | undefined): string[] | undefined {
   if (names === undefined || names.length === 0) return undefined;
@@ -158,6 +168,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
   const bounds = limits(problems, flags);
   const redirectExpiryMs = duration(problems, '--redirect-expiry', flags.redirectExpiry);
   const hosts = allowedHosts(problems, flags.allowedHost);
+  const token = controlToken(problems, flags, io);
   if (flags.state === '') problems.push('--state: give a file path');
   if (problems.length > 0) {
     throw new GwError(GW_ERROR_CODES.config, `gw sandbox: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
@@ -177,6 +188,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
     ...(redirectExpiryMs === undefined ? {} : { redirectExpiryMs }),
     ...(flags.state ? { stateFile: isAbsolute(flags.state) ? flags.state : join(io.cwd, flags.state) } : {}),
     ...(flags.control ? {} : { control: false }),
+    ...(token ? { controlToken: token } : {}),
   };
   return { options, customSecret: signer !== undefined };
 }

@@ -22,6 +22,7 @@ function withSandboxOptions(command: Command): Command {
     .option('--redirect-expiry <duration>', 'how long a checkout or alternative-method payment waits for the shopper before it expires: ms or 90s, 30m, 2h, 1d (default 30m)')
     .option('--state <file>', 'keep the state in this SQLite file across restarts (default: memory only)')
     .option('--no-control', 'turn off the control API (/sandbox/api/) and the web console (/sandbox/console)')
+    .option('--control-token-env <name>', 'lock the control API (Authorization: Bearer) and the console (a login form) with the token in this environment variable; needed to listen on an address other than loopback with them on')
     .option('--max-body-bytes <n>', 'largest request body (default 1048576)')
     .option('--headers-timeout-ms <ms>', 'time to receive request headers (default 10000)')
     .option('--request-timeout-ms <ms>', 'time to receive a whole request (default 30000)')
@@ -51,7 +52,7 @@ export function registerSandbox(program: Command, io: CliIo, signals: NodeJS.Eve
     const merchants = options.merchants ?? [SANDBOX_DEFAULT_MERCHANT];
     say(io, `${paint(io, 'green', 'gw sandbox')} listening on ${sandbox.url}`);
     say(io, `  merchants ${merchants.map((m) => `${m.merchantId} / ${m.accountId}`).join(', ')}; reference HMAC-SHA256 signer with ${customSecret ? 'your secret' : 'the default sandbox secret'} (not printed)`);
-    if (options.control !== false) say(io, `  console ${sandbox.url}/sandbox/console, control API ${sandbox.url}/sandbox/api/ (no authentication: keep it on a local address)`);
+    if (options.control !== false) say(io, `  console ${sandbox.url}/sandbox/console, control API ${sandbox.url}/sandbox/api/ (${options.controlToken ? 'locked with the control token (not printed)' : 'no authentication: keep it on a local address, or lock it with --control-token-env NAME'})`);
     const names = ['127.0.0.1', 'localhost', ...(['127.0.0.1', 'localhost'].includes(flags.host) ? [] : [flags.host]), ...(options.allowedHosts ?? [])];
     say(io, `  answers the Host names ${names.join(', ')} (and other loopback ones); any other gets 403: --allowed-host NAME adds one`);
     say(io, options.stateFile ? `  state kept in ${options.stateFile} (${sandbox.state.orders.size} orders loaded)` : '  state in memory only (--state FILE keeps it across restarts)');

@@ -22,6 +22,8 @@ export interface ControlDeps {
   advanceClock(ms: number): DueWork;
   /** Empties the state and cancels queued notification retries; the server keeps its address. */
   reset(): void;
+  /** The token that locks the control API and the console (option `controlToken`), or null: open on its address. */
+  readonly controlToken: string | null;
   /** Largest request body the control API reads. */
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;

@@ -6,6 +6,7 @@ export const CONTROL_ERROR_CODES = {
   notPending: 'not_pending',
   crossOrigin: 'cross_origin',
   hostNotAllowed: 'host_not_allowed',
+  unauthorized: 'unauthorized',
 } as const;
 
 /** A stable code of a control API error. */

@@ -5,7 +5,9 @@ import { serveConsole } from '../console/serve-console.ts';
 import { bodyReader, matchRoute } from './api-routes.ts';
 import type { ControlDeps } from './control-deps.ts';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.ts';
-import { refuseCrossOrigin, sendJson } from './http.ts';
+import { readText, refuseCrossOrigin, sendJson } from './http.ts';
+import { apiAuthorised, consoleAuthorised, consoleSession, CONTROL_COOKIE, tokenMatches } from './control-token.ts';
+import { loginPage } from '../console/login-page.ts';
 
 export const CONTROL_API_PREFIX = '/sandbox/api/';
 export const CONSOLE_PREFIX = '/sandbox/console';
@@ -41,13 +43,46 @@ export async function serveControl(deps: ControlDeps, req: IncomingMessage, res:
     return;
   }
   try {
-    if (url.pathname.startsWith('/sandbox/api')) await serveApi(deps, req, res, url);
+    const api = url.pathname.startsWith('/sandbox/api');
+    if (deps.controlToken !== null && !(await authorised(deps, deps.controlToken, req, res, url, api))) return;
+    if (api) await serveApi(deps, req, res, url);
     else await serveConsole(deps, req, res, url);
   } catch (error) {
     if (!(error instanceof ControlError)) throw error;
     if (url.pathname.startsWith('/sandbox/api')) sendJson(res, error.status, error.toJSON());
     else serveConsoleError(res, error);
   }
+}
+
+/**
+ * A sandbox locked with a control token: the API takes `Authorization: Bearer <token>` (else 401), the console its
+ * session cookie, set by the login form (else the form, 401). False when the request was answered here.
+ */
+async function authorised(deps: ControlDeps, token: string, req: IncomingMessage, res: ServerResponse, url: URL, api: boolean): Promise<boolean> {
+  if (api) {
+    if (apiAuthorised(req, token)) return true;
+    res.setHeader('www-authenticate', 'Bearer realm="gw sandbox control"');
+    throw new ControlError(401, CONTROL_ERROR_CODES.unauthorized, "this sandbox's control API needs its control token: send Authorization: Bearer <token> (the token its operator set with controlToken / gw sandbox --control-token-env NAME)");
+  }
+  if (url.pathname === `${CONSOLE_PREFIX}/login` && req.method === 'POST') {
+    refuseCrossOrigin(req);
+    const given = new URLSearchParams(await readText(req, { limit: deps.maxBodyBytes, idleMs: deps.bodyTimeoutMs })).get('token') ?? '';
+    if (!tokenMatches(given, token)) {
+      sendHtml(res, 401, loginPage(true));
+      return false;
+    }
+    const cookie = `${CONTROL_COOKIE}=${consoleSession(token)}; HttpOnly; SameSite=Strict; Path=/sandbox; Max-Age=43200`;
+    res.writeHead(303, { location: CONSOLE_PREFIX, 'set-cookie': cookie, 'content-length': 0 }).end();
+    return false;
+  }
+  if (consoleAuthorised(req, token)) return true;
+  sendHtml(res, 401, loginPage(false));
+  return false;
+}
+
+function sendHtml(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
 }
 
 function serveConsoleError(res: ServerResponse, error: ControlError): void {
