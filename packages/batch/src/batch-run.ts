@@ -5,11 +5,9 @@ import { OrderIntake, type Refusal } from './intake/order-intake.ts';
 import { batchSpecOf } from './operation/batch-operations.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { progressOf, type BatchProgress } from './progress.ts';
-import { QueryReconciliation, timedOut, type Reconciled } from './reconcile/reconcile-by-query.ts';
+import { QueryReconciliation, type Reconciled } from './reconcile/reconcile-by-query.ts';
+import { sendChunk } from './send/send-chunk.ts';
 import { cannotTellReconciler, type Reconciler } from './reconciler.ts';
-import { callOperation } from './send/call-operation.ts';
-import { classifyFailure } from './send/classify-failure.ts';
-import { matchAnswers, type Settled } from './send/match-answers.ts';
 import type { PendingOrder } from './send/pending-order.ts';
 import { ChunkRecorder } from './store/chunk-recorder.ts';
 import type { LedgerStore } from './store/ledger-store.ts';
@@ -80,17 +78,6 @@ export interface BatchResult {
  * chunks to query on resume.
  */
 const INTENTS_AHEAD_PER_SLOT = 4;
-
-/** A chunk's settled orders split into their outcomes (in chunk order) and the orders in doubt, in one pass. */
-function splitSettled(settled: readonly Settled[]): { outcomes: OrderOutcome[]; inDoubt: PendingOrder[] } {
-  const outcomes: OrderOutcome[] = [];
-  const inDoubt: PendingOrder[] = [];
-  for (const { pending, outcome } of settled) {
-    if (outcome) outcomes.push(outcome);
-    else inDoubt.push(pending);
-  }
-  return { outcomes, inDoubt };
-}
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -261,20 +248,15 @@ export class BatchRun {
     try {
       await prepared.written;
       await this.#settings.onStage?.('intent-written', id);
-      let response: Record<string, unknown> | undefined;
-      let error: unknown;
-      try {
-        response = (await callOperation(client, operation, chunk.map((p) => p.order), { timeoutMs: this.#settings.timeoutMs ?? BATCH_DEFAULTS.timeoutMs })) as Record<string, unknown>;
-      } catch (e) {
-        error = e;
-      }
-      const settled = response ? matchAnswers(operation, batchSpecOf(operation), chunk, response) : classifyFailure(operation, chunk, error);
-      const { outcomes, inDoubt } = splitSettled(settled);
+      const sent = await sendChunk(client, operation, chunk, { timeoutMs: this.#settings.timeoutMs ?? BATCH_DEFAULTS.timeoutMs });
+      // No guard is passed, so a send is never refused before it is written.
+      if (sent.unsent) throw new Error('a journal batch send was refused before it was written');
+      const { outcomes, inDoubt } = sent;
       // The call is over and may have reached the gateway: if a crash comes before the outcomes (while the query
       // below runs), this entry tells resume the send happened and counts against maxResends.
       if (inDoubt.length > 0) this.#record.sent(id);
       await this.#settings.onStage?.('answered', id);
-      const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt, true, timedOut(error)) : { outcomes: [], resend: [] };
+      const reconciled = inDoubt.length > 0 ? await this.reconcile(inDoubt, true, sent.timedOut) : { outcomes: [], resend: [] };
       for (const outcome of reconciled.outcomes) outcomes.push(outcome);
       return { committed: this.commit(id, outcomes, reconciled.resend) };
     } finally {

@@ -1,13 +1,10 @@
-import { batchSpecOf } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
-import { timedOut, type QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
-import { callOperation } from '../send/call-operation.ts';
-import { classifyFailure } from '../send/classify-failure.ts';
-import { matchAnswers } from '../send/match-answers.ts';
+import type { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
+import { sendChunk } from '../send/send-chunk.ts';
 import type { LedgerWorkerOptions, LedgerWorkerStats } from './ledger-worker.ts';
 import type { ChunkCommit, ClaimedChunk } from './pg-ledger.ts';
-import { isLeaseLapse, sendGuard } from '../lease/local-lease.ts';
+import { sendGuard } from '../lease/local-lease.ts';
 
 /** How a leased chunk ended: settled (to commit), its lease lost after sending, or never sent (to hand back). */
 export type ChunkEnd = { readonly commit: ChunkCommit } | { readonly lost: true } | { readonly unsent: true };
@@ -47,20 +44,12 @@ export async function settleChunk(options: LedgerWorkerOptions, reconciliation: 
     inDoubt = claimed.orders;
     sent = claimed.sent;
   } else {
-    let response: Record<string, unknown> | undefined;
-    let error: unknown;
-    try {
-      const call = { timeoutMs: options.timeoutMs, beforeSend: sendGuard(claimed.chunk, claimed.lease, options.sendMarginMs) };
-      response = (await callOperation(options.client, operation, claimed.orders.map((p) => p.order), call)) as Record<string, unknown>;
-    } catch (e) {
-      // The lease had less than the margin left when the request was about to be written: nothing left the process.
-      if (isLeaseLapse(e)) return { unsent: true };
-      error = e;
-      quiet = timedOut(e);
-    }
-    const settled = response ? matchAnswers(operation, batchSpecOf(operation), claimed.orders, response) : classifyFailure(operation, claimed.orders, error);
-    decided = settled.flatMap((s) => (s.outcome ? [s.outcome] : []));
-    inDoubt = settled.filter((s) => s.outcome === null).map((s) => s.pending);
+    // Sent only while the lease has the send margin left when the request is written; else handed back unsent.
+    const answered = await sendChunk(options.client, operation, claimed.orders, { timeoutMs: options.timeoutMs, beforeSend: sendGuard(claimed.chunk, claimed.lease, options.sendMarginMs) });
+    if (answered.unsent) return { unsent: true };
+    decided = answered.outcomes;
+    inDoubt = answered.inDoubt;
+    quiet = answered.timedOut;
     if (inDoubt.length > 0 && !(await ledger.markSent(batch, claimed))) {
       stats.refused += 1;
       return { lost: true };
