@@ -14,8 +14,10 @@ const SECRET = 'listen-limits-secret';
 const servers: Server[] = [];
 const sockets: Socket[] = [];
 const timers: NodeJS.Timeout[] = [];
-afterEach(() => {
+const listeners: (() => Promise<number>)[] = [];
+afterEach(async () => {
   timers.splice(0).forEach((t) => clearInterval(t));
+  await Promise.all(listeners.splice(0).map((stop) => stop())); // a test that failed before stopping its gw listen
   sockets.splice(0).forEach((s) => s.destroy());
   servers.splice(0).forEach((s) => s.close());
 });
@@ -37,7 +39,9 @@ async function listen(forwardTo: string, flags: string[]) {
   const until = Date.now() + 10_000;
   while (!c.out().includes('receiving on') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   const url = /receiving on (\S+),/.exec(c.out())![1]!;
-  return { url, port: Number(new URL(url).port), c, stop: async () => (c.signals.emit('SIGINT'), exit) };
+  const stop = async () => (c.signals.emit('SIGINT'), exit);
+  listeners.push(stop);
+  return { url, port: Number(new URL(url).port), c, stop };
 }
 
 /** A raw connection to 127.0.0.1:`port`, resolved once connected. */
