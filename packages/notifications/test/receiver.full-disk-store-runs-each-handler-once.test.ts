@@ -216,6 +216,33 @@ describe('a store that answers later and refuses the record (a database down)', 
   });
 });
 
+describe('an onError that throws', () => {
+  it('does not change the answer: the handled event is still answered 200 and not run again', async () => {
+    const store: DedupeStore = {
+      claim: () => 'claimed',
+      commit: () => {
+        throw enospc();
+      },
+      release: () => undefined,
+    };
+    let runs = 0;
+    const receiver = createNotificationReceiver({
+      verifiers: [createHmacSha256Signer({ secret: SECRET })],
+      store,
+      onEvent: () => void (runs += 1),
+      onError: () => {
+        throw new Error('the log is down too');
+      },
+    });
+    const { url, server } = await listen((req, res) => void receiver.node(req, res));
+    servers.push(server);
+    const a = (await signedNotification({ event: cardEvent(), secret: SECRET })).event;
+    expect((await deliverEvent(url, a)).status).toBe(200);
+    expect((await deliverEvent(url, a)).json).toEqual({ outcome: 'duplicate', id: a.id });
+    expect(runs).toBe(1);
+  });
+});
+
 describe('a store that fails before the handler (the claim)', () => {
   it('answers 500 without running the handler, so the sender retries; the retry runs it once the store is back', async () => {
     const memory = createMemoryDedupeStore();
