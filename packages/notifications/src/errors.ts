@@ -54,3 +54,36 @@ export class NotificationRefusedError extends GwError<NotificationRefusalDetails
     return this.details.reason;
   }
 }
+
+/** What a NotificationNotRecordedError reports: the event and why the store could not record it. Never the body. */
+export interface NotificationNotRecordedDetails {
+  /** The event id whose handler finished. */
+  readonly eventId: string;
+  /** The store's error code (`ENOSPC`, `EIO`, ...) or, without one, its name. */
+  readonly reason: string;
+  /** `after-handler`: this delivery ran your handler; `later-delivery`: a later delivery of it tried to record it again. */
+  readonly when: 'after-handler' | 'later-delivery';
+}
+
+/**
+ * Your handler finished but the de-duplication store could not record the event id (a full disk, a database down).
+ * The event counts as handled: the sender was answered 2xx and this process keeps the id in memory, so a retry is
+ * acknowledged without running the handler again (and records it then, once the store takes it). Reported through
+ * `onError`, never thrown to the sender. Only a restart before it is recorded can run the handler again.
+ */
+export class NotificationNotRecordedError extends GwError<NotificationNotRecordedDetails> {
+  override readonly name = 'NotificationNotRecordedError';
+
+  constructor(eventId: string, when: NotificationNotRecordedDetails['when'], cause: unknown) {
+    const code = (cause as { code?: unknown } | null)?.code;
+    const reason = typeof code === 'string' && code ? code : cause instanceof Error ? cause.name : 'unknown';
+    const fix = reason === 'ENOSPC' ? 'free space on its disk' : 'fix the store';
+    super(
+      GW_ERROR_CODES.notRecorded,
+      `event ${eventId}: the handler finished but the de-duplication store could not record it (${reason}). It was acknowledged, ` +
+        `and this process will not run the handler for it again; ${fix}: it is recorded at its next delivery that the store takes, and a restart before then may run the handler once more`,
+      { eventId, reason, when },
+      { cause },
+    );
+  }
+}

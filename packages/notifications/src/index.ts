@@ -2,7 +2,7 @@ export { NOTIFICATION_KINDS, NOTIFICATION_TYPE, NOTIFICATION_VERSION, NOTIFYING_
 export type { AlternativePaymentNotification, CardPaymentNotification, CheckoutPaymentNotification, NotificationEnvelope, NotificationEvent, PaymentNotification, PaymentResult, PayoutNotification } from './envelope/event.ts';
 export { createNotificationEvent, newEventId, type NotificationEventInput } from './envelope/create-event.ts';
 export { envelopeProblems, isNotificationEvent } from './envelope/check-envelope.ts';
-export { NotificationRefusedError, type NotificationRefusalDetails, type NotificationRefusalReason } from './errors.ts';
+export { NotificationNotRecordedError, NotificationRefusedError, type NotificationNotRecordedDetails, type NotificationRefusalDetails, type NotificationRefusalReason } from './errors.ts';
 export { headerValue, type DecodeInput, type DecodedNotification, type EncodeContext, type EncodedNotification, type HeaderSource, type NotificationDecoder, type NotificationEncoder } from './format/format.ts';
 export { decodeGwNotification, encodeGwNotification } from './format/gw-envelope.ts';
 export { formatSignatureHeader, parseSignatureHeader, SIGNATURE_HEADER, type SignatureHeader } from './format/signature-header.ts';

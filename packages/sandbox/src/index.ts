@@ -5,6 +5,7 @@ export { CONTROL_ERROR_CODES, type ControlErrorCode } from './control/control-er
 export { FAULT_KINDS, faultRulesProblems, type FaultRuleProblem } from './control/fault-rules.ts';
 export { SandboxStateFileError } from './store/state-file-error.ts';
 export { SandboxControlLockError } from './control/control-lock-error.ts';
+export { SANDBOX_LIMIT_DEFAULTS, serverLimits, type ServerLimits } from './server/limits.ts';
 export { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxMerchant, type SandboxOptions } from './options.ts';
 export type { FaultKind, FaultRule, FaultRules } from './faults.ts';
 export type { NotifyOptions } from './notifier.ts';

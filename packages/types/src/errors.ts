@@ -11,6 +11,7 @@ export const GW_ERROR_CODES = {
   config: 'GW_CONFIG',
   interrupted: 'GW_INTERRUPTED',
   notSent: 'GW_NOT_SENT',
+  notRecorded: 'GW_NOT_RECORDED',
 } as const;
 
 /** A stable error code such as `GW_VALIDATION`. */

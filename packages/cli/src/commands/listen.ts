@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import { createFileDedupeStore, createMemoryDedupeStore, verifySettings } from '@gw/notifications';
-import { SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_SECRET, SANDBOX_LIMIT_DEFAULTS } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
 import { startListener, type ListenRecord } from '../listen/listener.ts';
 import { paint, say } from '../output.ts';
+import { serverLimitsFromFlags, withServerLimitFlags, wholeFlag, type ServerLimitFlags } from './server-limit-flags.ts';
 
-interface ListenFlags {
+interface ListenFlags extends ServerLimitFlags {
   forwardTo: string;
   port: string;
   host: string;
@@ -49,7 +50,7 @@ function describeRecord(io: CliIo, r: ListenRecord): string {
 
 /** `gw listen --forward-to URL`: receives notifications, verifies and prints each, forwards the raw body and headers. */
 export function registerListen(program: Command, io: CliIo, signals: NodeJS.EventEmitter): void {
-  program
+  const command = program
     .command('listen')
     .description("receive notifications locally: verify each, print its kind, id and verification, forward it unchanged to your app")
     .requiredOption('--forward-to <url>', "your application's notification endpoint")
@@ -61,31 +62,38 @@ export function registerListen(program: Command, io: CliIo, signals: NodeJS.Even
     .option('--tolerance-seconds <s>', 'largest distance of the signed time from now', '300')
     .option('--skip-duplicates', 'do not forward an event already forwarded and acknowledged (default: forward every delivery)')
     .option('--seen-file <path>', 'with --skip-duplicates: keep forwarded event ids in this file across restarts')
-    .option('--forward-timeout-ms <ms>', 'time allowed for your app to answer', '10000')
-    .action(async (flags: ListenFlags) => {
-      if (!/^https?:\/\//.test(flags.forwardTo)) throw new GwError(GW_ERROR_CODES.config, `--forward-to must be an http(s) URL, not ${flags.forwardTo}`, {});
-      const settings = verifySettings({ verifiers: secrets(flags, io).map((secret) => createHmacSha256Signer({ secret })), toleranceSeconds: Number(flags.toleranceSeconds) });
-      const store = flags.seenFile ? createFileDedupeStore(flags.seenFile) : createMemoryDedupeStore();
-      const { url, server } = await startListener({
-        forwardTo: flags.forwardTo,
-        port: Number(flags.port),
-        host: flags.host,
-        settings,
-        store,
-        skipDuplicates: Boolean(flags.skipDuplicates),
-        forwardTimeoutMs: Number(flags.forwardTimeoutMs),
-        onRecord: (record) => say(io, describeRecord(io, record)),
-      });
-      say(io, `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${settings.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`);
-      say(io, `  use it as notify_url; Ctrl-C stops`);
-      await new Promise<void>((resolve) => {
-        signals.once('SIGINT', () => resolve());
-        signals.once('SIGTERM', () => resolve());
-      });
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      say(io, 'gw listen stopped');
+    .option('--forward-timeout-ms <ms>', 'time allowed for your app to answer', '10000');
+  withServerLimitFlags(command).action(async (flags: ListenFlags) => {
+    if (!/^https?:\/\//.test(flags.forwardTo)) throw new GwError(GW_ERROR_CODES.config, `--forward-to must be an http(s) URL, not ${flags.forwardTo}`, {});
+    const problems: string[] = [];
+    const port = wholeFlag(problems, '--port', flags.port, 0, 65_535);
+    const limits = serverLimitsFromFlags(problems, flags);
+    if (problems.length > 0) throw new GwError(GW_ERROR_CODES.config, `gw listen: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
+    const settings = verifySettings({ verifiers: secrets(flags, io).map((secret) => createHmacSha256Signer({ secret })), toleranceSeconds: Number(flags.toleranceSeconds) });
+    const store = flags.seenFile ? createFileDedupeStore(flags.seenFile) : createMemoryDedupeStore();
+    const { url, server } = await startListener({
+      forwardTo: flags.forwardTo,
+      port: port!,
+      host: flags.host,
+      settings,
+      store,
+      skipDuplicates: Boolean(flags.skipDuplicates),
+      forwardTimeoutMs: Number(flags.forwardTimeoutMs),
+      limits,
+      onRecord: (record) => say(io, describeRecord(io, record)),
     });
+    say(io, `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${settings.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`);
+    const cut = { ...SANDBOX_LIMIT_DEFAULTS, ...limits };
+    say(io, `  cuts slow connections: headers ${cut.headersTimeoutMs} ms, request ${cut.requestTimeoutMs} ms, body pause ${cut.bodyTimeoutMs} ms, idle keep-alive ${cut.keepAliveTimeoutMs} ms; at most ${cut.maxConnections} connections`);
+    say(io, `  use it as notify_url; Ctrl-C stops`);
+    await new Promise<void>((resolve) => {
+      signals.once('SIGINT', () => resolve());
+      signals.once('SIGTERM', () => resolve());
+    });
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    say(io, 'gw listen stopped');
+  });
 }

@@ -6,9 +6,10 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 import { faultRulesProblems, type FaultRules, type SandboxMerchant, type SandboxOptions } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
+import { serverLimitsFromFlags, wholeFlag as whole, type ServerLimitFlags } from './server-limit-flags.ts';
 
 /** The flags as commander gives them (all text). */
-export interface SandboxFlags {
+export interface SandboxFlags extends ServerLimitFlags {
   readonly port: string;
   readonly host: string;
   /** `--allowed-host`, repeatable. */
@@ -22,11 +23,6 @@ export interface SandboxFlags {
   readonly notifyAttempts?: string;
   readonly notifyBaseDelayMs?: string;
   readonly maxBodyBytes?: string;
-  readonly headersTimeoutMs?: string;
-  readonly requestTimeoutMs?: string;
-  readonly bodyTimeoutMs?: string;
-  readonly keepAliveTimeoutMs?: string;
-  readonly maxConnections?: string;
   readonly unknownFields?: string;
   readonly state?: string;
   readonly redirectExpiry?: string;
@@ -41,16 +37,6 @@ export interface ResolvedSandboxFlags {
 }
 
 type Problems = string[];
-
-function whole(problems: Problems, flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
-    problems.push(`${flag} ${JSON.stringify(text)} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}`);
-    return undefined;
-  }
-  return n;
-}
 
 function readJson(problems: Problems, flag: string, text: string, cwd: string): unknown {
   const inline = /^\s*[[{]/.test(text);
@@ -144,11 +130,7 @@ function allowedHosts(problems: Problems, names: readonly string[] | undefined):
 function limits(problems: Problems, flags: SandboxFlags): Partial<SandboxOptions> {
   const out: Record<string, unknown> = {
     maxBodyBytes: whole(problems, '--max-body-bytes', flags.maxBodyBytes, 1),
-    headersTimeoutMs: whole(problems, '--headers-timeout-ms', flags.headersTimeoutMs, 1),
-    requestTimeoutMs: whole(problems, '--request-timeout-ms', flags.requestTimeoutMs, 1),
-    bodyTimeoutMs: whole(problems, '--body-timeout-ms', flags.bodyTimeoutMs, 1),
-    keepAliveTimeoutMs: whole(problems, '--keep-alive-timeout-ms', flags.keepAliveTimeoutMs, 1),
-    maxConnections: whole(problems, '--max-connections', flags.maxConnections, 1),
+    ...serverLimitsFromFlags(problems, flags),
   };
   if (flags.unknownFields !== undefined && flags.unknownFields !== 'refuse' && flags.unknownFields !== 'accept') problems.push(`--unknown-fields ${JSON.stringify(flags.unknownFields)} must be refuse or accept`);
   else out.unknownFields = flags.unknownFields;

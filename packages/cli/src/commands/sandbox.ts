@@ -4,10 +4,11 @@ import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
 import { paint, say } from '../output.ts';
 import { sandboxOptionsFromFlags, type SandboxFlags } from './sandbox-options.ts';
+import { withServerLimitFlags } from './server-limit-flags.ts';
 
 /** The options of `gw sandbox`, as listed by `gw sandbox --help`. */
 function withSandboxOptions(command: Command): Command {
-  return command
+  const options = command
     .option('--port <port>', 'TCP port (0 picks a free one)', '8787')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--allowed-host <name>', 'a Host name to answer besides loopback ones and the listening address, e.g. team.test or .team.test (it and every name under it); repeatable', (name: string, names: string[]) => [...names, name], [] as string[])
@@ -23,13 +24,8 @@ function withSandboxOptions(command: Command): Command {
     .option('--state <file>', 'keep the state in this SQLite file across restarts (default: memory only)')
     .option('--no-control', 'turn off the control API (/sandbox/api/) and the web console (/sandbox/console)')
     .option('--control-token-env <name>', 'lock the control API (Authorization: Bearer) and the console (a login form) with the token in this environment variable; needed to listen on an address other than loopback with them on')
-    .option('--max-body-bytes <n>', 'largest request body (default 1048576)')
-    .option('--headers-timeout-ms <ms>', 'time to receive request headers (default 10000)')
-    .option('--request-timeout-ms <ms>', 'time to receive a whole request (default 30000)')
-    .option('--body-timeout-ms <ms>', 'longest pause while a body arrives (default 10000)')
-    .option('--keep-alive-timeout-ms <ms>', 'idle keep-alive connection lifetime (default 5000)')
-    .option('--max-connections <n>', 'open connections at most (default 256)')
-    .option('--unknown-fields <refuse|accept>', 'request members the spec does not list (default refuse)');
+    .option('--max-body-bytes <n>', 'largest request body (default 1048576)');
+  return withServerLimitFlags(options).option('--unknown-fields <refuse|accept>', 'request members the spec does not list (default refuse)');
 }
 
 async function start(flags: SandboxFlags, io: CliIo) {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NotificationRefusedError, verifyNotification, type DedupeStore, type NotificationEvent, type VerifySettings } from '@gw/notifications';
+import { serverLimits, type SandboxOptions } from '@gw/sandbox';
 import { forwardNotification, type ForwardResult } from './forward.ts';
 
 /** One notification as `gw listen` saw it: verification, then what the forward target did. */
@@ -26,17 +27,37 @@ export interface ListenOptions {
   /** Do not forward an event already forwarded and acknowledged by the target. */
   readonly skipDuplicates: boolean;
   readonly forwardTimeoutMs: number;
+  /** Time and connection limits of the server; those not given are the sandbox's defaults (UNKNOWNS U51). */
+  readonly limits?: ListenLimits;
   readonly onRecord: (record: ListenRecord) => void;
 }
 
-async function readAll(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    bytes += chunk.byteLength;
-    if (bytes <= limit) chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/** The limits `gw listen` takes, as `startSandbox` names them. */
+export type ListenLimits = Pick<SandboxOptions, 'headersTimeoutMs' | 'requestTimeoutMs' | 'bodyTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'>;
+
+/**
+ * The body (kept up to `limit` bytes, read to its end), or null when it stopped arriving for `idleMs` or the connection
+ * went away first (node:http's own request time-out, which bounds a body that trickles, closes it so).
+ */
+function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const stop = (body: Buffer | null) => {
+      clearTimeout(timer);
+      req.removeAllListeners('data');
+      resolve(body);
+    };
+    const timer = setTimeout(() => stop(null), idleMs);
+    req.on('data', (chunk: Buffer) => {
+      timer.refresh();
+      bytes += chunk.byteLength;
+      if (bytes <= limit) chunks.push(chunk);
+    });
+    req.once('end', () => stop(Buffer.concat(chunks)));
+    req.once('close', () => stop(null));
+    req.once('error', () => stop(null));
+  });
 }
 
 async function verify(body: Buffer, req: IncomingMessage, settings: VerifySettings): Promise<Pick<ListenRecord, 'event' | 'verification'>> {
@@ -49,9 +70,7 @@ async function verify(body: Buffer, req: IncomingMessage, settings: VerifySettin
 }
 
 /** Verifies each notification, forwards it (verified or not: the application must refuse what is refused) and answers the sender with the target's status (502 when unreachable). */
-async function handle(req: IncomingMessage, options: ListenOptions): Promise<ListenRecord & { readonly reply: string }> {
-  const at = new Date();
-  const body = await readAll(req, options.settings.maxBodyBytes);
+async function handle(req: IncomingMessage, body: Buffer, at: Date, options: ListenOptions): Promise<ListenRecord & { readonly reply: string }> {
   const checked = await verify(body, req, options.settings);
   const id = checked.event?.id;
   if (id && options.skipDuplicates && (await options.store.claim(id, 60_000)) === 'done') {
@@ -66,16 +85,29 @@ async function handle(req: IncomingMessage, options: ListenOptions): Promise<Lis
 
 /** Starts the listener; resolves with its URL and server once listening. */
 export async function startListener(options: ListenOptions): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    handle(req, options)
-      .then(({ reply, ...record }) => {
-        options.onRecord(record);
-        res.writeHead(record.answered, { 'content-type': 'application/json' }).end(reply);
+  const limits = serverLimits(options.limits ?? {});
+  const server = createServer(limits.serverOptions, (req, res) => {
+    const at = new Date();
+    readBody(req, options.settings.maxBodyBytes, limits.bodyTimeoutMs)
+      .then((body) => {
+        if (body === null) {
+          // Stalled (or gone): nothing is forwarded; the connection is closed once answered.
+          req.resume();
+          if (!res.headersSent && !req.socket.destroyed) {
+            res.writeHead(408, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ outcome: 'timeout', message: `the body stopped arriving for ${limits.bodyTimeoutMs} ms` }));
+          }
+          return;
+        }
+        return handle(req, body, at, options).then(({ reply, ...record }) => {
+          options.onRecord(record);
+          res.writeHead(record.answered, { 'content-type': 'application/json' }).end(reply);
+        });
       })
       .catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ outcome: 'failed', message: String(error) }));
+        if (!res.headersSent && !req.socket.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ outcome: 'failed', message: String(error) }));
       });
   });
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

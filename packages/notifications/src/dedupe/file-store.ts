@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createMemoryDedupeStore } from './memory-store.ts';
 import type { DedupeStore } from './store.ts';
@@ -6,20 +6,38 @@ import type { DedupeStore } from './store.ts';
 /**
  * A store for one process (the CLI's `gw listen`): handled ids are appended to `path`, one per line, and read back on
  * start, so a restart does not run a handler again. Claims stay in memory: do not share the file between processes.
+ * A write that fails (ENOSPC on a full disk) throws and leaves no part of its line behind.
  */
 export function createFileDedupeStore(path: string): DedupeStore {
   const memory = createMemoryDedupeStore({ maxEntries: Number.MAX_SAFE_INTEGER });
   if (existsSync(path)) {
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const bytes = readFileSync(path);
+    // Only whole lines count: a last line without its newline was cut by a crash mid-write; it is cut off the file.
+    const whole = bytes.lastIndexOf(0x0a) + 1;
+    for (const line of bytes.toString('utf8', 0, whole).split('\n')) {
       const id = line.trim();
       if (id !== '') memory.commit(id);
     }
+    if (whole !== bytes.length) truncateSync(path, whole);
   } else mkdirSync(dirname(path), { recursive: true });
+  let torn = false;
   return {
     claim: (id, leaseMs) => memory.claim(id, leaseMs),
     commit(id) {
       // Written before it counts as done: a crash after the write cannot run the handler twice.
-      appendFileSync(path, `${id.replaceAll('\n', '')}\n`);
+      const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+      try {
+        appendFileSync(path, `${torn ? '\n' : ''}${id.replaceAll('\n', '')}\n`);
+        torn = false;
+      } catch (error) {
+        // A full disk may have taken part of the line: cut it (or, if even that fails, start the next on a new line).
+        try {
+          truncateSync(path, size);
+        } catch {
+          torn = true;
+        }
+        throw error;
+      }
       return memory.commit(id);
     },
     release: (id) => memory.release(id),

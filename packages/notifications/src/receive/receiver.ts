@@ -5,6 +5,7 @@ import type { DecodeInput } from '../format/format.ts';
 import { createMemoryDedupeStore } from '../dedupe/memory-store.ts';
 import type { DedupeStore } from '../dedupe/store.ts';
 import { answerFor, type ReceiverAnswer } from './answer.ts';
+import { HandledIds } from './handled-ids.ts';
 import { readFetchBody } from './read-fetch-body.ts';
 import { readNodeBody } from './read-node-body.ts';
 import { isThenable } from './thenable.ts';
@@ -19,7 +20,10 @@ export interface ReceiverOptions<Context = void> extends VerifyOptions {
   readonly store?: DedupeStore;
   /** How long a delivery may hold an event before another may take it over (a crashed process). Default 5 min. */
   readonly leaseMs?: number;
-  /** Called with each refusal and each handler failure (for your logs; the error never holds the body). */
+  /**
+   * Called with each refusal, each handler failure, and each time the store could not record a handled event
+   * (`NotificationNotRecordedError`, answered 2xx): for your logs; the error never holds the body.
+   */
   readonly onError?: (error: unknown, answer: ReceiverAnswer) => void;
 }
 
@@ -35,8 +39,13 @@ export interface NotificationReceiver<Context = void> {
 
 // UNKNOWNS U45: claim -> handler -> commit; 2xx only after the handler finished. A store or handler that answers
 // synchronously (the memory store, a handler returning nothing) is not awaited: the order is the same, without a
-// microtask hop per step.
-async function runOnce<Context>(event: NotificationEvent, context: Context, options: ReceiverOptions<Context>, store: DedupeStore, leaseMs: number): Promise<ReceiverAnswer> {
+// microtask hop per step. Once the handler finished the event is handled, even when the store cannot record it: 2xx,
+// and the id is kept in memory (`HandledIds`) so a retry does not run it again; the store's failure goes to onError.
+async function runOnce<Context>(event: NotificationEvent, context: Context, options: ReceiverOptions<Context>, store: DedupeStore, handled: HandledIds, leaseMs: number): Promise<ReceiverAnswer> {
+  if (handled.unrecorded(event.id)) {
+    const recorded = handled.record(event.id, 'later-delivery');
+    return answerFor('duplicate', event, (isThenable(recorded) ? await recorded : recorded) ?? undefined);
+  }
   const claimed = store.claim(event.id, leaseMs);
   const claim = isThenable(claimed) ? await claimed : claimed;
   if (claim === 'done') return answerFor('duplicate', event);
@@ -49,9 +58,8 @@ async function runOnce<Context>(event: NotificationEvent, context: Context, opti
     if (isThenable(released)) await released;
     return answerFor('failed', event, error);
   }
-  const committed = store.commit(event.id);
-  if (isThenable(committed)) await committed;
-  return answerFor('processed', event);
+  const recorded = handled.record(event.id, 'after-handler');
+  return answerFor('processed', event, (isThenable(recorded) ? await recorded : recorded) ?? undefined);
 }
 
 /** Builds a receiver; checks the options at once (`GW_CONFIG` listing every problem). */
@@ -59,8 +67,14 @@ export function createNotificationReceiver<Context = void>(options: ReceiverOpti
   const settings = verifySettings(options, typeof options?.onEvent === 'function' ? [] : ['onEvent must be a function (event) => void | Promise<void>']);
   const store = options.store ?? createMemoryDedupeStore();
   const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const handled = new HandledIds(store);
   const report = (answer: ReceiverAnswer): ReceiverAnswer => {
-    if (answer.error !== undefined) options.onError?.(answer.error, answer);
+    if (answer.error === undefined || !options.onError) return answer;
+    try {
+      options.onError(answer.error, answer);
+    } catch {
+      // A logging hook that throws does not change the answer (a handled event stays answered 2xx).
+    }
     return answer;
   };
   const receiver: NotificationReceiver<Context> = {
@@ -73,7 +87,7 @@ export function createNotificationReceiver<Context = void>(options: ReceiverOpti
         if (error instanceof NotificationRefusedError) return report(answerFor('refused', undefined, error));
         throw error;
       }
-      return report(await runOnce(event, context, options, store, leaseMs));
+      return report(await runOnce(event, context, options, store, handled, leaseMs));
     },
     async node(req, res) {
       let answer: ReceiverAnswer;

@@ -11,7 +11,7 @@ export interface ServerLimits {
   readonly serverOptions: ServerOptions;
 }
 
-/** The defaults, listed in the README and UNKNOWNS U51. */
+/** The defaults, listed in the README and UNKNOWNS U51; `gw listen` uses them too. */
 export const SANDBOX_LIMIT_DEFAULTS = Object.freeze({
   maxBodyBytes: 1024 * 1024,
   headersTimeoutMs: 10_000,
@@ -21,8 +21,8 @@ export const SANDBOX_LIMIT_DEFAULTS = Object.freeze({
   maxConnections: 256,
 });
 
-/** The sandbox's limits from its options. */
-export function serverLimits(options: SandboxOptions): ServerLimits {
+/** The sandbox's limits from its options (only the limit options are read: `gw listen` bounds its server with them). */
+export function serverLimits(options: Pick<SandboxOptions, 'maxBodyBytes' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'bodyTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'>): ServerLimits {
   const d = SANDBOX_LIMIT_DEFAULTS;
   const headersTimeout = options.headersTimeoutMs ?? d.headersTimeoutMs;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? d.requestTimeoutMs, headersTimeout);
