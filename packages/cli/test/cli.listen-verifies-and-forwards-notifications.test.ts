@@ -177,6 +177,18 @@ describe('gw notifications list / resend', () => {
     expect(missing.err()).toContain('answered HTTP 404 (not_found:');
   });
 
+  it('reaches a sandbox locked with a control token with --control-token-env, and says how when it is missing', async () => {
+    const TOKEN = 'locked-sandbox-control-token-31';
+    await using sandbox = await startSandbox({ controlToken: TOKEN });
+    const without = capturedIo();
+    expect(await runCli(['notifications', 'list', '--sandbox-url', sandbox.url], without.io, without.signals)).toBe(5);
+    expect(without.err()).toContain('--control-token-env NAME');
+    const locked = capturedIo({ env: { TEAM_CONTROL: TOKEN } });
+    expect(await runCli(['notifications', 'list', '--json', '--sandbox-url', sandbox.url, '--control-token-env', 'TEAM_CONTROL'], locked.io, locked.signals)).toBe(0);
+    expect(JSON.parse(locked.out())).toMatchObject({ notifications: [] });
+    expect(locked.out() + locked.err()).not.toContain(TOKEN);
+  });
+
   it('says plainly that a sandbox without the control API cannot list or resend', async () => {
     await using sandbox = await startSandbox({ control: false });
     const list = capturedIo();

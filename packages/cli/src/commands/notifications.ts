@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
 import { say, table } from '../output.ts';
-import { control } from './sandbox-control.ts';
+import { control, controlTokenFrom } from './sandbox-control.ts';
 
 /** The part of a delivery these commands show (the control API's `NotificationDelivery`, dates as ISO text). */
 interface DeliveryView {
@@ -37,8 +37,9 @@ export function registerNotifications(program: Command, io: CliIo): void {
     .description('every delivery: event kind and id, delivered, attempts, last status')
     .option('--sandbox-url <url>', 'the running sandbox', 'http://127.0.0.1:8787')
     .option('--json', 'print the control API answer as JSON')
-    .action(async (flags: { sandboxUrl: string; json?: boolean }) => {
-      const answer = await control(flags.sandboxUrl, CONTROL, 'GET');
+    .option('--control-token-env <name>', "a locked sandbox's control token, from this environment variable")
+    .action(async (flags: { sandboxUrl: string; json?: boolean; controlTokenEnv?: string }) => {
+      const answer = await control(flags.sandboxUrl, CONTROL, 'GET', undefined, controlTokenFrom(io.env, flags.controlTokenEnv));
       const list = deliveries(answer);
       if (flags.json) return say(io, JSON.stringify(answer, null, 2));
       say(io, table(io, ['delivery', 'kind', 'event id', 'delivered', 'attempts', 'last', 'resend of', 'url'], list.map(row)));
@@ -48,8 +49,9 @@ export function registerNotifications(program: Command, io: CliIo): void {
     .description('deliver a notification again, with the same event id (your receiver de-duplicates it)')
     .argument('<id>', 'delivery id')
     .option('--sandbox-url <url>', 'the running sandbox', 'http://127.0.0.1:8787')
-    .action(async (id: string, flags: { sandboxUrl: string }) => {
-      const answer = (await control(flags.sandboxUrl, `${CONTROL}/${encodeURIComponent(id)}/resend`, 'POST')) as { notification?: DeliveryView };
+    .option('--control-token-env <name>', "a locked sandbox's control token, from this environment variable")
+    .action(async (id: string, flags: { sandboxUrl: string; controlTokenEnv?: string }) => {
+      const answer = (await control(flags.sandboxUrl, `${CONTROL}/${encodeURIComponent(id)}/resend`, 'POST', undefined, controlTokenFrom(io.env, flags.controlTokenEnv))) as { notification?: DeliveryView };
       const delivery = answer.notification;
       if (!delivery || delivery.id === undefined) throw new GwError(GW_ERROR_CODES.decode, 'the control API answered no notification for the resend', {});
       say(io, `resent delivery ${id} as new delivery ${String(delivery.id)} of event ${delivery.eventId ?? '?'} (${delivery.eventKind ?? '?'}); same event id: a de-duplicating receiver acknowledges it without running its handler again`);

@@ -11,12 +11,23 @@ function controlError(text: string): { code?: string; message?: string } | null 
   }
 }
 
-/** Calls the control API of the sandbox at `base` and returns its JSON; a sandbox without it (404) or any failure is said plainly. */
-export async function control(base: string, path: string, method: 'GET' | 'POST', body?: unknown): Promise<unknown> {
+/** `--control-token-env NAME`: a locked sandbox's control token, read from that environment variable (never printed). */
+export function controlTokenFrom(env: Readonly<Record<string, string | undefined>>, name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const token = env[name];
+  if (!token) throw new GwError(GW_ERROR_CODES.config, `--control-token-env ${name}: that environment variable is not set or empty`, {});
+  return token;
+}
+
+/**
+ * Calls the control API of the sandbox at `base` and returns its JSON; a sandbox without it (404) or any failure is
+ * said plainly. `token`: a locked sandbox's control token (sent as `Authorization: Bearer`).
+ */
+export async function control(base: string, path: string, method: 'GET' | 'POST', body?: unknown, token?: string): Promise<unknown> {
   const url = `${base.replace(/\/+$/, '')}${path}`;
   let response: Response;
   try {
-    const init: RequestInit = { method, headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) } };
+    const init: RequestInit = { method, headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) } };
     if (body !== undefined) init.body = JSON.stringify(body);
     response = await fetch(url, init);
   } catch (error) {
@@ -27,6 +38,9 @@ export async function control(base: string, path: string, method: 'GET' | 'POST'
   const error = controlError(text);
   if (response.status === 404 && !error) {
     throw new GwError(GW_ERROR_CODES.http, `${method} ${path} answered 404: this sandbox has no control API (a sandbox with /sandbox/api/ is needed)`, { url, status: 404 });
+  }
+  if (response.status === 401 && !token) {
+    throw new GwError(GW_ERROR_CODES.http, `${method} ${path} answered 401: this sandbox's control is locked with a token; pass --control-token-env NAME (the variable holding it)`, { url, status: 401, controlCode: 'unauthorized' });
   }
   if (!response.ok) {
     const said = error ? `${error.code}: ${error.message}` : text.slice(0, 200);

@@ -6,7 +6,7 @@ import { requireGateway } from '../config.ts';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { say } from '../output.ts';
-import { control } from './sandbox-control.ts';
+import { control, controlTokenFrom } from './sandbox-control.ts';
 
 /** Kinds `trigger` can cause with a direct request, and the request that does. */
 const DIRECT: Record<string, (notifyUrl: string) => { operation: 'authoriseCard' | 'payout'; record: Record<string, unknown> }> = {
@@ -29,7 +29,7 @@ function card(number: string, notifyUrl: string): Record<string, unknown> {
 const SETTLED: Record<string, 'cancel' | 'expire'> = { 'payment.cancelled': 'cancel', 'payment.expired': 'expire' };
 
 /** Creates a pending alternative-method payment, then settles it through the sandbox's control API; returns its transaction id. */
-async function settledRedirectPayment(io: CliIo, flags: GatewayFlags & { notifyUrl: string }, action: 'cancel' | 'expire'): Promise<string> {
+async function settledRedirectPayment(io: CliIo, flags: GatewayFlags & { notifyUrl: string; controlTokenEnv?: string }, action: 'cancel' | 'expire'): Promise<string> {
   const config = gatewayConfig(io, flags);
   const client = await clientFor(io, config);
   let transactionId: string;
@@ -43,7 +43,7 @@ async function settledRedirectPayment(io: CliIo, flags: GatewayFlags & { notifyU
   } finally {
     await client.close();
   }
-  await control(requireGateway(config).baseUrl, `/sandbox/api/orders/${encodeURIComponent(transactionId)}/actions/${action}`, 'POST');
+  await control(requireGateway(config).baseUrl, `/sandbox/api/orders/${encodeURIComponent(transactionId)}/actions/${action}`, 'POST', undefined, controlTokenFrom(io.env, flags.controlTokenEnv));
   return transactionId;
 }
 
@@ -60,8 +60,9 @@ export function registerTrigger(program: Command, io: CliIo, withGatewayOptions:
       .command('trigger')
       .description(`make the sandbox send a notification of a kind (${KINDS.join(', ')})`)
       .argument('<kind>', `one of ${KINDS.join(', ')}`)
-      .requiredOption('--notify-url <url>', 'where the notification goes (your app, or gw listen)'),
-  ).action(async (kind: string, flags: GatewayFlags & { notifyUrl: string }) => {
+      .requiredOption('--notify-url <url>', 'where the notification goes (your app, or gw listen)')
+      .option('--control-token-env <name>', "a locked sandbox's control token, from this environment variable (for the kinds the control API settles)"),
+  ).action(async (kind: string, flags: GatewayFlags & { notifyUrl: string; controlTokenEnv?: string }) => {
     const settle = SETTLED[kind];
     if (settle) {
       const transactionId = await settledRedirectPayment(io, flags, settle);
