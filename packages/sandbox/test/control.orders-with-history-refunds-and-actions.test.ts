@@ -77,9 +77,15 @@ describe('control API: orders', () => {
       await sandbox.notificationsIdle();
       const before = hook.bodies.length;
       expect(before).toBe(0); // nothing is notified before the shopper or an operator acts
+      // A pending order has no result yet, in the API and the console alike.
+      expect((await api(sandbox, 'GET', `orders/${approved}`)).json.order).toMatchObject({ state: 'pending', resultInfo: null, riskAction: null, riskScore: null });
+      const pendingPage = await (await fetch(`${sandbox.url}/sandbox/console/orders/${approved}`)).text();
+      expect(pendingPage).toContain('none yet');
+      expect(pendingPage).not.toContain('0000:Success');
       const a = await api(sandbox, 'POST', `orders/${approved}/actions/authorise`);
       expect(a.status).toBe(200);
       expect(a.json.order.state).toBe('authorised');
+      expect(a.json.order.resultInfo).toBe('0000:Success');
       expect(a.json.order.history.at(-1)).toMatchObject({ event: 'authorised', by: 'operator' });
       expect((await api(sandbox, 'POST', `orders/${declined}/actions/decline`)).json.order.state).toBe('declined');
       await until(() => hook.bodies.length >= before + 2);

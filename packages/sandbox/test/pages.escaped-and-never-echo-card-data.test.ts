@@ -18,7 +18,8 @@ const HOSTILE = `<script>alert("x")</script>"'><img src=x onerror=alert(1)>`;
 describe('the shopper pages', () => {
   it('escape every value from the request or the form', async () => {
     const order = await createCheckout(sandbox, { first_name: HOSTILE, cart_items: [{ basic_item_data: { name: HOSTILE, quantity: '1' } }] });
-    for (const html of [(await page(order.action)).html, (await page(order.action, { ...order.hidden, last_name: HOSTILE })).html]) {
+    const refused = (await page(order.action, cardForm('4242', { holder: HOSTILE }))).html; // the name is written back
+    for (const html of [(await page(order.action)).html, (await page(order.action, { ...order.hidden, last_name: HOSTILE })).html, refused]) {
       expect(html).not.toContain('<script>alert');
       expect(html).not.toContain('<img src=x');
       expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&quot;&#39;&gt;&lt;img src=x onerror=alert(1)&gt;');
@@ -44,8 +45,10 @@ describe('the shopper pages', () => {
       }
       seen.push((await page(order.action)).html);
     }
-    const bad = await page((await createCheckout(sandbox)).action, cardForm('4242 4242 42', { cvv: '9731', expiry: '11/29' }));
+    const bad = await page((await createCheckout(sandbox)).action, cardForm('4242 4242 42', { cvv: '9731', expiry: '11/29', holder: 'Ana Lee' }));
     seen.push(bad.html);
+    // What the shopper typed that is not card data stays in the form after the refusal.
+    expect(bad.html).toContain('value="Ana Lee"');
     await sandbox.notificationsIdle();
     seen.push(...sink.raw, JSON.stringify([...sandbox.state.orders.values()], (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
     const text = seen.join('\n');

@@ -26,7 +26,7 @@ function details(deps: ControlDeps, order: SandboxOrder): SafeHtml {
 <dt>Amount</dt><dd>${order.amount} ${order.currency}</dd><dt>Captured</dt><dd>${fromMinorUnits(order.capturedMinor)} ${order.currency}</dd>
 <dt>Refunded</dt><dd>${fromMinorUnits(deps.state.refundedMinor(order))} ${order.currency}</dd><dt>Kind</dt><dd>${order.variant}</dd>
 <dt>Merchant / account</dt><dd class="mono">${order.merchantId} / ${order.accountId}</dd><dt>Card</dt><dd class="mono">${order.maskedCard || '—'}</dd>
-<dt>Result</dt><dd class="mono">${order.resultInfo}</dd><dt>Risk</dt><dd>${order.riskAction} (${order.riskScore})</dd>
+<dt>Result</dt><dd class="mono">${order.state === 'pending' ? 'none yet (waits for the shopper)' : order.resultInfo}</dd><dt>Risk</dt><dd>${order.state === 'pending' ? 'none yet' : `${order.riskAction} (${order.riskScore})`}</dd>
 ${order.recurringId ? html`<dt>Subscription</dt><dd class="mono">${order.recurringId}</dd>` : ''}<dt>Created (UTC)</dt><dd class="mono">${order.createdAt.toISOString()}</dd></dl>`;
 }
 

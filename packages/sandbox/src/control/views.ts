@@ -40,9 +40,10 @@ export function orderDetail(state: SandboxState, order: SandboxOrder) {
     ...orderSummary(state, order),
     maskedCard: order.maskedCard,
     is3ds: order.is3ds,
-    riskAction: order.riskAction,
-    riskScore: order.riskScore,
-    resultInfo: order.resultInfo,
+    // A pending order has no result until the shopper (or an operator) settles it.
+    riskAction: order.state === 'pending' ? null : order.riskAction,
+    riskScore: order.state === 'pending' ? null : order.riskScore,
+    resultInfo: order.state === 'pending' ? null : order.resultInfo,
     reviewFlag: order.reviewFlag,
     recurringId: order.recurringId,
     history: order.history.map((e) => ({ at: e.at.toISOString(), event: e.event, by: e.by, ...(e.detail === undefined ? {} : { detail: e.detail }) })),

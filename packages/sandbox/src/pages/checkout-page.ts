@@ -5,7 +5,10 @@ import { escapeHtml, layout, problemList } from './html.ts';
 import { orderSummary } from './order-summary.ts';
 import { testCardList } from './test-card-list.ts';
 
-/** The checkout page's HTML. `problems` are shown above the form; entered card data is never written back. */
+/**
+ * The checkout page's HTML. `problems` are shown above the form. After a refused try the name on the card is kept;
+ * card number, expiry and CVV are card data and are never written back into a page (the shopper types them again).
+ */
 export function checkoutPage(order: SandboxOrder, form: ReadonlyMap<string, string>, problems: readonly string[] = []): string {
   const action = payPath(order);
   const card = `<section aria-labelledby="card-title"><h2 id="card-title">Card details</h2>${problemList(problems)}
@@ -17,7 +20,7 @@ export function checkoutPage(order: SandboxOrder, form: ReadonlyMap<string, stri
 <div><label for="cvv">CVV</label><input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" placeholder="123" required></div>
 </div>
 <label for="holder">Name on card</label>
-<input id="holder" name="holder" autocomplete="cc-name" placeholder="Ana Lee" required>
+<input id="holder" name="holder" autocomplete="cc-name" placeholder="Ana Lee" value="${escapeHtml(form.get('holder') ?? '')}" required>
 <div class="actions">
 <button type="submit" name="sandbox_action" value="pay">Pay ${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</button>
 <button type="submit" name="sandbox_action" value="cancel" class="secondary" formnovalidate>Cancel</button>
