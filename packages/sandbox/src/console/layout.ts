@@ -10,12 +10,15 @@ header a{color:#fff;text-decoration:none;padding:.15rem .1rem;border-bottom:2px 
 header a[aria-current=page]{border-bottom-color:#f4a261}
 main{padding:1rem;max-width:70rem;margin:0 auto}
 h1{font-size:1.35rem;margin:.2rem 0 .8rem}h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
-.scroll{overflow-x:auto;background:#fff;border:1px solid #d9dde3;border-radius:6px}
+/* A table wider than the screen scrolls sideways; shadows at its edges show there is more to either side. */
+.scroll{overflow-x:auto;border:1px solid #d9dde3;border-radius:6px;background-color:#fff;
+background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/2.5rem 100% no-repeat local,linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2.5rem 100% no-repeat local,radial-gradient(farthest-side at 0 50%,rgba(27,31,36,.22),transparent) left/.9rem 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,rgba(27,31,36,.22),transparent) right/.9rem 100% no-repeat scroll,#fff}
 table{border-collapse:collapse;width:100%;font-size:.93rem}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #eceef1;vertical-align:top}
 th{background:#eef1f5;font-weight:600;white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88rem;word-break:break-all}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88rem;overflow-wrap:break-word}
+td .mono,td.mono,td code,td a,.state{white-space:nowrap;overflow-wrap:normal}
 .state{display:inline-block;padding:.05rem .45rem;border-radius:999px;font-size:.82rem;background:#e6e9ee}
 .state-authorised,.state-captured,.ok{background:#d8f3dc}.state-pending{background:#fff3bf}
 .state-declined,.state-expired,.bad{background:#ffd6d6}.state-cancelled,.state-refunded,.state-partially_refunded{background:#e7e0f6}
@@ -23,7 +26,8 @@ form.inline{display:inline}
 form.card{background:#fff;border:1px solid #d9dde3;border-radius:6px;padding:.8rem;margin:.6rem 0;display:flex;flex-wrap:wrap;gap:.6rem;align-items:end}
 label{display:flex;flex-direction:column;font-size:.85rem;gap:.2rem}
 label.check{flex-direction:row;align-items:center;gap:.4rem}
-input,select,button{font:inherit;padding:.4rem .55rem;border:1px solid #b8c0cc;border-radius:5px;background:#fff}
+input,select,button{font:inherit;padding:.4rem .55rem;border:1px solid #b8c0cc;border-radius:5px;background:#fff;max-width:100%}
+form.card label{min-width:0;max-width:100%}
 button{background:#1d3557;color:#fff;border-color:#1d3557;cursor:pointer;min-height:2.4rem}
 button.secondary{background:#fff;color:#1d3557}button.danger{background:#b42318;border-color:#b42318}
 .notice{background:#e8f4fd;border:1px solid #9cc9ee;padding:.6rem .8rem;border-radius:6px;margin-bottom:1rem}
