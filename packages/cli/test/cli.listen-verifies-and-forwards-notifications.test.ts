@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
@@ -108,6 +109,40 @@ describe('gw listen', () => {
       expect(await running).toBe(0);
     }
     expect(forwarded).toBe(1);
+  });
+
+  it('with --seen-file on a full disk, an event the app took is still forwarded once: every retry answered 200, the failure said', async (context) => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-listen-full-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' });
+    } catch {
+      context.skip('mounting a small tmpfs needs root');
+    }
+    try {
+      const { bavail, bsize } = statfsSync(dir);
+      writeFileSync(join(dir, 'filler'), Buffer.alloc(bavail * bsize));
+      let forwarded = 0;
+      const target = createServer((req, res) => {
+        forwarded += 1;
+        req.resume();
+        req.on('end', () => res.writeHead(200).end('{}'));
+      });
+      await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+      servers.push(target);
+      const n = await signedNotification({ event: { kind: 'payment.authorised', operation: 'authoriseCard', data: { order_no: 'FULL-1' } }, secret: SANDBOX_DEFAULT_SECRET });
+      const c = capturedIo();
+      const running = runCli(['listen', '--forward-to', `http://127.0.0.1:${(target.address() as AddressInfo).port}/`, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', join(dir, 'seen.log')], c.io, c.signals);
+      await until(() => c.out().includes('receiving on') || c.err() !== '');
+      const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+      for (let i = 0; i < 3; i++) expect((await fetch(listenUrl, { method: 'POST', headers: n.headers, body: n.body })).status).toBe(200);
+      await until(() => c.out().split('\n').filter((l) => l.includes(n.event.id)).length === 3);
+      expect(forwarded).toBe(1);
+      expect(c.out()).toContain('the seen-file could not record it: ENOSPC');
+      c.signals.emit('SIGINT');
+      expect(await running).toBe(0);
+    } finally {
+      execFileSync('umount', [dir], { stdio: 'ignore' });
+    }
   });
 
   it('refuses to start without a secret, with a usage status', async () => {

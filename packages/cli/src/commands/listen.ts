@@ -45,7 +45,8 @@ function describeRecord(io: CliIo, r: ListenRecord): string {
   else if (!r.forward) forward = 'not forwarded';
   else if (r.forward.ok) forward = `forwarded -> ${r.forward.status}`;
   else forward = paint(io, 'red', `forward failed: ${r.forward.error}; answered ${r.answered}, the sender will retry`);
-  return `${time}  ${kind}  ${id}  ${verified}  ${forward}`;
+  const unrecorded = r.notRecorded ? paint(io, 'yellow', `  (the seen-file could not record it: ${r.notRecorded}; remembered until gw listen stops)`) : '';
+  return `${time}  ${kind}  ${id}  ${verified}  ${forward}${unrecorded}`;
 }
 
 /** `gw listen --forward-to URL`: receives notifications, verifies and prints each, forwards the raw body and headers. */

@@ -15,6 +15,11 @@ export interface ListenRecord {
   readonly forward: ForwardResult | null;
   /** What the sender was answered. */
   readonly answered: number;
+  /**
+   * With `skipDuplicates`: the target took the event (2xx) but the seen-file could not record it (a full disk): it is
+   * kept in memory instead, so a retry is still answered as a duplicate while this listener runs.
+   */
+  readonly notRecorded?: string;
 }
 
 /** How `gw listen` runs. */
@@ -70,22 +75,35 @@ async function verify(body: Buffer, req: IncomingMessage, settings: VerifySettin
 }
 
 /** Verifies each notification, forwards it (verified or not: the application must refuse what is refused) and answers the sender with the target's status (502 when unreachable). */
-async function handle(req: IncomingMessage, body: Buffer, at: Date, options: ListenOptions): Promise<ListenRecord & { readonly reply: string }> {
+async function handle(req: IncomingMessage, body: Buffer, at: Date, options: ListenOptions, handled: Set<string>): Promise<ListenRecord & { readonly reply: string }> {
   const checked = await verify(body, req, options.settings);
   const id = checked.event?.id;
-  if (id && options.skipDuplicates && (await options.store.claim(id, 60_000)) === 'done') {
+  if (id && options.skipDuplicates && (handled.has(id) || (await options.store.claim(id, 60_000)) === 'done')) {
     return { at, ...checked, skippedDuplicate: true, forward: null, answered: 200, reply: JSON.stringify({ outcome: 'duplicate', id }) };
   }
   const forward = await forwardNotification(options.forwardTo, body, req.headers, options.forwardTimeoutMs);
-  if (id && options.skipDuplicates) await (forward.ok && forward.status < 300 ? options.store.commit(id) : options.store.release(id));
+  let notRecorded: string | undefined;
+  if (id && options.skipDuplicates) {
+    if (forward.ok && forward.status < 300) {
+      // The target has the event: it is handled, whatever the seen-file says. Kept in memory when it cannot be recorded.
+      try {
+        await options.store.commit(id);
+      } catch (error) {
+        handled.add(id);
+        notRecorded = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+      }
+    } else await Promise.resolve(options.store.release(id)).catch(() => {});
+  }
   const answered = forward.ok ? forward.status : 502;
   const reply = forward.ok ? forward.body : JSON.stringify({ outcome: 'forward-failed', message: `gw listen could not reach ${options.forwardTo}: ${forward.error}` });
-  return { at, ...checked, skippedDuplicate: false, forward, answered, reply };
+  return { at, ...checked, skippedDuplicate: false, forward, answered, reply, ...(notRecorded ? { notRecorded } : {}) };
 }
 
 /** Starts the listener; resolves with its URL and server once listening. */
 export async function startListener(options: ListenOptions): Promise<{ url: string; server: Server }> {
   const limits = serverLimits(options.limits ?? {});
+  // Events forwarded with a 2xx that the seen-file could not record (a full disk): still duplicates while this runs.
+  const handled = new Set<string>();
   const server = createServer(limits.serverOptions, (req, res) => {
     const at = new Date();
     readBody(req, options.settings.maxBodyBytes, limits.bodyTimeoutMs)
@@ -98,7 +116,7 @@ export async function startListener(options: ListenOptions): Promise<{ url: stri
           }
           return;
         }
-        return handle(req, body, at, options).then(({ reply, ...record }) => {
+        return handle(req, body, at, options, handled).then(({ reply, ...record }) => {
           options.onRecord(record);
           res.writeHead(record.answered, { 'content-type': 'application/json' }).end(reply);
         });
