@@ -74,31 +74,30 @@ export function walkRecord(record: unknown, context: { operation?: string } = {}
   }
   const leaves: RecordLeaf[] = [];
   const ancestors = new Set<object>();
-  const visit = (value: unknown, segments: PathSegment[]): void => {
+  const visit = (value: unknown, segments: PathSegment[], path: string): void => {
     const refuse = (why: string): never => {
-      const path = formatFieldPath(segments);
       throw new SignableMessageError(`Cannot sign: the value at "${path}" is ${why}.`, { ...context, path, valueType: describeValue(value) });
     };
     const text = leafText(value, refuse);
     if (text !== undefined) {
-      leaves.push({ segments, path: formatFieldPath(segments), value: text });
+      leaves.push({ segments, path, value: text });
       return;
     }
     const container = value as object;
     // Bounds the recursion (one frame per level): deeper input is refused, never walked.
-    if (segments.length >= MAX_RECORD_DEPTH) throw tooDeepError(context, formatFieldPath(segments));
+    if (segments.length >= MAX_RECORD_DEPTH) throw tooDeepError(context, path);
     if (ancestors.has(container)) refuse('a circular reference');
     ancestors.add(container);
     if (Array.isArray(container)) {
       // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
-      for (let index = 0; index < container.length; index++) visit(container[index], [...segments, index]);
+      for (let index = 0; index < container.length; index++) visit(container[index], [...segments, index], `${path}[${index}]`);
     } else {
       for (const [key, member] of Object.entries(container)) {
-        if (key !== ENCRYPTION_DATA && member !== undefined) visit(member, [...segments, key]);
+        if (key !== ENCRYPTION_DATA && member !== undefined) visit(member, [...segments, key], path === '' ? key : `${path}.${key}`);
       }
     }
     ancestors.delete(container);
   };
-  visit(record, []);
+  visit(record, [], '');
   return leaves;
 }
