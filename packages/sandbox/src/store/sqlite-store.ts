@@ -244,26 +244,36 @@ export class SqliteStateStore implements StateKeeper {
   /** Writes every change not yet in the file, in one transaction, then writes the answers waiting for it. */
   flush(closing = false): void {
     this.#scheduled = false;
-    if (!this.#db.isOpen) return;
     const after = this.#writtenThrough;
     const through = this.#changeCount;
-    try {
-      this.#write(closing);
-      if (this.#failing) console.error(`gw sandbox: the state file ${this.#file} is written again`);
-      this.#failing = false;
-    } catch (error) {
+    if (!this.#db.isOpen) {
+      // Changes made while the sandbox stops, after the file was closed: not kept, so not answered as kept.
+      this.#lastError = new Error('the sandbox is stopping');
+      this.#markUndone(after, through);
+    } else {
       try {
-        this.#undo(error);
-      } catch (readError) {
-        this.#t.state.internalErrors.push(`state file ${this.#file}: a failed write (${String(error)}) could not be undone: ${readError instanceof Error ? (readError.stack ?? readError.message) : String(readError)}`);
+        this.#write(closing);
+        if (this.#failing) console.error(`gw sandbox: the state file ${this.#file} is written again`);
+        this.#failing = false;
+      } catch (error) {
+        try {
+          this.#undo(error);
+        } catch (readError) {
+          this.#t.state.internalErrors.push(`state file ${this.#file}: a failed write (${String(error)}) could not be undone: ${readError instanceof Error ? (readError.stack ?? readError.message) : String(readError)}`);
+        }
+        this.#markUndone(after, through);
       }
-      this.#undone.push([after, through]);
-      if (this.#undone.length > UNDONE_KEPT) this.#forgottenThrough = this.#undone.shift()![1];
     }
     this.#writtenThrough = through;
     const ready = this.#waiting.filter((w) => w.through <= through);
     this.#waiting = this.#waiting.filter((w) => w.through > through);
     for (const w of ready) w.answer(this.#outcome(w.before, w.through));
+  }
+
+  #markUndone(after: number, through: number): void {
+    if (through === after) return;
+    this.#undone.push([after, through]);
+    if (this.#undone.length > UNDONE_KEPT) this.#forgottenThrough = this.#undone.shift()![1];
   }
 
   /** Writes what is left, marks the file closed cleanly, and closes it. */
