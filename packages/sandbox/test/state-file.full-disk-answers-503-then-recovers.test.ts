@@ -115,6 +115,10 @@ describe.skipIf(!mounted)('state file on a full disk', () => {
       else expect(advance.status).toBe(200);
       const offsetMs = advance.status === 200 ? 3_600_000 : 0;
       expect((await api(sandbox, 'GET', 'clock')).json.offsetMs).toBe(offsetMs);
+      // A reset must journal every page it empties, more than the file has room for: refused, nothing emptied.
+      const reset = await api(sandbox, 'POST', 'reset');
+      expect({ status: reset.status, code: reset.json?.error?.code }).toEqual({ status: 503, code: 'state_not_kept' });
+      expect((await api(sandbox, 'GET', 'orders?limit=10000')).json.orders).toHaveLength(answered.size);
       expect(child.exitCode).toBe(null);
       expect(stderr()).toMatch(/answering HTTP 503/);
 
