@@ -179,7 +179,7 @@ const lines = [
   '|---|---:|---:|---:|---:|---:|',
   ...Object.entries(paymentRows).map(([n, r]) => `| ${n} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`),
   '',
-  `- payments, state file / state in memory: **${(paymentsState.rps / paymentsMemory.rps).toFixed(2)}x**; payments with a state file / bare node:http (fixed answer): ${(paymentsState.rps / bare.rps).toFixed(2)}x. Every order is written (one SQLite transaction per turn of the event loop, WAL, synchronous=NORMAL) before its answer is.`,
+  `- payments, state file / state in memory: **${(paymentsState.rps / paymentsMemory.rps).toFixed(2)}x**; payments with a state file / bare node:http (fixed answer): ${(paymentsState.rps / bare.rps).toFixed(2)}x. Every order is written (one SQLite transaction per turn of the event loop, journal_mode=DELETE, synchronous=FULL) before its answer is.`,
 ];
 lines.push(
   '',

@@ -3,7 +3,7 @@ export { SandboxClock } from './clock.ts';
 export type { DueWork } from './control/clock-work.ts';
 export { CONTROL_ERROR_CODES, type ControlErrorCode } from './control/control-error.ts';
 export { FAULT_KINDS, faultRulesProblems, type FaultRuleProblem } from './control/fault-rules.ts';
-export { SandboxStateFileError } from './store/state-file-error.ts';
+export { SandboxStateFileError, SandboxStateIncompleteError } from './store/state-file-error.ts';
 export { SandboxControlLockError } from './control/control-lock-error.ts';
 export { SANDBOX_LIMIT_DEFAULTS, serverLimits, type ServerLimits } from './server/limits.ts';
 export { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxMerchant, type SandboxOptions } from './options.ts';

@@ -78,7 +78,9 @@ export interface SandboxOptions {
   readonly controlToken?: string;
   /**
    * Keeps the state in this SQLite file (node:sqlite) across restarts: orders with history and refunds, subscriptions,
-   * payouts, notifications with attempts, the ledger, id sequences, the clock's offset. Default none: memory only.
+   * payouts, notifications with attempts, the ledger, id sequences, the clock's offset. A change is answered only once
+   * it is complete in the file (HTTP 503, nothing applied, when it cannot be written: a full disk); a file that cannot
+   * be shown to hold every answered change is refused (SandboxStateIncompleteError). Default none: memory only.
    */
   readonly stateFile?: string;
 }

@@ -27,6 +27,7 @@ import { writeResponse } from './server/write-response.ts';
 import { serverLimits } from './server/limits.ts';
 import { SandboxState, type NotificationDelivery, type ReceivedRequest } from './state.ts';
 import { SqliteStateStore } from './store/sqlite-store.ts';
+import { MEMORY_KEEPER, type StateKeeper, type StateNotKeptError } from './store/state-keeper.ts';
 import { decodeRequestBody, encodeResponseBody, errorResponse, type EncodedResponse } from './wire/body.ts';
 import { fieldsXmlCannotCarry } from './wire/unencodable-fields.ts';
 
@@ -71,6 +72,11 @@ function pathOf(url: string | undefined): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/** The answer of a /v1 request whose changes the state file could not keep (a full disk): HTTP 503, nothing applied. */
+function notKeptResponse(failure: StateNotKeptError): EncodedResponse {
+  return errorResponse(503, `sandbox state file not writable: nothing of this request was applied; send it again later`, [{ path: 'stateFile', message: failure.message }]);
+}
+
 /** Starts a sandbox gateway on 127.0.0.1 implementing every /v1 operation of the spec. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkControlLock(options);
@@ -88,7 +94,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
   const notifier = new Notifier(state, clock, signer, options.notify);
-  const store = options.stateFile ? await SqliteStateStore.open(options.stateFile, { state, clock: sandboxClock, ids }) : null;
+  // After a write the file could not keep was undone: deliveries go on from what the file holds.
+  const resumeDeliveries = (): void => {
+    notifier.cancelPending();
+    for (const delivery of state.notifications) notifier.resume(delivery);
+  };
+  const store = options.stateFile ? await SqliteStateStore.open(options.stateFile, { state, clock: sandboxClock, ids }, resumeDeliveries) : null;
+  const keeper: StateKeeper = store ?? MEMORY_KEEPER;
   const validator = new RecordValidator();
   const validation = { unknownFields: options.unknownFields === 'accept' ? 'allow' : 'refuse' } as const;
   /** Sends the notification of a result (in a request or outside one): one signed event, `copies` deliveries of it. */
@@ -114,7 +126,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state.logRequest({ path, operation, at: clock(), processed, outcome });
   }
 
-  async function process(req: IncomingMessage, path: string, variants: OperationSpec[], body: Buffer, duplicateNotification: boolean): Promise<EncodedResponse> {
+  /** The answer of a /v1 request, and the change count before its handler ran when it changed the state (else null). */
+  interface Processed {
+    readonly response: EncodedResponse;
+    readonly changedAfter: number | null;
+  }
+
+  async function process(req: IncomingMessage, path: string, variants: OperationSpec[], body: Buffer, duplicateNotification: boolean): Promise<Processed> {
     const { record, encoding } = decodeRequestBody(variants[0]!, String(req.headers['content-type'] ?? ''), body);
     const op = selectVariant(variants, record);
     const merchantId = typeof record.merchant_id === 'string' ? record.merchant_id : '';
@@ -152,7 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!(error instanceof SandboxRefusal)) throw error;
       logRequest(path, op.name, false, 'refused');
       if (op.responseEncoding === 'html') throw new SandboxHttpError(403, `${error.code}:${error.message}`);
-      return encodeResponseBody(op, await sign(op.name as OperationName, refusalRecord(op, record, error, { merchantId, accountId })));
+      return { response: encodeResponseBody(op, await sign(op.name as OperationName, refusalRecord(op, record, error, { merchantId, accountId }))), changedAfter: null };
     }
     const ctx: HandlerContext = {
       state,
@@ -166,6 +184,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       notify: (kind, url, key, payload) => notify(kind, url, key, payload, op.name, duplicateNotification ? 2 : 1),
     };
     let result: WireRecord | null;
+    // Handlers are synchronous: the changes counted across the call are this request's own.
+    const before = keeper.changeCount;
     try {
       result = HANDLERS[op.name as OperationName](record, ctx);
     } catch (error) {
@@ -174,7 +194,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     logRequest(path, op.name, true, 'ok');
     if (result === null) throw new SandboxHttpError(409, `1001:order_no ${String(record.order_no)} already used on this account`);
-    return encodeResponseBody(op, op.responseEncoding === 'html' ? result : await sign(op.name as OperationName, result));
+    const response = encodeResponseBody(op, op.responseEncoding === 'html' ? result : await sign(op.name as OperationName, result));
+    return { response, changedAfter: keeper.changeCount === before ? null : before };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -183,11 +204,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!allowsHost(req.headers.host)) return void setImmediate(writeResponse, res, hostRefusal(path, req.headers.host));
     // Shopper pages, the control API and the console all live under /sandbox: one prefix check for every /v1 request.
     if (path.startsWith('/sandbox')) {
-      if (isShopperPath(path)) return serveShopperPage(deps, req, res, path, limits.bodyTimeoutMs);
+      if (isShopperPath(path)) return serveShopperPage(deps, keeper, req, res, path, limits.bodyTimeoutMs);
       if (control && isControlPath(path)) return serveControl(control, req, res);
     }
     const variants = VARIANTS_BY_PATH.get(path);
     let response: EncodedResponse;
+    let changedAfter: number | null = null;
     if (!variants) response = errorResponse(404, `no operation at ${path}`);
     else if (req.method !== 'POST') response = errorResponse(405, `${path} takes POST only`);
     else {
@@ -206,7 +228,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (fault.kind === 'http-5xx') {
           logRequest(path, null, false, 'http-5xx');
           response = errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');
-        } else response = await process(req, path, variants, body, fault.duplicateNotification);
+        } else ({ response, changedAfter } = await process(req, path, variants, body, fault.duplicateNotification));
       } catch (error) {
         if (error instanceof SandboxHttpError) {
           response = errorResponse(error.status, error.message, error.errors);
@@ -222,7 +244,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
     }
-    setImmediate(writeResponse, res, response);
+    // An answer that reports a change is written once the state file kept it; 503 when it could not (then undone).
+    if (changedAfter === null) setImmediate(writeResponse, res, response);
+    else keeper.afterKept(changedAfter, (failure) => writeResponse(res, failure ? notKeptResponse(failure) : response));
   }
 
   const reset = (): void => {
@@ -236,7 +260,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return work;
   };
   const control: ControlDeps | null =
-    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, redirect: deps, reset, advanceClock: advance, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, redirect: deps, keeper, reset, advanceClock: advance, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
 
   const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {

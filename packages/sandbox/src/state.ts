@@ -197,6 +197,13 @@ export class SandboxState {
 
   /** Empties orders, subscriptions, payouts, notifications, the ledger and the request log; id sequences and internal errors stay. */
   clear(): void {
+    this.emptyForReload();
+    this.requests.length = 0;
+    this.#listener({ kind: 'reset' });
+  }
+
+  /** Empties what a state file holds, telling no listener: before a state store reads its file back (a write undone). */
+  emptyForReload(): void {
     this.orders.clear();
     this.ordersByNo.clear();
     this.ordersByPayToken.clear();
@@ -204,9 +211,7 @@ export class SandboxState {
     this.payouts.clear();
     this.payoutParameters.clear();
     this.notifications.length = 0;
-    this.requests.length = 0;
     this.ledger.length = 0;
-    this.#listener({ kind: 'reset' });
   }
 
   /** Appends to the request log, which keeps about the last REQUEST_LOG_LIMIT requests so a long-running sandbox stays small. */

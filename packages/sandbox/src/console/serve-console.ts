@@ -1,7 +1,9 @@
 // The web console at /sandbox/console: server-rendered pages over the control API's operations; forms post and redirect.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ControlDeps } from '../control/control-deps.ts';
-import { CONTROL_ERROR_CODES, ControlError } from '../control/control-error.ts';
+import { CONTROL_ERROR_CODES, ControlError, stateNotKept } from '../control/control-error.ts';
+import { answerWhenKept } from '../store/state-keeper.ts';
+import { errorPage } from './error-page.ts';
 import { readText, refuseCrossOrigin } from '../control/http.ts';
 import { clockPage } from './clock-page.ts';
 import { runConsoleForm } from './console-actions.ts';
@@ -27,10 +29,20 @@ export async function serveConsole(deps: ControlDeps, req: IncomingMessage, res:
   if (req.method === 'POST') {
     refuseCrossOrigin(req);
     const form = new URLSearchParams(await readText(req, { limit: deps.maxBodyBytes, idleMs: deps.bodyTimeoutMs }));
+    const before = deps.keeper.changeCount;
     const result = runConsoleForm(deps, subPath, form);
     if (!result) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no console form at ${url.pathname}`);
     const target = `${result.back}${result.back.includes('?') ? '&' : '?'}notice=${encodeURIComponent(result.notice)}`;
-    setImmediate(() => res.writeHead(303, { location: target, 'content-length': 0 }).end()); // after a state file wrote the change
+    // Once a state file kept the change; a page saying it was not when it could not.
+    answerWhenKept(
+      deps.keeper,
+      before,
+      () => res.writeHead(303, { location: target, 'content-length': 0 }).end(),
+      (failure) => {
+        const html = errorPage(stateNotKept(failure));
+        res.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html) }).end(html);
+      },
+    );
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes GET (pages) or POST (forms)`);

@@ -6,6 +6,7 @@ import type { IdSource } from '../ids.ts';
 import type { Notifier } from '../notifier.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
 import type { SandboxState } from '../state.ts';
+import type { StateKeeper } from '../store/state-keeper.ts';
 
 /** What the control API and the console act on: the running sandbox's parts. */
 export interface ControlDeps {
@@ -18,6 +19,8 @@ export interface ControlDeps {
   readonly notify: SandboxNotify;
   /** What settling and expiring redirect payments act through (lifecycle/redirect-payment.ts). */
   readonly redirect: SandboxDeps;
+  /** Where changes are kept: an answer reporting one waits for it (HTTP 503 when the state file could not keep it). */
+  readonly keeper: StateKeeper;
   /** Advances the clock by `ms` and runs the work due (kept in the state file when there is one). */
   advanceClock(ms: number): DueWork;
   /** Empties the state and cancels queued notification retries; the server keeps its address. */

@@ -7,6 +7,7 @@ export const CONTROL_ERROR_CODES = {
   crossOrigin: 'cross_origin',
   hostNotAllowed: 'host_not_allowed',
   unauthorized: 'unauthorized',
+  stateNotKept: 'state_not_kept',
 } as const;
 
 /** A stable code of a control API error. */
@@ -30,6 +31,11 @@ export class ControlError extends Error {
   toJSON(): { error: { code: ControlErrorCode; message: string; details: Readonly<Record<string, unknown>> } } {
     return { error: { code: this.code, message: this.message, details: this.details } };
   }
+}
+
+/** A 503 for a change the state file could not keep (a full disk): undone, nothing applied. */
+export function stateNotKept(failure: Error): ControlError {
+  return new ControlError(503, CONTROL_ERROR_CODES.stateNotKept, `${failure.message}; send it again later`, {});
 }
 
 /** A 404 for something the state does not hold. */

@@ -4,7 +4,8 @@ import { errorPage } from '../console/error-page.ts';
 import { serveConsole } from '../console/serve-console.ts';
 import { bodyReader, matchRoute } from './api-routes.ts';
 import type { ControlDeps } from './control-deps.ts';
-import { CONTROL_ERROR_CODES, ControlError } from './control-error.ts';
+import { answerWhenKept } from '../store/state-keeper.ts';
+import { CONTROL_ERROR_CODES, ControlError, stateNotKept } from './control-error.ts';
 import { readText, refuseCrossOrigin, sendJson } from './http.ts';
 import { apiAuthorised, consoleAuthorised, consoleSession, CONTROL_COOKIE, tokenMatches } from './control-token.ts';
 import { loginPage } from '../console/login-page.ts';
@@ -27,9 +28,10 @@ async function serveApi(deps: ControlDeps, req: IncomingMessage, res: ServerResp
     throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes ${found.allowed.join(' or ')}, not ${method}`, { allowed: found.allowed });
   }
   if (method !== 'GET') refuseCrossOrigin(req);
+  const before = deps.keeper.changeCount;
   const value = await found.route.run(deps, { req, params: found.params, query: url.searchParams, body: bodyReader(req, deps) });
-  // From the check phase, as /v1 answers are: after a state file has written what this request changed.
-  setImmediate(sendJson, res, 200, value);
+  // From the check phase, as /v1 answers are: once a state file has kept what this request changed (503 if it could not).
+  answerWhenKept(deps.keeper, before, () => sendJson(res, 200, value), (failure) => sendJson(res, 503, stateNotKept(failure).toJSON()));
 }
 
 /** Answers a control API or console request; errors become `{ error: { code, message, details } }` with their status. */

@@ -27,3 +27,8 @@ ${summaryList([['Order number', order.orderNo], ['Amount', `${order.amount} ${or
 export function notFoundPage(message: string): string {
   return layout('Not found', `<section><h1>No such payment</h1><p>${escapeHtml(message)}</p></section>`);
 }
+
+/** The page of a shopper's action the sandbox could not keep (its state file cannot be written): nothing was applied. */
+export function notKeptPage(): string {
+  return layout('Try again later', '<section><h1>Not done: try again later</h1><p>The sandbox could not keep this change (its state file cannot be written, a full disk?). Nothing was applied.</p></section>');
+}

@@ -6,10 +6,11 @@ import type { SandboxDeps } from '../lifecycle/deps.ts';
 import { RedirectPaymentError } from '../lifecycle/redirect-payment-error.ts';
 import { readBody } from '../server/read-body.ts';
 import type { SandboxOrder } from '../state.ts';
+import { answerWhenKept, type StateKeeper } from '../store/state-keeper.ts';
 import { challengePage } from './challenge-page.ts';
 import { checkoutPage } from './checkout-page.ts';
 import { issuerPage } from './issuer-page.ts';
-import { notFoundPage, resultPage } from './result-page.ts';
+import { notFoundPage, notKeptPage, resultPage } from './result-page.ts';
 import { returnLocation } from './return-parameters.ts';
 import { CHALLENGE_PREFIX, challengePath, PAY_PREFIX } from './pay-token.ts';
 import { actOnAlternative, actOnChallenge, actOnCheckout, type ShopperAnswer } from './shopper-actions.ts';
@@ -62,7 +63,7 @@ async function challengeAnswer(deps: SandboxDeps, order: SandboxOrder, action: s
 }
 
 /** Answers a shopper page request: GET shows the page, POST with `sandbox_action` acts, then 303 back to the shop. */
-export async function serveShopperPage(deps: SandboxDeps, req: IncomingMessage, res: ServerResponse, path: string, idleMs: number): Promise<void> {
+export async function serveShopperPage(deps: SandboxDeps, keeper: StateKeeper, req: IncomingMessage, res: ServerResponse, path: string, idleMs: number): Promise<void> {
   const challenge = path.startsWith(CHALLENGE_PREFIX);
   let token: string;
   try {
@@ -84,6 +85,7 @@ export async function serveShopperPage(deps: SandboxDeps, req: IncomingMessage, 
     throw error;
   }
   const action = form.get('sandbox_action');
+  const before = keeper.changeCount;
   let answer: ShopperAnswer;
   try {
     answer = challenge ? await challengeAnswer(deps, order, action) : await payAnswer(deps, order, action, form);
@@ -92,11 +94,19 @@ export async function serveShopperPage(deps: SandboxDeps, req: IncomingMessage, 
     if (!(error instanceof RedirectPaymentError)) throw error;
     answer = await settledPage(deps, order, 409);
   }
-  if ('redirect' in answer) return void res.writeHead(303, { location: answer.redirect, 'cache-control': 'no-store' }).end();
-  if ('back' in answer) {
-    const location = await returnLocation(deps, order);
-    if (location) return void res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
-    return send(res, 200, resultPage(order, null));
-  }
-  send(res, answer.status, answer.page || notFoundPage('Unknown action.'));
+  const location = 'back' in answer ? await returnLocation(deps, order) : null;
+  // Written once a state file kept what the shopper's action changed; a page saying it was not when it could not.
+  answerWhenKept(
+    keeper,
+    before,
+    () => {
+      if ('redirect' in answer) return void res.writeHead(303, { location: answer.redirect, 'cache-control': 'no-store' }).end();
+      if ('back' in answer) {
+        if (location) return void res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
+        return send(res, 200, resultPage(order, null));
+      }
+      send(res, answer.status, answer.page || notFoundPage('Unknown action.'));
+    },
+    () => send(res, 503, notKeptPage()),
+  );
 }

@@ -5,6 +5,9 @@ export const STATE_FILE_FORMAT = 'gw-sandbox-state';
 /** The format version this sandbox writes and reads. */
 export const STATE_FILE_VERSION = 1;
 
+/** Meta key: '1' once a sandbox closed the file, '0' while one has it open (or was killed with it open). */
+export const CLOSED_CLEANLY = 'closedCleanly';
+
 /** The tables, created when the file is new. */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gw_sandbox_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

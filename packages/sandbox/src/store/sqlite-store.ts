@@ -1,11 +1,14 @@
 // Keeps the sandbox's state in a state file (`stateFile`, `gw sandbox --state`): loaded at start, and every change
-// written once per turn of the event loop, before the answer of the request that made it is written.
+// written once per turn of the event loop; an answer that reports a change is written only once that write is kept
+// (StateKeeper). A write that fails (a full disk) is undone in memory too: the state is read back from the file.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SandboxClock } from '../clock.ts';
 import type { IdSource } from '../ids.ts';
 import type { LedgerEntry, NotificationDelivery, SandboxOrder, SandboxState, SandboxSubscription } from '../state.ts';
 import { decodeEntity, encodeEntity } from './codec.ts';
 import { openStateFile } from './open-state-file.ts';
+import { CLOSED_CLEANLY } from './schema.ts';
+import { StateNotKeptError, type StateKeeper } from './state-keeper.ts';
 import { upgradeOrder, type StoredOrder } from './upgrade-order.ts';
 import type { StateChange } from './state-change.ts';
 import { SandboxStateFileError } from './state-file-error.ts';
@@ -31,25 +34,53 @@ export interface StoreTargets {
   readonly ids: IdSource;
 }
 
+/** How many undone ranges of change numbers are remembered for answers still to be written. */
+const UNDONE_KEPT = 64;
+
+/** An answer waiting for the write of the changes it reports. */
+interface WaitingAnswer {
+  readonly before: number;
+  readonly through: number;
+  readonly answer: (failure: StateNotKeptError | null) => void;
+}
+
 /** A sandbox state kept in an SQLite file. */
-export class SqliteStateStore {
+export class SqliteStateStore implements StateKeeper {
   readonly #db: DatabaseSync;
   readonly #file: string;
   readonly #t: StoreTargets;
+  readonly #onUndone: () => void;
   readonly #dirty = { order: new Set<string>(), subscription: new Set<string>(), payout: new Set<string>(), notification: new Set<number>() };
+  /** A reset asked for: every table is emptied in the next write. */
+  #clearAll = false;
   #ledgerSaved = 0;
   #scheduled = false;
   #statements = new Map<string, StatementSync>();
+  /** True while the file is read back: the state's own changes are then not changes to write. */
+  #loading = false;
+  #changeCount = 0;
+  /** Changes numbered up to this went through a write (kept, or undone when it failed). */
+  #writtenThrough = 0;
+  /** Ranges (after, through] of change numbers a failed write undid, latest last. */
+  readonly #undone: [number, number][] = [];
+  #forgottenThrough = 0;
+  #waiting: WaitingAnswer[] = [];
+  #failing = false;
+  #lastError: unknown = null;
 
-  private constructor(db: DatabaseSync, file: string, targets: StoreTargets) {
+  private constructor(db: DatabaseSync, file: string, targets: StoreTargets, onUndone: () => void) {
     this.#db = db;
     this.#file = file;
     this.#t = targets;
+    this.#onUndone = onUndone;
   }
 
-  /** Opens (or creates) `file`, loads what it holds into the targets, and starts keeping every change. */
-  static async open(file: string, targets: StoreTargets): Promise<SqliteStateStore> {
-    const store = new SqliteStateStore(await openStateFile(file), file, targets);
+  /**
+   * Opens (or creates) `file`, loads what it holds into the targets, and starts keeping every change. `onUndone` runs
+   * after a failed write was undone (the state read back from the file), e.g. to restart notification deliveries.
+   */
+  static async open(file: string, targets: StoreTargets, onUndone: () => void = () => {}): Promise<SqliteStateStore> {
+    const store = new SqliteStateStore(await openStateFile(file), file, targets, onUndone);
     try {
       store.#load();
     } catch (error) {
@@ -94,24 +125,40 @@ export class SqliteStateStore {
   }
 
   #changed(change: StateChange): void {
-    if (change.kind === 'reset') return this.#clearFile();
-    if (change.kind === 'notification') this.#dirty.notification.add(change.id);
+    if (this.#loading) return;
+    if (change.kind === 'reset') {
+      for (const set of Object.values(this.#dirty)) set.clear();
+      this.#clearAll = true;
+      this.#ledgerSaved = 0;
+    } else if (change.kind === 'notification') this.#dirty.notification.add(change.id);
     else if (change.kind !== 'ledger') this.#dirty[change.kind].add(change.key);
     this.schedule();
   }
 
-  /** Writes soon (this turn of the event loop): for changes the state does not announce, such as the clock's offset. */
+  /** Writes soon (this turn of the event loop): also for changes the state does not announce, such as the clock's offset. */
   schedule(): void {
+    this.#changeCount += 1;
     if (this.#scheduled) return;
     this.#scheduled = true;
     setImmediate(() => this.flush());
   }
 
-  #clearFile(): void {
-    for (const set of Object.values(this.#dirty)) set.clear();
-    this.#db.exec('BEGIN; DELETE FROM orders; DELETE FROM subscriptions; DELETE FROM payouts; DELETE FROM notifications; DELETE FROM ledger; COMMIT;');
-    this.#ledgerSaved = 0;
-    this.schedule();
+  get changeCount(): number {
+    return this.#changeCount;
+  }
+
+  afterKept(before: number, answer: (failure: StateNotKeptError | null) => void): void {
+    const through = this.#changeCount;
+    if (through <= this.#writtenThrough) return void setImmediate(answer, this.#outcome(before, through));
+    this.#waiting.push({ before, through, answer });
+    if (!this.#scheduled) this.schedule();
+  }
+
+  /** Null when every change in (before, through] was kept; the failure that undid one of them otherwise. */
+  #outcome(before: number, through: number): StateNotKeptError | null {
+    if (before < this.#forgottenThrough) return new StateNotKeptError(this.#file, 'the outcome of this write is no longer known');
+    const undone = this.#undone.some(([after, last]) => after < through && last > before);
+    return undone ? new StateNotKeptError(this.#file, this.#lastError) : null;
   }
 
   #writeKeyed(): void {
@@ -153,32 +200,86 @@ export class SqliteStateStore {
     this.#ledgerSaved = state.ledger.at(-1)?.seq ?? 0;
   }
 
-  /** Writes every change not yet in the file, in one transaction. */
-  flush(): void {
-    this.#scheduled = false;
-    if (!this.#db.isOpen) return;
+  /** One transaction: every change not yet in the file, with the id sequences of the orders it holds. */
+  #write(closing: boolean): void {
     const { state, clock, ids } = this.#t;
     this.#db.exec('BEGIN');
     try {
+      if (this.#clearAll) this.#db.exec('DELETE FROM orders; DELETE FROM subscriptions; DELETE FROM payouts; DELETE FROM notifications; DELETE FROM ledger;');
       this.#writeKeyed();
       this.#writeLogs();
       const put = this.#sql('INSERT INTO gw_sandbox_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
       put.run('idSequence', String(ids.sequence));
       put.run('notificationSeq', String(state.notificationSeq));
       put.run('clockOffsetMs', String(clock.offsetMs));
+      if (closing) put.run(CLOSED_CLEANLY, '1');
       this.#db.exec('COMMIT');
     } catch (error) {
-      this.#db.exec('ROLLBACK');
-      state.internalErrors.push(`state file ${this.#file}: ${error instanceof Error ? error.message : String(error)}`);
-      return;
+      // SQLite may have rolled the transaction back itself (a full disk): ROLLBACK would then throw "no transaction is active".
+      if (this.#db.isTransaction) this.#db.exec('ROLLBACK');
+      throw error;
     }
     for (const set of Object.values(this.#dirty)) set.clear();
+    this.#clearAll = false;
   }
 
-  /** Writes what is left and closes the file. */
+  /** Undoes in memory what a failed write could not keep: the state is read back from the file. */
+  #undo(error: unknown): void {
+    const { state } = this.#t;
+    for (const set of Object.values(this.#dirty)) set.clear();
+    this.#clearAll = false;
+    this.#loading = true;
+    try {
+      state.emptyForReload();
+      this.#load();
+    } finally {
+      this.#loading = false;
+    }
+    if (!this.#failing) console.error(`gw sandbox: ${new StateNotKeptError(this.#file, error).message}; answering HTTP 503 to changes until a write succeeds`);
+    this.#failing = true;
+    this.#lastError = error;
+    this.#onUndone();
+  }
+
+  /** Writes every change not yet in the file, in one transaction, then writes the answers waiting for it. */
+  flush(closing = false): void {
+    this.#scheduled = false;
+    const after = this.#writtenThrough;
+    const through = this.#changeCount;
+    if (!this.#db.isOpen) {
+      // Changes made while the sandbox stops, after the file was closed: not kept, so not answered as kept.
+      this.#lastError = new Error('the sandbox is stopping');
+      this.#markUndone(after, through);
+    } else {
+      try {
+        this.#write(closing);
+        if (this.#failing) console.error(`gw sandbox: the state file ${this.#file} is written again`);
+        this.#failing = false;
+      } catch (error) {
+        try {
+          this.#undo(error);
+        } catch (readError) {
+          this.#t.state.internalErrors.push(`state file ${this.#file}: a failed write (${String(error)}) could not be undone: ${readError instanceof Error ? (readError.stack ?? readError.message) : String(readError)}`);
+        }
+        this.#markUndone(after, through);
+      }
+    }
+    this.#writtenThrough = through;
+    const ready = this.#waiting.filter((w) => w.through <= through);
+    this.#waiting = this.#waiting.filter((w) => w.through > through);
+    for (const w of ready) w.answer(this.#outcome(w.before, w.through));
+  }
+
+  #markUndone(after: number, through: number): void {
+    if (through === after) return;
+    this.#undone.push([after, through]);
+    if (this.#undone.length > UNDONE_KEPT) this.#forgottenThrough = this.#undone.shift()![1];
+  }
+
+  /** Writes what is left, marks the file closed cleanly, and closes it. */
   close(): void {
     if (!this.#db.isOpen) return;
-    this.flush();
+    this.flush(true);
     this.#db.close();
   }
 }
