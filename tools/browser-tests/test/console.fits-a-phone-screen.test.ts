@@ -36,7 +36,8 @@ describe('the console on a phone (390 px) and a laptop (1280 px)', () => {
       try {
         for (const path of [...PAGES, `orders/${orderId}`]) {
           await page.goto(`${sandbox.url}/sandbox/console/${path}`);
-          const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+          // Evaluated in the page (a string: this package's TypeScript has no DOM types).
+          const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })');
           expect([path || 'orders', scrollWidth]).toEqual([path || 'orders', innerWidth]);
           await screenshot(page, `console-${(path || 'orders').replace(/\/.*/, '')}-${width}`);
         }
