@@ -34,6 +34,19 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+/** An application that answers every notification 200; `forwarded()` counts what reached it. Closed after each test. */
+async function acceptingTarget(): Promise<{ url: string; forwarded: () => number }> {
+  let forwarded = 0;
+  const target = createServer((req, res) => {
+    forwarded += 1;
+    req.resume();
+    req.on('end', () => res.writeHead(200).end('{}'));
+  });
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  servers.push(target);
+  return { url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/`, forwarded: () => forwarded };
+}
+
 describe('gw listen', () => {
   it("receives the sandbox's notifications, prints kind, id and verification, forwards them to the app unchanged", async () => {
     const target = await app();
@@ -86,15 +99,8 @@ describe('gw listen', () => {
   });
 
   it('with --skip-duplicates and --seen-file, an event the app acknowledged is not forwarded again, even after a restart', async () => {
-    let forwarded = 0;
-    const target = createServer((req, res) => {
-      forwarded += 1;
-      req.resume();
-      req.on('end', () => res.writeHead(200).end('{}'));
-    });
-    await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-    servers.push(target);
-    const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+    const target = await acceptingTarget();
+    const targetUrl = target.url;
     const seenFile = join(mkdtempSync(join(tmpdir(), 'gw-listen-')), 'seen.log');
     const n = await signedNotification({ event: { kind: 'payment.authorised', operation: 'authoriseCard', data: { order_no: 'D-1' } }, secret: SANDBOX_DEFAULT_SECRET });
     for (let run = 0; run < 2; run++) {
@@ -108,7 +114,7 @@ describe('gw listen', () => {
       c.signals.emit('SIGINT');
       expect(await running).toBe(0);
     }
-    expect(forwarded).toBe(1);
+    expect(target.forwarded()).toBe(1);
   });
 
   it('with --seen-file on a full disk, an event the app took is still forwarded once: every retry answered 200, the failure said', async (context) => {
@@ -121,22 +127,15 @@ describe('gw listen', () => {
     try {
       const { bavail, bsize } = statfsSync(dir);
       writeFileSync(join(dir, 'filler'), Buffer.alloc(bavail * bsize));
-      let forwarded = 0;
-      const target = createServer((req, res) => {
-        forwarded += 1;
-        req.resume();
-        req.on('end', () => res.writeHead(200).end('{}'));
-      });
-      await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
-      servers.push(target);
+      const target = await acceptingTarget();
       const n = await signedNotification({ event: { kind: 'payment.authorised', operation: 'authoriseCard', data: { order_no: 'FULL-1' } }, secret: SANDBOX_DEFAULT_SECRET });
       const c = capturedIo();
-      const running = runCli(['listen', '--forward-to', `http://127.0.0.1:${(target.address() as AddressInfo).port}/`, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', join(dir, 'seen.log')], c.io, c.signals);
+      const running = runCli(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', join(dir, 'seen.log')], c.io, c.signals);
       await until(() => c.out().includes('receiving on') || c.err() !== '');
       const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
       for (let i = 0; i < 3; i++) expect((await fetch(listenUrl, { method: 'POST', headers: n.headers, body: n.body })).status).toBe(200);
       await until(() => c.out().split('\n').filter((l) => l.includes(n.event.id)).length === 3);
-      expect(forwarded).toBe(1);
+      expect(target.forwarded()).toBe(1);
       expect(c.out()).toContain('the seen-file could not record it: ENOSPC');
       c.signals.emit('SIGINT');
       expect(await running).toBe(0);
