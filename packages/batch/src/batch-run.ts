@@ -248,7 +248,7 @@ export class BatchRun {
     try {
       await prepared.written;
       await this.#settings.onStage?.('intent-written', id);
-      const sent = await sendChunk(client, operation, chunk, { timeoutMs: this.#settings.timeoutMs ?? BATCH_DEFAULTS.timeoutMs });
+      const sent = await sendChunk(client, operation, chunk, { timeoutMs: sendTiming(this.#settings).timeoutMs });
       // No guard is passed, so a send is never refused before it is written.
       if (sent.unsent) throw new Error('a journal batch send was refused before it was written');
       const { outcomes, inDoubt } = sent;

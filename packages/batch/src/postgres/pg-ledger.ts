@@ -95,6 +95,24 @@ function intArray(values: Iterable<number>): string {
   return `{${[...values].join(',')}}`;
 }
 
+/**
+ * A pool connection held for a while (the intake lock, the chunk channel): one that fails meanwhile (the server
+ * stops) must not crash the process. `end` runs a last statement and hands it back, discarded when that fails;
+ * `lost` discards it at once.
+ */
+function holdConnection(client: pg.PoolClient): { end: (text: string, values?: unknown[]) => Promise<void>; lost: (error: Error) => void } {
+  const ignore = (): void => {};
+  client.on('error', ignore);
+  const release = (error?: Error): void => {
+    client.off('error', ignore);
+    client.release(error);
+  };
+  return {
+    end: (text, values = []) => client.query(text, values).then(() => release(), (error: Error) => release(error)),
+    lost: release,
+  };
+}
+
 /** Runs `attempt`, trying it again after a lost connection while `outage` allows (then its LedgerUnavailableError). */
 async function ridingOut<T>(outage: LedgerOutage, batch: string | null, attempt: () => Promise<T>): Promise<T> {
   for (;;) {
@@ -266,17 +284,9 @@ export class PgLedger {
         client.release();
         return null;
       }
-      // Held for the whole intake: a connection that fails meanwhile (the server stops) must not crash the process.
-      const lost = (): void => {};
-      client.on('error', lost);
-      return {
-        // A connection lost meanwhile took the lock with it: nothing to unlock, and the connection is not reused.
-        release: () =>
-          client.query("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]).then(
-            () => (client.off('error', lost), client.release()),
-            (error: Error) => (client.off('error', lost), client.release(error)),
-          ),
-      };
+      // Held for the whole intake; a connection lost meanwhile took the lock with it: nothing to unlock then.
+      const held = holdConnection(client);
+      return { release: () => held.end("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]) };
     });
   }
 
@@ -289,23 +299,18 @@ export class PgLedger {
     const onNotification = (message: pg.Notification): void => {
       if (message.payload === id) wake();
     };
-    const lost = (): void => {};
     client.on('notification', onNotification);
-    client.on('error', lost);
+    const held = holdConnection(client);
     try {
       await client.query(`LISTEN ${CHUNKS_CHANNEL}`);
     } catch (error) {
       client.off('notification', onNotification);
-      client.off('error', lost);
-      client.release(error as Error);
+      held.lost(error as Error);
       throw error;
     }
-    return async () => {
+    return () => {
       client.off('notification', onNotification);
-      await client.query(`UNLISTEN ${CHUNKS_CHANNEL}`).then(
-        () => (client.off('error', lost), client.release()),
-        (error: Error) => (client.off('error', lost), client.release(error)),
-      );
+      return held.end(`UNLISTEN ${CHUNKS_CHANNEL}`);
     };
   }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OrderOutcome } from '../outcome.ts';
 import type { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
@@ -8,23 +9,6 @@ import { sendGuard } from '../lease/local-lease.ts';
 
 /** How a leased chunk ended: settled (to commit), its lease lost after sending, or never sent (to hand back). */
 export type ChunkEnd = { readonly commit: ChunkCommit } | { readonly lost: true } | { readonly unsent: true };
-
-/** Resolves after `ms`, or false at once when `signal` aborts first. */
-function quietAfter(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (ms <= 0) return Promise.resolve(true);
-  if (signal?.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
-      resolve(true);
-    }, ms);
-    const abort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal?.addEventListener('abort', abort, { once: true });
-  });
-}
 
 /**
  * Sends one leased chunk, only while its lease has the send margin left at the moment the request is written (else it
@@ -39,7 +23,9 @@ export async function settleChunk(options: LedgerWorkerOptions, reconciliation: 
   let quiet = false;
   if (claimed.takenOver && operation !== 'query') {
     // The earlier holder may have sent it: wait out its request, then a query decides (a send it had not proven does not count).
-    if (!(await quietAfter(claimed.quietWaitMs, options.signal))) return { unsent: true };
+    // A stop meanwhile hands it back unsent (taken over still: the next holder waits and queries in its turn).
+    const quietNow = claimed.quietWaitMs <= 0 || (await sleep(claimed.quietWaitMs, true, { signal: options.signal }).catch(() => false));
+    if (!quietNow) return { unsent: true };
     stats.takenOver += 1;
     inDoubt = claimed.orders;
     sent = claimed.sent;
