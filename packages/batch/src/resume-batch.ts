@@ -149,9 +149,9 @@ export function runBatchWorker(options: BatchWorkerOptions): Promise<LedgerBatch
  * Nothing to wait for when the journal's last holder ended cleanly (its lock was released).
  */
 async function quietAfterDeadHolder(lock: JournalLock, settings: { timeoutMs?: number; sendMarginMs?: number }): Promise<void> {
-  if (lock.tookOverFrom === null || lock.lastSeenAt === null) return;
+  if (lock.tookOverFrom === null) return;
   const { timeoutMs, sendMarginMs } = sendTiming(settings);
-  const wait = lock.lastSeenAt + HEARTBEAT_MS + timeoutMs + sendMarginMs - Date.now();
+  const wait = lock.tookOverFrom.lastSeenAt + HEARTBEAT_MS + timeoutMs + sendMarginMs - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 

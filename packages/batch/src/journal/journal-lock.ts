@@ -8,13 +8,12 @@ import { holderState, parseHolder, thisHolder, type JournalLockHolder } from './
 export interface JournalLock {
   /** `<journal>.lock`. */
   readonly lockFile: string;
-  /** The holder of a stale lock this one replaced (a dead process, whose last requests may still be in flight), else null. */
-  readonly tookOverFrom: JournalLockHolder | null;
   /**
-   * With `tookOverFrom`: when that holder was last seen alive (its lock file's heartbeat, epoch ms). It sent nothing
-   * after `lastSeenAt + HEARTBEAT_MS` (sends and heartbeats run on its one event loop).
+   * The holder of a stale lock this one replaced (a dead process, whose last requests may still be in flight), else
+   * null; `lastSeenAt`: when it was last seen alive (its lock file's heartbeat, epoch ms). It sent nothing after
+   * `lastSeenAt + HEARTBEAT_MS` (sends and heartbeats run on its one event loop).
    */
-  readonly lastSeenAt: number | null;
+  readonly tookOverFrom: (JournalLockHolder & { readonly lastSeenAt: number }) | null;
   /** Removes the lock file if it is still this lock's; safe to call more than once. */
   release(): Promise<void>;
 }
@@ -97,8 +96,7 @@ export async function lockJournal(journal: string, role: JournalLockHolder['role
   const lockFile = `${journal}.lock`;
   const text = `${JSON.stringify(await thisHolder(role))}\n`;
   const waitUntil = Date.now() + TAKEOVER_WAIT_MS;
-  let tookOverFrom: JournalLockHolder | null = null;
-  let lastSeenAt: number | null = null;
+  let tookOverFrom: JournalLock['tookOverFrom'] = null;
   for (;;) {
     if (await createExclusive(lockFile, text)) break;
     const found = await readLock(lockFile);
@@ -110,8 +108,7 @@ export async function lockJournal(journal: string, role: JournalLockHolder['role
     const seen = await stat(lockFile).then((s) => s.mtimeMs, () => Date.now());
     const replaced = await replaceStale(lockFile, found.text, text);
     if (replaced === 'replaced') {
-      tookOverFrom = holder;
-      lastSeenAt = seen;
+      tookOverFrom = { ...holder, lastSeenAt: seen };
       break;
     }
     if (replaced === 'busy') {
@@ -129,7 +126,6 @@ export async function lockJournal(journal: string, role: JournalLockHolder['role
   return {
     lockFile,
     tookOverFrom,
-    lastSeenAt,
     async release() {
       if (released) return;
       released = true;
