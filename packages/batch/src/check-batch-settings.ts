@@ -39,9 +39,7 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
   if (maxResends !== undefined && !(Number.isInteger(maxResends) && (maxResends as number) >= 0)) problems.push(`maxResends must be a whole number of at least 0, not ${describe(maxResends)}`);
   if (total !== undefined && !(Number.isInteger(total) && (total as number) >= 0)) problems.push(`total must be a whole number of at least 0, not ${describe(total)}`);
   if (keepOutcomes !== undefined && typeof keepOutcomes !== 'boolean') problems.push(`keepOutcomes must be true or false, not ${describe(keepOutcomes)}`);
-  for (const [name, value, least] of [['timeoutMs', timeoutMs, 1], ['sendMarginMs', sendMarginMs, 0]] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
-  }
+  problems.push(...durationProblems([['timeoutMs', timeoutMs, 1], ['sendMarginMs', sendMarginMs, 0]]));
   if (ledger !== undefined) problems.push(...ledgerProblems({ ledger, batch, leaseMs, pollMs, journal, timeoutMs, sendMarginMs, ledgerOutageMs, batchWaitMs: settings.batchWaitMs }, options));
   else if ((journal !== undefined || options.resuming) && (typeof journal !== 'string' || journal === '')) {
     problems.push(`journal must be ${options.resuming ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
@@ -53,6 +51,13 @@ export function checkBatchSettings(settings: Record<string, unknown>, options: {
   if (problems.length > 0) throw new BatchSettingsError(problems);
 }
 
+/** The problems of settings that are durations: each given one must be a whole number of ms of at least its least. */
+function durationProblems(durations: readonly (readonly [name: string, value: unknown, least: number])[]): string[] {
+  return durations
+    .filter(([, value, least]) => value !== undefined && !(Number.isInteger(value) && (value as number) >= least))
+    .map(([name, value, least]) => `${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
+}
+
 /** The problems of a PostgreSQL ledger's settings. */
 function ledgerProblems(settings: Record<string, unknown>, options: { resuming: boolean }): string[] {
   const problems: string[] = [];
@@ -62,9 +67,7 @@ function ledgerProblems(settings: Record<string, unknown>, options: { resuming: 
   if (!url && !pool) problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? maskedLedgerUrl(ledger) : ledger)}`);
   if (journal !== undefined) problems.push('journal and ledger cannot both be given: a batch is kept in one of them');
   if ((batch !== undefined || options.resuming) && (typeof batch !== 'string' || batch === '' || batch.length > 200)) problems.push(`batch must be ${options.resuming ? "the batch's id in the ledger" : 'a batch id of 1 to 200 characters'}, not ${describe(batch)}`);
-  for (const [name, value, least] of [['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1], ['ledgerOutageMs', ledgerOutageMs, 0], ['batchWaitMs', batchWaitMs, 0]] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= least)) problems.push(`${name} must be a whole number of milliseconds of at least ${least}, not ${describe(value)}`);
-  }
+  problems.push(...durationProblems([['leaseMs', leaseMs, 10], ['pollMs', pollMs, 1], ['ledgerOutageMs', ledgerOutageMs, 0], ['batchWaitMs', batchWaitMs, 0]]));
   problems.push(...leaseProblems(leaseMs, timeoutMs, sendMarginMs));
   return problems;
 }

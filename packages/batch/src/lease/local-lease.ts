@@ -19,6 +19,11 @@ export class LocalLease {
   remainingMs(now = performance.now()): number {
     return this.#validUntil - now;
   }
+
+  /** True while at least `marginMs` of the lease is left: what a send needs. */
+  lasts(marginMs: number): boolean {
+    return this.remainingMs() >= marginMs;
+  }
 }
 
 /** Thrown by a send guard: the lease has less than the margin left, so the chunk is not sent (nothing was written). */
@@ -38,8 +43,7 @@ export class LeaseLapsedError extends Error {
  */
 export function sendGuard(chunk: number, lease: LocalLease, marginMs: number): () => void {
   return () => {
-    const remaining = lease.remainingMs();
-    if (remaining < marginMs) throw new LeaseLapsedError(chunk, remaining, marginMs);
+    if (!lease.lasts(marginMs)) throw new LeaseLapsedError(chunk, lease.remainingMs(), marginMs);
   };
 }
 

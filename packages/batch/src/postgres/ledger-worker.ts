@@ -137,7 +137,7 @@ class WorkerLoop {
     // While the ledger cannot be reached nothing new starts: its outcomes could not be recorded.
     while (!this.#stopping && !this.#options.ledger.unreachable && this.running.size < this.#options.concurrency && this.ready.length > 0) {
       const claimed = this.ready.shift()!;
-      if (!claimed.takenOver && claimed.lease.remainingMs() < this.#options.sendMarginMs) this.unsent.push(claimed);
+      if (!claimed.takenOver && !claimed.lease.lasts(this.#options.sendMarginMs)) this.unsent.push(claimed);
       else this.#start(claimed);
     }
   }
