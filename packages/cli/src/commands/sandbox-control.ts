@@ -1,5 +1,6 @@
 // The sandbox's control API (/sandbox/api/...) over HTTP, for the commands that drive a running sandbox.
 import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { envFlagValue } from '../env-flag.ts';
 
 /** The JSON error the control API answers: `{ error: { code, message, details } }`. */
 function controlError(text: string): { code?: string; message?: string } | null {
@@ -14,9 +15,9 @@ function controlError(text: string): { code?: string; message?: string } | null 
 /** `--control-token-env NAME`: a locked sandbox's control token, read from that environment variable (never printed). */
 export function controlTokenFrom(env: Readonly<Record<string, string | undefined>>, name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  const token = env[name];
-  if (!token) throw new GwError(GW_ERROR_CODES.config, `--control-token-env ${name}: that environment variable is not set or empty`, {});
-  return token;
+  const read = envFlagValue(env, '--control-token-env', name);
+  if ('problem' in read) throw new GwError(GW_ERROR_CODES.config, read.problem, {});
+  return read.value;
 }
 
 /**

@@ -6,6 +6,7 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 import { faultRulesProblems, type FaultRules, type SandboxMerchant, type SandboxOptions } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
+import { envFlagValue } from '../env-flag.ts';
 import { serverLimitsFromFlags, wholeFlag as whole, type ServerLimitFlags } from './server-limit-flags.ts';
 
 /** The flags as commander gives them (all text). */
@@ -102,9 +103,9 @@ function merchants(problems: Problems, file: string | undefined, cwd: string): S
 function secret(problems: Problems, flags: SandboxFlags, io: CliIo): string | undefined {
   if (flags.secret !== undefined && flags.secretEnv !== undefined) problems.push('--secret and --secret-env: give one of them');
   if (flags.secretEnv !== undefined) {
-    const value = io.env[flags.secretEnv];
-    if (!value) problems.push(`--secret-env ${flags.secretEnv}: that environment variable is not set or empty`);
-    return value || undefined;
+    const read = envFlagValue(io.env, '--secret-env', flags.secretEnv);
+    if ('problem' in read) problems.push(read.problem);
+    return 'value' in read ? read.value : undefined;
   }
   if (flags.secret === '') problems.push('--secret: must not be empty');
   return flags.secret || undefined;
@@ -113,10 +114,10 @@ function secret(problems: Problems, flags: SandboxFlags, io: CliIo): string | un
 /** `--control-token-env NAME`: the control token, read from that environment variable (never from the command line). */
 function controlToken(problems: Problems, flags: SandboxFlags, io: CliIo): string | undefined {
   if (flags.controlTokenEnv === undefined) return undefined;
-  const value = io.env[flags.controlTokenEnv];
-  if (!value) problems.push(`--control-token-env ${flags.controlTokenEnv}: that environment variable is not set or empty`);
+  const read = envFlagValue(io.env, '--control-token-env', flags.controlTokenEnv);
+  if ('problem' in read) problems.push(read.problem);
   else if (!flags.control) problems.push('--control-token-env and --no-control: a token locks the control API and console, which --no-control turns off; give one of them');
-  return value || undefined;
+  return 'value' in read ? read.value : undefined;
 }
 
 /** `--allowed-host`: names without a port or path (`team.test`, `.team.test`, an IP address). */
