@@ -17,7 +17,7 @@ import { writeResultsSection } from '../results.ts';
 import { createDatabase, startCluster } from '@gw/test-postgres';
 import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from './authorise-orders.ts';
 import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
-import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
+import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
 import { median } from '../median.ts';
 import { JOURNAL_VARIANT_LABELS, JOURNAL_VARIANTS, openVariantFile, prepareVariant, type JournalVariant } from './journal-variants.ts';
@@ -185,13 +185,6 @@ rows.push(
   `The PostgreSQL ledger with one worker (intake and work in the bench process, PostgreSQL 15 on the same machine; this throwaway cluster runs with fsync off, as every test cluster here does: a durable server would add its commit flushes): **${pairedRatio('batchLedger').toFixed(2)}x**; ${median(roundTripsPerChunk).toFixed(2)} database round trips per chunk of 50 (median of rounds; intake takes up to 16 chunks a statement, a worker's step commits every chunk settled since the last and leases for its free slots plus as many held ready; \`batch/ledger-statements.ts\` lists every statement and the timeline). PostgreSQL's own CPU, not in the columns above: ${median(postgresCpuPerRequest).toFixed(0)} µs per request of 50 (median of rounds, its processes from /proc), sharing the machine's cores with the bench process and the sandbox. A chunk's orders are one JSON text and its outcomes one row; only the claims across batches are a row per order.`,
 );
 
-/** Sets the sandbox's latency on /v1/capture through its control API: only the batches wait, not the authorisations. */
-async function setCaptureLatency(ms: number): Promise<void> {
-  const res = await request(`${url}/sandbox/api/faults`, { method: 'PUT', body: JSON.stringify(ms > 0 ? { '/v1/capture': { latencyMs: ms } } : {}), headers: { 'content-type': 'application/json' } });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`setting the sandbox's latency: ${res.statusCode} ${text}`);
-}
-
 // The headline rows: each side against the hand loop with the gateway LATENCIES ms away, sides rotated each round.
 const latencySides: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger'];
 const headline: string[] = [
@@ -201,7 +194,7 @@ const headline: string[] = [
   '|---:|---:|---:|---:|---:|---:|',
 ];
 for (const latency of QUICK ? [] : LATENCIES) {
-  await setCaptureLatency(latency);
+  await setCaptureLatency(url, latency);
   const times: Partial<Record<Side, number[]>> = {};
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
     for (let k = 0; k < latencySides.length; k++) {
@@ -214,7 +207,7 @@ for (const latency of QUICK ? [] : LATENCIES) {
   headline.push(`| ${latency} ms | ${Math.ceil(CHUNKS / CONCURRENCY) * latency} | ${median(times.hand!).toFixed(0)} | ${ratio('batch')} | ${ratio('batchJournal')} | ${ratio('batchLedger')} |`);
   console.log(headline.at(-1));
 }
-await setCaptureLatency(0);
+await setCaptureLatency(url, 0);
 if (!QUICK) rows.unshift(...headline, '', 'With no latency (the sandbox answers at once and shares the two cores with the runner, so these ratios measure the machine; CPU per request is the figure to read):', '');
 
 if (QUICK) {

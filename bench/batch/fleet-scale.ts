@@ -8,14 +8,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { createClient } from '@gw/client';
 import { newBatchId } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { createDatabase, startCluster } from '@gw/test-postgres';
 import { spawn } from 'node:child_process';
-import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
+import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { authoriseOrders, type AuthorisingClient } from './authorise-orders.ts';
 import { median } from '../median.ts';
 
@@ -31,12 +30,6 @@ const ledger = await createDatabase(cluster.url, 'fleet_scale');
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const setup = createClient({ baseUrl: url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as AuthorisingClient;
 const dir = mkdtempSync(join(tmpdir(), 'gw-fleet-scale-'));
-
-async function setCaptureLatency(ms: number): Promise<void> {
-  const res = await request(`${url}/sandbox/api/faults`, { method: 'PUT', body: JSON.stringify(ms > 0 ? { '/v1/capture': { latencyMs: ms } } : {}), headers: { 'content-type': 'application/json' } });
-  const text = await res.body.text();
-  if (res.statusCode !== 200) throw new Error(`setting the sandbox's latency: ${res.statusCode} ${text}`);
-}
 
 interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; counts: Record<string, number> }
 
@@ -71,7 +64,7 @@ async function run(processes: number, latency: number, round: number): Promise<{
 
 const lines: string[] = [];
 for (const latency of LATENCIES) {
-  await setCaptureLatency(latency);
+  await setCaptureLatency(url, latency);
   const times: Record<number, number[]> = { 1: [], 3: [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const processes of round % 2 === 0 ? [1, 3] : [3, 1]) {
@@ -86,7 +79,7 @@ for (const latency of LATENCIES) {
   const three = median(times[3]!);
   lines.push(`| ${latency} ms | ${(one / 1000).toFixed(2)} s (wire limit ${(limit(chunks, CONCURRENCY) / 1000).toFixed(2)} s, ${(one / limit(chunks, CONCURRENCY)).toFixed(2)}x) | ${(three / 1000).toFixed(2)} s (wire limit ${(limit(chunks, 3 * CONCURRENCY) / 1000).toFixed(2)} s) | **${(one / three).toFixed(2)}x** |`);
 }
-await setCaptureLatency(0);
+await setCaptureLatency(url, 0);
 console.log(`\n${ORDERS.toLocaleString('en')} captures in a PostgreSQL ledger, concurrency ${CONCURRENCY} per process, ${ROUNDS} rounds (medians; wall time from spawning the processes to the last exit, Node's start included)\n`);
 console.log('| latency | one process | three processes | throughput, three over one |');
 console.log('|---:|---:|---:|---:|');

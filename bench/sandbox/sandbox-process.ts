@@ -2,6 +2,7 @@
 // line it prints, and stopped with SIGTERM when the bench process exits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { request } from 'undici';
 
 /** A running sandbox process and its address. */
 export interface SandboxProcess {
@@ -22,4 +23,11 @@ export async function startSandboxProcess(env: Record<string, string> = {}): Pro
     child.once('exit', (code) => reject(new Error(`the sandbox process exited with ${code} before it listened`)));
   });
   return { child, port, url: `http://127.0.0.1:${port}` };
+}
+
+/** Sets the latency of the sandbox at `url` on /v1/capture through its control API (0: none), so only captures wait. */
+export async function setCaptureLatency(url: string, ms: number): Promise<void> {
+  const res = await request(`${url}/sandbox/api/faults`, { method: 'PUT', body: JSON.stringify(ms > 0 ? { '/v1/capture': { latencyMs: ms } } : {}), headers: { 'content-type': 'application/json' } });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new Error(`setting the sandbox's latency: ${res.statusCode} ${text}`);
 }
