@@ -26,3 +26,9 @@ export const BATCH_DEFAULTS = {
 export function sendTiming(settings: { readonly timeoutMs?: number | undefined; readonly sendMarginMs?: number | undefined }): { timeoutMs: number; sendMarginMs: number } {
   return { timeoutMs: settings.timeoutMs ?? BATCH_DEFAULTS.timeoutMs, sendMarginMs: settings.sendMarginMs ?? BATCH_DEFAULTS.sendMarginMs };
 }
+
+/** How long after a request is written it can still take effect: the request timeout plus the send margin. */
+export function requestsEndWithinMs(settings: { readonly timeoutMs?: number | undefined; readonly sendMarginMs?: number | undefined }): number {
+  const { timeoutMs, sendMarginMs } = sendTiming(settings);
+  return timeoutMs + sendMarginMs;
+}

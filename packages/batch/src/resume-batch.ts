@@ -6,7 +6,7 @@ import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } fro
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { JournalMismatchError } from './journal-mismatch-error.ts';
 import { HEARTBEAT_MS, lockJournal, type JournalLock } from './journal/journal-lock.ts';
-import { sendTiming } from './batch-defaults.ts';
+import { requestsEndWithinMs } from './batch-defaults.ts';
 import type { OrderOutcome } from './outcome.ts';
 import { numbered } from './run-batch.ts';
 import { resumeLedgerBatch, runLedgerWorkerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
@@ -121,7 +121,7 @@ export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatc
     return resumeLedgerBatch({ ...options, ledger: options.ledger, batch: options.batch! }, orders ? () => numbered(orders) : null);
   }
   // Held from before the journal is read until the resume ends, so no run or resume of the same journal overlaps it.
-  const lock = await lockJournal(options.journal!, 'resume');
+  const lock = await lockJournal(options.journal!, 'resume', requestsEndWithinMs(options));
   try {
     return await resumeJournalBatch(options as ResumeBatchOptions<Op> & { journal: string; orders: NonNullable<ResumeBatchOptions<Op>['orders']> }, lock);
   } finally {
@@ -145,13 +145,14 @@ export function runBatchWorker(options: BatchWorkerOptions): Promise<LedgerBatch
 
 /**
  * Waits until no request of the dead holder this resume took the journal over from can still be in flight: it sent
- * nothing after its last heartbeat (plus one beat), and each request is over `timeoutMs`, plus the send margin, later.
+ * nothing after its last heartbeat (plus one beat), and each request ended its timeout plus send margin later (the
+ * holder's own, from its lock, or this resume's when the lock does not say; the longer of the two).
  * Nothing to wait for when the journal's last holder ended cleanly (its lock was released).
  */
 async function quietAfterDeadHolder(lock: JournalLock, settings: { timeoutMs?: number; sendMarginMs?: number }): Promise<void> {
   if (lock.tookOverFrom === null) return;
-  const { timeoutMs, sendMarginMs } = sendTiming(settings);
-  const wait = lock.tookOverFrom.lastSeenAt + HEARTBEAT_MS + timeoutMs + sendMarginMs - Date.now();
+  const endWithin = Math.max(lock.tookOverFrom.requestsEndWithinMs ?? 0, requestsEndWithinMs(settings));
+  const wait = lock.tookOverFrom.lastSeenAt + HEARTBEAT_MS + endWithin - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 

@@ -4,6 +4,7 @@ import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
 import { withoutCardData } from './card-data.ts';
 import { JournalInUseError } from './journal-in-use-error.ts';
+import { requestsEndWithinMs } from './batch-defaults.ts';
 import { lockJournal } from './journal/journal-lock.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { runLedgerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
@@ -69,7 +70,7 @@ export async function runBatch<Op extends BatchOperation>(options: RunBatchOptio
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
   if (options.ledger !== undefined) return runLedgerBatch({ ...options, ledger: options.ledger }, numberOrders(options.orders));
   // Taken before the journal is looked at: of two runs started at once on a new journal, one is refused here.
-  const lock = options.journal ? await lockJournal(options.journal, 'run') : null;
+  const lock = options.journal ? await lockJournal(options.journal, 'run', requestsEndWithinMs(options)) : null;
   let journal: BatchJournal | null = null;
   try {
     if (options.journal) await refuseJournalInUse(options.journal);

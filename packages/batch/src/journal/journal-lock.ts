@@ -88,13 +88,13 @@ async function replaceStale(lockFile: string, stale: string, text: string): Prom
 }
 
 /**
- * Takes the journal's lock (`<journal>.lock`, created with O_EXCL, naming this process) or throws
- * `JournalLockedError`. A lock is taken over only when its holder is on this host and dead, or its pid now belongs to
- * another process; `tookOverFrom` then names that holder.
+ * Takes the journal's lock (`<journal>.lock`, created with O_EXCL, naming this process and how long its requests can
+ * take to end) or throws `JournalLockedError`. A lock is taken over only when its holder is on this host and dead, or
+ * its pid now belongs to another process; `tookOverFrom` then names that holder.
  */
-export async function lockJournal(journal: string, role: JournalLockHolder['role']): Promise<JournalLock> {
+export async function lockJournal(journal: string, role: JournalLockHolder['role'], requestsEndWithinMs: number): Promise<JournalLock> {
   const lockFile = `${journal}.lock`;
-  const text = `${JSON.stringify(await thisHolder(role))}\n`;
+  const text = `${JSON.stringify(await thisHolder(role, requestsEndWithinMs))}\n`;
   const waitUntil = Date.now() + TAKEOVER_WAIT_MS;
   let tookOverFrom: JournalLock['tookOverFrom'] = null;
   for (;;) {

@@ -14,6 +14,12 @@ export interface JournalLockHolder {
   readonly pidNamespace: string | null;
   /** What the holder is doing with the journal. */
   readonly role: 'run' | 'resume';
+  /**
+   * How long after the holder wrote a request that request could still take effect: its `timeoutMs + sendMarginMs`.
+   * A resume that takes over from a dead holder waits this long after it was last seen. Null in a lock written
+   * without it.
+   */
+  readonly requestsEndWithinMs: number | null;
 }
 
 /** How a lock's holder looks from this process. */
@@ -31,10 +37,10 @@ const STATE = 0;
 const START_TIME = 19;
 
 /** This process as a lock holder. */
-export async function thisHolder(role: JournalLockHolder['role']): Promise<JournalLockHolder> {
+export async function thisHolder(role: JournalLockHolder['role'], requestsEndWithinMs: number): Promise<JournalLockHolder> {
   const stat = await procStat('self');
   const pidNamespace = await readlink('/proc/self/ns/pid').catch(() => null);
-  return { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), processStart: stat?.[START_TIME] ?? null, pidNamespace, role };
+  return { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), processStart: stat?.[START_TIME] ?? null, pidNamespace, role, requestsEndWithinMs };
 }
 
 /** True unless signal 0 finds no such process (ESRCH); EPERM means it exists under another user. */
@@ -77,7 +83,8 @@ export function parseHolder(text: string): JournalLockHolder | null {
   const nullableString = (v: unknown) => v === null || typeof v === 'string';
   const ok =
     Number.isSafeInteger(h.pid) && (h.pid as number) > 0 && typeof h.host === 'string' && typeof h.startedAt === 'string' &&
-    nullableString(h.processStart) && nullableString(h.pidNamespace ?? null) && (h.role === 'run' || h.role === 'resume');
+    nullableString(h.processStart) && nullableString(h.pidNamespace ?? null) && (h.role === 'run' || h.role === 'resume') &&
+    (h.requestsEndWithinMs === undefined || h.requestsEndWithinMs === null || (Number.isSafeInteger(h.requestsEndWithinMs) && (h.requestsEndWithinMs as number) >= 0));
   if (!ok) return null;
-  return { pid: h.pid as number, host: h.host as string, startedAt: h.startedAt as string, processStart: h.processStart as string | null, pidNamespace: (h.pidNamespace ?? null) as string | null, role: h.role as JournalLockHolder['role'] };
+  return { pid: h.pid as number, host: h.host as string, startedAt: h.startedAt as string, processStart: h.processStart as string | null, pidNamespace: (h.pidNamespace ?? null) as string | null, role: h.role as JournalLockHolder['role'], requestsEndWithinMs: (h.requestsEndWithinMs ?? null) as number | null };
 }
