@@ -2,6 +2,7 @@ export type * from './generated/types.gen.ts';
 export { operations, secretFields, type OperationName, type OperationRecords } from './generated/operations.gen.ts';
 export { checkoutForm, querySelection, xmlRequestRoot } from './generated/wire-defaults.gen.ts';
 export { specManifest } from './generated/manifest.gen.ts';
+export type { SpecManifest } from './spec-manifest.ts';
 export { specSchemas } from './generated/spec-schemas.gen.ts';
 export { typeSchemas } from './generated/type-schemas.gen.ts';
 export type { BatchSpec, OperationSpec, RequestEncoding, ResponseEncoding, ResponseSignature, RetryClass } from './operation-spec.ts';

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { annotateForTypeDocs } from './annotate.ts';
 import { clientMethodsModule } from './client-methods.ts';
+import { answerExamples, readOperationExamples } from './example-files.ts';
 import { generatedHeader } from './header.ts';
 import { runHeyApi } from './heyapi.ts';
 import { loadSpec } from './spec.ts';
@@ -12,7 +13,7 @@ import { buildTypeSchemas } from './type-schemas.ts';
 const require = createRequire(import.meta.url);
 
 /** The folders the generator owns; nothing else is ever written. */
-export const GENERATED_DIRS = ['packages/types/src/generated', 'packages/client/src/generated'] as const;
+export const GENERATED_DIRS = ['packages/types/src/generated', 'packages/client/src/generated', 'packages/sandbox/src/generated'] as const;
 
 /** Generated files keyed by their path relative to the repository root. */
 export type GeneratedFiles = Map<string, string>;
@@ -112,6 +113,23 @@ export async function generate(specPath: string): Promise<GeneratedFiles> {
 
   files.set('packages/client/src/generated/methods.gen.ts', tsModule(tablesHeader, clientMethodsModule(spec.doc, rows)));
 
+  const { examples } = readOperationExamples(specPath, spec.doc, rows);
+  files.set(
+    'packages/sandbox/src/generated/answer-examples.gen.ts',
+    tsModule(
+      generatedHeader('spec/v1/examples'),
+      [
+        "import type { OperationName } from '@gw/types';",
+        '',
+        '/**',
+        " * Each operation's answer as the spec shows it: spec/v1/examples/<operation>.response.json, the members it lacks",
+        " * filled with the values the spec shows for them (`example`/`examples`, then the format); no signature, no card data.",
+        ' */',
+        `export const answerExamples: Readonly<Record<OperationName, Readonly<Record<string, unknown>>>> = ${json(answerExamples(spec.doc, rows, examples, collectSecretFields(spec.doc)))};`,
+      ].join('\n'),
+    ),
+  );
+
   const root = spec.doc;
   files.set(
     'packages/types/src/generated/wire-defaults.gen.ts',
@@ -134,14 +152,14 @@ export async function generate(specPath: string): Promise<GeneratedFiles> {
     'packages/types/src/generated/manifest.gen.ts',
     tsModule(
       tablesHeader,
-      `/** What the generated files came from: the spec text's hash and the generators' versions. */\nexport const specManifest = ${json({
+      `import type { SpecManifest } from '../spec-manifest.ts';\n\n/** What the generated files came from: the spec text's hash and the generators' versions. */\nexport const specManifest: SpecManifest = ${json({
         spec: 'spec/v1/openapi.yaml',
         specSha256: spec.sha256,
         openapi: root.openapi,
         title: root.info?.title,
         version: root.info?.version,
         generators: { '@hey-api/openapi-ts': heyapiVersion, 'typescript-json-schema': tjsVersion },
-      })} as const;`,
+      })};`,
     ),
   );
   const unknowns = unknownsCopy(specPath);

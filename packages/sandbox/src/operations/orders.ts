@@ -103,7 +103,8 @@ function statusFields(op: BatchName, error: string | null): WireRecord {
 }
 
 function refundOne(element: WireRecord, ctx: HandlerContext): WireRecord {
-  const fail = (message: string): WireRecord => ({ refund_message: message, refund_reference: '', refund_status: '0', error_message: message });
+  // A refused refund has no refund_reference_id (undefined: left out, never filled from the spec).
+  const fail = (message: string): WireRecord => ({ refund_message: message, refund_reference: '', refund_reference_id: undefined, refund_status: '0', error_message: message });
   const order = findChecked(element, ctx);
   if (typeof order === 'string') return fail(order);
   const blocked = blockedFor(order, ['captured', 'partially_refunded']);

@@ -6,6 +6,7 @@ import { toMinorUnits } from '../money.ts';
 import type { SandboxOrder } from '../state.ts';
 import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../test-cards.ts';
 import { withoutCardData } from '../card-data.ts';
+import { answeredExactly } from './fill-from-spec.ts';
 import { challengePath, newPayToken, payPath } from '../pages/pay-token.ts';
 
 const SUCCESS = '0000:Success';
@@ -83,7 +84,7 @@ function deadline(ctx: HandlerContext): Date {
  */
 export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireRecord {
   if (duplicateOrderNo(record, ctx)) {
-    return { ...echo(record, ctx), transaction_id: '', card: maskCard(record.card), order_status: '0', result_info: '1001:order_no already used on this account', note: text(record, 'note'), token_id: text(record, 'token_id') };
+    return answeredExactly({ ...echo(record, ctx), transaction_id: '', card: maskCard(record.card), order_status: '0', result_info: '1001:order_no already used on this account', note: text(record, 'note'), token_id: text(record, 'token_id') });
   }
   const outcome = decideCardOutcome(record.card, record.amount, record.open3d === 'do3DS');
   const challenge = outcome.behaviour === 'challenge';

@@ -1,6 +1,7 @@
 // /v1/retrievalTrans: the 2.5 record of each selected order (UNKNOWNS U36 for the selection fields).
 import { operations, querySelection } from '@gw/types';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
+import { answeredExactly } from './fill-from-spec.ts';
 import { transactionDate } from '../ids.ts';
 import type { SandboxOrder, SandboxState } from '../state.ts';
 
@@ -45,6 +46,8 @@ export function queriedOrder(order: SandboxOrder, state: SandboxState): WireReco
     shopper_phone: text(order.record as WireRecord, 'shopper_phone'),
     transaction_date: transactionDate(order.createdAt),
   };
+  // An order without a subscription has no subscription_result (undefined: left out, never filled from the spec).
+  result.subscription_result = undefined;
   if (subscription) {
     result.subscription_result = {
       contract_name: subscription.contractName,
@@ -71,7 +74,7 @@ export function query(record: WireRecord, ctx: HandlerContext): WireRecord {
     for (const value of values(record, field)) {
       const order = field === 'order_no' ? ctx.state.findOrder(ctx.merchantId, undefined, value) : ctx.state.findOrder(ctx.merchantId, value, undefined);
       if (!order) {
-        found.push({ [field]: value, query_result: '0' });
+        found.push(answeredExactly({ [field]: value, query_result: '0' }));
         continue;
       }
       if (seen.has(order.transactionId)) continue;
