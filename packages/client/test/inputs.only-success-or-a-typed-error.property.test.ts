@@ -6,7 +6,7 @@ import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GW_ERROR_CODES, GwError, type GwClient } from '../src/index.ts';
-import { CARD, CVV, sandboxClient } from './support.ts';
+import { CARD, CVV, exampleInput, METHOD_NAMES, sandboxClient } from './support.ts';
 
 // 100,000 inputs on Node 24 (issue 12); Node 22 runs the published tests again in CI to show they work there, with
 // 5,000 of the same inputs. RUNS_OVERRIDE: a smaller count while working on this file.
@@ -19,8 +19,8 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${(counter += 1)}`;
 const element = () => ({ transaction_id: unique('T'), order_no: unique('O'), currency: 'USD', amount: '1.00' });
 
-/** A record each method accepts, fresh for every input (order numbers are unique). */
-const BASES: Readonly<Record<Method, () => Record<string, unknown>>> = {
+/** A record each method accepts, fresh for every input (order numbers are unique); other methods take their spec example. */
+const FRESH: Readonly<Partial<Record<Method, () => Record<string, unknown>>>> = {
   authoriseCard: () => ({ order_no: unique('A'), currency: 'USD', amount: '1.00', card: CARD, security_code: CVV, expiration_month: '12', expiration_year: '2031' }),
   authoriseAlternative: () => ({ order_no: unique('ALT'), currency: 'USD', amount: '1.00', payment_method: 'PIX' }),
   checkout: () => ({ order_no: unique('CO'), currency: 'USD', amount: '1.00' }),
@@ -32,7 +32,9 @@ const BASES: Readonly<Record<Method, () => Record<string, unknown>>> = {
   cancelSubscription: () => ({ recurring_id: unique('R'), contract_name: 'C' }),
   payout: () => ({ request_id: crypto.randomUUID(), payment_amount: '1.00', payment_currency: 'USD' }),
 };
-const METHODS = Object.keys(BASES) as Method[];
+// Every operation of the spec: one added since gets its example request (spec/v1/examples) as its base record.
+const METHODS: readonly Method[] = METHOD_NAMES;
+const BASES = Object.fromEntries(METHODS.map((method) => [method, FRESH[method] ?? (() => structuredClone(exampleInput(method)))])) as Record<Method, () => Record<string, unknown>>;
 
 const SECRET_NAMES: ReadonlySet<string> = new Set(['card', 'security_code', 'expiration_month', 'expiration_year']);
 

@@ -1,17 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { operations, type OperationName } from '@gw/types';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../src/index.ts';
-import { merchant, reply, sandboxSigner, startRecordingServer } from './support.ts';
+import { exampleInput, merchant, reply, sandboxSigner, startRecordingServer } from './support.ts';
 
 // The spec's own example request of each operation (spec/v1/examples), without the fields the client fills.
-function exampleInput(name: OperationName): unknown {
-  const { merchant_id, account_id, encryption_data, ...record } = JSON.parse(readFileSync(new URL(`../../../spec/v1/examples/${name}.request.json`, import.meta.url), 'utf8'));
-  void merchant_id, void account_id, void encryption_data;
-  if (!operations[name].batch?.separator) return record;
-  // A list-in-a-string selection: the client takes lists.
-  return Object.fromEntries(Object.entries(record).map(([field, value]) => [field, String(value).split(operations[name].batch!.separator!)]));
-}
 const INPUTS = Object.fromEntries((Object.keys(operations) as OperationName[]).map((name) => [name, exampleInput(name)])) as Record<OperationName, unknown>;
 
 describe('every request goes to its table path with the spec media type as Content-Type', () => {

@@ -1,6 +1,8 @@
 // Test helpers: clients wired to a real sandbox over 127.0.0.1, and a tiny recording server for answers a sandbox never gives.
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { operations, type OperationName } from '@gw/types';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll } from 'vitest';
 import { createHmacSha256Signer } from '@gw/signer-interface';
@@ -13,6 +15,19 @@ export const merchant = { merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accou
 export function sandboxClient(sandbox: { url: string }, options: Partial<ClientOptions> = {}): GwClient {
   return createClient({ baseUrl: sandbox.url, ...merchant, signer: sandboxSigner, retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options });
 }
+
+/** The spec's example request of an operation (spec/v1/examples), without the fields the client fills, as its method takes it. */
+export function exampleInput(name: OperationName): Record<string, unknown> {
+  const { merchant_id, account_id, encryption_data, ...record } = JSON.parse(readFileSync(new URL(`../../../spec/v1/examples/${name}.request.json`, import.meta.url), 'utf8'));
+  void merchant_id, void account_id, void encryption_data;
+  const separator = operations[name].batch?.separator;
+  if (!separator) return record;
+  // A list-in-a-string selection: the client takes lists.
+  return Object.fromEntries(Object.entries(record).map(([field, value]) => [field, String(value).split(separator)]));
+}
+
+/** Every client method: one per operation of the generated table. */
+export const METHOD_NAMES = Object.keys(operations) as OperationName[];
 
 let sequence = 0;
 /** A fresh order number. */

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { generate } from '../src/generate.ts';
-import { writeGenerated } from '../src/write.ts';
 import { copyRepoForSpecChange, repoRoot, writeWorkspaceTsconfig } from './support/scratch-repo.ts';
 import { addBalanceOperationAndField, USES_NEW_OPERATION } from './support/new-operation.ts';
 
@@ -35,7 +33,10 @@ describe('a spec change needs no hand edit', () => {
     const doc = parse(readFileSync(specPath, 'utf8'));
     addBalanceOperationAndField(doc);
     writeFileSync(specPath, stringify(doc, { lineWidth: 0 }));
-    writeGenerated(scratch, await generate(specPath));
+    // `pnpm generate` as a team runs it: the generated files, and the new operation's examples written from the spec.
+    const generated = await run([join(repoRoot, 'tools/codegen/src/main.ts'), '--spec', specPath, '--out', scratch], scratch);
+    expect(generated.stderr).toBe('');
+    expect(generated.stdout).toContain('generate: wrote spec/v1/examples/balance.response.json');
     writeFileSync(join(scratch, 'packages/client/uses-new-operation.ts'), USES_NEW_OPERATION);
   }, 60_000);
 
@@ -58,7 +59,8 @@ describe('a spec change needs no hand edit', () => {
   it('the program calls the new operation against the sandbox, which answers it signed from the spec', async () => {
     const result = await run(['--conditions=@gw/source', 'packages/client/uses-new-operation.ts'], scratch);
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ amount: '1234.50', currency: 'USD', reference: 'MR-7' });
+    // The operation's own example (250.00), not its shared amount schema's (10.00); the new result field's format.
+    expect(JSON.parse(result.stdout)).toEqual({ amount: '1234.50', reserved: '250.00', currency: 'USD', reference: 'MR-7', settlement: '2026-01-01' });
   }, 60_000);
 
   it('`gw call balance` works for it', async () => {

@@ -1,9 +1,14 @@
-// The spec change a team makes: a new operation (`balance`, /v1/balance) and a new optional field on a record.
+// The spec change a team makes: a new operation (`balance`, /v1/balance), a new optional field on a request record
+// and one on a result record.
 
-/** Adds `/v1/balance` with its request and response records, and `merchant_reference` to CaptureOrder. */
+/**
+ * Adds `/v1/balance` with its request and response records (and a response example on the operation),
+ * `merchant_reference` to CaptureOrder and `settlement_date` (only a format, no example) to CaptureOrderResult.
+ */
 export function addBalanceOperationAndField(doc: any): void {
   const schemas = doc.components.schemas;
   schemas.CaptureOrder.properties.merchant_reference = { type: 'string', maxLength: 32, description: 'Added by the spec-change test.', examples: ['MR-1'] };
+  schemas.CaptureOrderResult.properties.settlement_date = { type: 'string', format: 'date', description: 'The day the capture settles (added by the spec-change test).' };
   schemas.BalanceRequest = {
     type: 'object',
     description: 'Asks for the available balance of the account in one currency.',
@@ -24,6 +29,7 @@ export function addBalanceOperationAndField(doc: any): void {
       return_status: { type: 'string', examples: ['1'] },
       currency: { $ref: '#/components/schemas/CurrencyCode' },
       available_amount: { type: 'string', pattern: '^\\d+\\.\\d{2}$', examples: ['1234.50'] },
+      reserved_amount: { $ref: '#/components/schemas/Amount2dp' },
       encryption_data: { type: 'string' },
     },
   };
@@ -42,7 +48,12 @@ export function addBalanceOperationAndField(doc: any): void {
       'x-gw-retry-class': 'safe',
       'x-gw-variants': [{ name: 'balance', request: 'BalanceRequest', response: 'BalanceResponse' }],
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BalanceRequest' } } } },
-      responses: { '200': { description: 'The balance.', content: { 'application/json': { schema: { $ref: '#/components/schemas/BalanceResponse' } } } } },
+      responses: {
+        '200': {
+          description: 'The balance.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/BalanceResponse' }, example: { return_status: '1', currency: 'USD', available_amount: '1234.50', reserved_amount: '250.00' } } },
+        },
+      },
     },
   };
 }
@@ -61,7 +72,10 @@ try {
   // @ts-expect-error the new method's input is typed: no such member
   void (() => client.balance({ currency: 'USD', no_such_member: 1 }));
   const amount: string | undefined = answer.available_amount;
-  console.log(JSON.stringify({ amount, currency: answer.currency, reference: order.merchant_reference }));
+  const paid = await client.authoriseCard({ order_no: 'B-1', currency: 'USD', amount: '5.00', card: '4111111111111111', security_code: '737', expiration_month: '12', expiration_year: '2031' });
+  const captured = await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'B-1', currency: 'USD', amount: '5.00' }] });
+  const settlement: string | undefined = captured.capture_orders?.[0]?.settlement_date;
+  console.log(JSON.stringify({ amount, reserved: answer.reserved_amount, currency: answer.currency, reference: order.merchant_reference, settlement }));
 } finally {
   await client.close();
   await sandbox.stop();
