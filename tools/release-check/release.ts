@@ -1,30 +1,60 @@
 #!/usr/bin/env node
-// `pnpm release`: build, refresh the API reports, version every @gw package from the pending changesets (a CHANGELOG.md
-// each), keep the reports as the released ones, then publish to the registry the environment or .npmrc names
-// (npm_config_registry, `registry=`). The build comes before the version step: nothing built depends on the version
-// (the CLI reads its package.json at run time), so the build of the sources CI just tested is a turbo cache hit.
+// `pnpm release`: first the checks that guard the version number (the generated files match the spec, everything
+// builds, the API reports match the build and the pending changesets bump enough, everything type-checks, the
+// spec-contract tests pass); any failure stops here, before anything is versioned. Then version every @gw package from the pending
+// changesets (a CHANGELOG.md each), keep the reports as the released ones, and publish to the registry the environment
+// or .npmrc names (npm_config_registry, `registry=`). Nothing built depends on the version (the CLI reads its
+// package.json at run time), so the build of the sources CI just tested is a turbo cache hit.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { root: { type: 'string' }, 'dry-run': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+    tests: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  console.log(
+    [
+      'usage: pnpm release [--tests <package>]... [--tests all] [--dry-run]',
+      '  checks (each must pass, else nothing is versioned): generate --check, build, api:check, typecheck, tests',
+      '  --tests   the packages whose tests run before versioning (default @gw/types: every operation\'s examples',
+      '            valid against its schemas, the seed\'s limits); `all` runs every package\'s tests',
+      '  --dry-run version but do not publish',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
 const root = values.root ?? join(import.meta.dirname, '../..');
 const bin = (name: string): string => join(root, 'node_modules/.bin', name);
+const tests = values.tests ?? ['@gw/types'];
 
-function step(title: string, command: string, args: string[]): void {
+/** Runs one step; on failure says what failed and whether anything was versioned, then exits. */
+function step(title: string, command: string, args: string[], versioned: boolean): void {
   console.log(`release: ${title}: ${[command.split('/').pop(), ...args].join(' ')}`);
   const started = performance.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   console.log(`release: ${title}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  if (result.status !== 0) {
-    console.error(`release: ${title} failed (exit ${result.status ?? result.signal}); nothing after it ran`);
-    process.exit(1);
-  }
+  if (result.status === 0) return;
+  const exit = result.status ?? result.signal;
+  if (!versioned) console.error(`release: refused: ${title} failed (exit ${exit}), so nothing was versioned or published. Fix what it names above, then run \`pnpm release\` again.`);
+  else console.error(`release: ${title} failed (exit ${exit}) after versioning; nothing after it ran. The versions and CHANGELOGs are written: commit them, fix the failure, then run \`pnpm changeset publish\`.`);
+  process.exit(1);
 }
 
-step('build', bin('turbo'), ['run', 'build', '--output-logs=errors-only']);
-step('api reports', process.execPath, [join(import.meta.dirname, 'api/main.ts'), '--update', '--root', root]);
-step('version', bin('changeset'), ['version']);
-step('released api reports', process.execPath, [join(import.meta.dirname, 'api/main.ts'), '--snapshot', '--root', root]);
+const codegen = join(root, 'tools/codegen/src/main.ts');
+const api = join(import.meta.dirname, 'api/main.ts');
+// The cheap and decisive checks first: a refusal for a missing changeset comes before the typecheck and the tests.
+step('generated files match the spec', process.execPath, [codegen, '--check'], false);
+step('build', bin('turbo'), ['run', 'build', '--output-logs=errors-only'], false);
+step('api reports and changesets', process.execPath, [api, '--check', '--root', root], false);
+step('typecheck', bin('turbo'), ['run', 'typecheck', '--output-logs=errors-only'], false);
+step('tests', bin('turbo'), ['run', 'test', '--output-logs=errors-only', ...(tests.includes('all') ? [] : tests.map((name) => `--filter=${name}`))], false);
+step('version', bin('changeset'), ['version'], false);
+step('released api reports', process.execPath, [api, '--snapshot', '--root', root], true);
 if (values['dry-run']) console.log('release: --dry-run, not publishing');
-else step('publish', bin('changeset'), ['publish']);
+else step('publish', bin('changeset'), ['publish'], true);

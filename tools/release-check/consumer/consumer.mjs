@@ -22,6 +22,8 @@ console.log(JSON.stringify({
   node: process.version,
   order_status: paid.order_status,
   capture_status: captured.capture_orders[0].capture_status,
+  // A capture result field the spec may add (the release test adds it in 1.1.0): what the sandbox answers for it.
+  settlement_date: captured.capture_orders[0].settlement_date ?? null,
   batch: batch.counts,
   limit: operations.capture.batch.limit,
   decoded: decodeRespon('<respon><order_status>1</order_status><issuer_url>https://x.test</issuer_url></respon>').variant,

@@ -1,14 +1,22 @@
 // The spec change a team makes: a new operation (`balance`, /v1/balance), a new optional field on a request record
 // and one on a result record.
 
-/**
- * Adds `/v1/balance` with its request and response records (and a response example on the operation),
- * `merchant_reference` to CaptureOrder and `settlement_date` (only a format, no example) to CaptureOrderResult.
- */
+/** Adds the new operation and both fields. */
 export function addBalanceOperationAndField(doc: any): void {
+  addCaptureFields(doc);
+  addBalanceOperation(doc);
+}
+
+/** Adds `merchant_reference` to CaptureOrder and `settlement_date` (a format, no example) to CaptureOrderResult. */
+export function addCaptureFields(doc: any): void {
   const schemas = doc.components.schemas;
-  schemas.CaptureOrder.properties.merchant_reference = { type: 'string', maxLength: 32, description: 'Added by the spec-change test.', examples: ['MR-1'] };
-  schemas.CaptureOrderResult.properties.settlement_date = { type: 'string', format: 'date', description: 'The day the capture settles (added by the spec-change test).' };
+  schemas.CaptureOrder.properties.merchant_reference = { type: 'string', maxLength: 32, description: "The merchant's own reference of the order.", examples: ['MR-1'] };
+  schemas.CaptureOrderResult.properties.settlement_date = { type: 'string', format: 'date', description: 'The day the capture settles.' };
+}
+
+/** Adds `/v1/balance` with its request and response records and a response example on the operation. */
+export function addBalanceOperation(doc: any): void {
+  const schemas = doc.components.schemas;
   schemas.BalanceRequest = {
     type: 'object',
     description: 'Asks for the available balance of the account in one currency.',
