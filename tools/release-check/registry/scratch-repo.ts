@@ -1,8 +1,9 @@
 // A scratch copy of the repository to release from: its files (tracked and new, not ignored), the built dist folders,
 // and node_modules linked to the real checkout's (pnpm's relative links land on the scratch packages).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
 
 /** Copies `repoRoot` into `into` as described above and makes it a git repository (changesets tags releases). */
 export function copyRepoForRelease(repoRoot: string, into: string): void {
@@ -14,21 +15,29 @@ export function copyRepoForRelease(repoRoot: string, into: string): void {
     copyUnlessGone(join(repoRoot, file), join(into, file));
   }
   symlinkSync(join(repoRoot, 'node_modules'), join(into, 'node_modules'), 'dir');
-  for (const group of ['packages', 'tools']) {
-    for (const name of readdirSync(join(repoRoot, group))) {
-      const from = join(repoRoot, group, name);
-      const to = join(into, group, name);
-      if (!existsSync(to)) continue;
-      if (existsSync(join(from, 'dist'))) cpSync(join(from, 'dist'), join(to, 'dist'), { recursive: true });
-      if (existsSync(join(from, 'node_modules'))) {
-        cpSync(join(from, 'node_modules'), join(to, 'node_modules'), { recursive: true, verbatimSymlinks: true, filter: (source) => !/[/\\]\.(vite|cache)/.test(source) });
-      }
+  for (const dir of workspaceDirs(repoRoot)) {
+    const from = join(repoRoot, dir);
+    const to = join(into, dir);
+    if (!existsSync(to)) continue;
+    if (existsSync(join(from, 'dist'))) cpSync(join(from, 'dist'), join(to, 'dist'), { recursive: true });
+    if (existsSync(join(from, 'node_modules'))) {
+      cpSync(join(from, 'node_modules'), join(to, 'node_modules'), { recursive: true, verbatimSymlinks: true, filter: (source) => !/[/\\]\.(vite|cache)/.test(source) });
     }
   }
   const git = (...args: string[]) => execFileSync('git', args, { cwd: into, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
   git('-c', 'user.name=gw release check', '-c', 'user.email=release-check@gw.invalid', 'add', '-A');
   git('-c', 'user.name=gw release check', '-c', 'user.email=release-check@gw.invalid', 'commit', '-qm', 'scratch copy');
+}
+
+/** The workspace's package folders, relative to `repoRoot`, from pnpm-workspace.yaml (`group/*` patterns and plain folders). */
+function workspaceDirs(repoRoot: string): string[] {
+  const patterns = (parse(readFileSync(join(repoRoot, 'pnpm-workspace.yaml'), 'utf8')) as { packages?: string[] }).packages ?? [];
+  return patterns.flatMap((pattern) => {
+    if (!pattern.endsWith('/*')) return [pattern];
+    const group = pattern.slice(0, -2);
+    return existsSync(join(repoRoot, group)) ? readdirSync(join(repoRoot, group)).map((name) => `${group}/${name}`) : [];
+  });
 }
 
 /** Copies a file, unless it went away since it was listed: other packages' tests, run beside this one in `test:all`,
