@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -33,6 +33,8 @@ describe('editing the spec and regenerating', () => {
     doc.components.schemas.CaptureRequest.properties.capture_orders.maxItems = 40;
     const dir = mkdtempSync(join(tmpdir(), 'gw-regen-'));
     const editedPath = join(dir, 'openapi.yaml');
+    // The examples beside it, as in the repository: the sandbox's answer examples are built from them.
+    cpSync(join(specPath, '../examples'), join(dir, 'examples'), { recursive: true });
     writeFileSync(editedPath, stringify(doc));
     [original, edited] = await Promise.all([generate(specPath), generate(editedPath)]);
   }, 120_000);
@@ -64,6 +66,15 @@ describe('editing the spec and regenerating', () => {
   it('carries the changed limit into the doc comment of the generated client method', () => {
     expect(original.get(METHODS)).toContain('Up to 50 orders in `capture_orders`');
     expect(edited.get(METHODS)).toContain('Up to 40 orders in `capture_orders`');
+  });
+
+  it('changes the manifest\'s values, never its type: the API report of @gw/types shows no change for them', () => {
+    const manifest = 'packages/types/src/generated/manifest.gen.ts';
+    const declaration = (text: string) => /export const specManifest[^=]*=/.exec(text)?.[0];
+    expect(declaration(edited.get(manifest)!)).toBe('export const specManifest: SpecManifest =');
+    expect(declaration(edited.get(manifest)!)).toBe(declaration(original.get(manifest)!));
+    expect(edited.get(manifest)).not.toContain('as const');
+    expect(moduleJson(edited, manifest, 'specManifest').specSha256).not.toBe(moduleJson(original, manifest, 'specManifest').specSha256);
   });
 
   it('changes nothing else of the operation table or the client methods', () => {
