@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import ajvFormats from 'ajv-formats';
 import { operations, type OperationName } from './generated/operations.gen.ts';
 import { specSchemas } from './generated/spec-schemas.gen.ts';
 import { fieldProblems, type UnknownFieldPolicy } from './field-problems.ts';
@@ -34,6 +35,18 @@ function describe(error: ErrorObject): string {
   }
 }
 
+/** The `format` names the schemas use. */
+function collectFormats(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((n) => collectFormats(n, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'format' && typeof value === 'string') found.add(value);
+      else collectFormats(value, found);
+    }
+  }
+  return found;
+}
+
 function collectExtensionKeywords(node: unknown, found = new Set<string>()): Set<string> {
   if (Array.isArray(node)) node.forEach((n) => collectExtensionKeywords(n, found));
   else if (node && typeof node === 'object') {
@@ -45,6 +58,9 @@ function collectExtensionKeywords(node: unknown, found = new Set<string>()): Set
   return found;
 }
 
+// ajv-formats is CommonJS: an ES import gets its module.exports, whose `default` is the plugin.
+const addFormats = ajvFormats.default;
+
 let sharedAjv: Ajv2020 | undefined;
 
 // One Ajv for the process, holding the spec's schemas: adding them costs tens of milliseconds (the meta-schema check
@@ -54,6 +70,10 @@ function specAjv(): Ajv2020 {
     const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
     // The spec's x-gw-* annotations are metadata, not assertions.
     for (const keyword of collectExtensionKeywords(specSchemas)) ajv.addKeyword({ keyword });
+    // A `format` the spec states is checked (ajv-formats: date, date-time, email, uri, uuid, ...); one ajv-formats does
+    // not know is accepted as any string rather than making every schema fail to compile.
+    addFormats(ajv);
+    for (const format of collectFormats(specSchemas)) if (!ajv.formats[format]) ajv.addFormat(format, true);
     ajv.addSchema(specSchemas);
     sharedAjv = ajv;
   }

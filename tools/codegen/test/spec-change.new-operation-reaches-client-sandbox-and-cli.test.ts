@@ -63,6 +63,14 @@ describe('a spec change needs no hand edit', () => {
     expect(JSON.parse(result.stdout)).toEqual({ amount: '1234.50', reserved: '250.00', currency: 'USD', reference: 'MR-7', settlement: '2026-01-01' });
   }, 60_000);
 
+  it('a `format` the spec states is checked by the validator (date), not a schema that fails to compile', async () => {
+    const program = "import { RecordValidator } from '@gw/types';\nconst v = new RecordValidator();\nconsole.log(JSON.stringify([v.problems('CaptureOrderResult', { settlement_date: '2026-01-01' }).length, v.problems('CaptureOrderResult', { settlement_date: '01/02/2026' }).map((p) => p.field)]));\n";
+    writeFileSync(join(scratch, 'packages/types/checks-format.ts'), program);
+    const result = await run(['--conditions=@gw/source', 'packages/types/checks-format.ts'], scratch);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual([0, ['settlement_date']]);
+  }, 60_000);
+
   it('`gw call balance` works for it', async () => {
     const sandbox = spawn(process.execPath, ['--conditions=@gw/source', 'packages/cli/src/bin.ts', 'sandbox', '--port', '0'], { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
