@@ -3,10 +3,10 @@ export { resumeBatch, runBatchWorker, type BatchWorkerOptions, type ResumeBatchO
 export { LedgerBatchError } from './postgres/ledger-batch-error.ts';
 export { LedgerUnavailableError, type LedgerUnavailableDetails } from './postgres/ledger-unavailable-error.ts';
 export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
-export type { LedgerWorkerStats } from './postgres/ledger-worker.ts';
+export type { WorkerStats } from './runner/worker-loop.ts';
 export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
 export { maskedLedgerUrl } from './postgres/masked-url.ts';
-export type { BatchResult, BatchSettings } from './batch-run.ts';
+export type { BatchResult, BatchSettings } from './batch-settings.ts';
 export type { BatchClient, BatchOperation, BatchOrders, BatchResults, QuerySelection } from './batch-operation.ts';
 export { BATCH_OPERATIONS, isBatchOperation } from './operation/batch-operations.ts';
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
