@@ -14,10 +14,11 @@ import { JournalChunkStore, type JournalStoreOptions } from './journal-chunk-sto
 import { readJournal } from './journal-state.ts';
 
 /**
- * Chunks whose intent is written ahead, per request in flight. A sync takes about as long as a few requests of a fast
- * gateway; four per slot keep the window from waiting for one. A crash leaves at most that many more chunks to query.
+ * Chunks whose intent is written ahead and not leased yet, per request in flight (the worker holds as many again
+ * leased: JournalChunkStore.heldReady). A sync takes about as long as a few requests of a fast gateway; four per slot
+ * in all keep the window from waiting for one. A crash leaves at most that many more chunks to query.
  */
-const INTENTS_AHEAD_PER_SLOT = 4;
+const INTENTS_AHEAD_PER_SLOT = 2;
 
 /** Settings of a batch one process keeps (in a journal file, or in memory). */
 export type JournalBatchSettings = BatchSettings & StageHook & { readonly journalFile?: OpenJournalFile | undefined };

@@ -53,6 +53,8 @@ export class JournalChunkStore implements ChunkStore {
   #sealed = false;
   #total: number | null = null;
   #room: (() => void) | null = null;
+  /** Chunks of orders sent again whose intent is on its way to disk (ready once it is there). */
+  #resending = 0;
 
   private constructor(options: JournalStoreOptions, nextChunk: number, intake: IntakeStart) {
     this.#options = options;
@@ -83,6 +85,11 @@ export class JournalChunkStore implements ChunkStore {
 
   get localCounts(): OutcomeCounts {
     return this.#tally.counts;
+  }
+
+  /** Twice the slots: no other worker wants them, and a journal write (a step) takes as long as a few requests. */
+  heldReady(concurrency: number): number {
+    return 2 * concurrency;
   }
 
   /** Orders with an outcome so far. */
@@ -143,12 +150,23 @@ export class JournalChunkStore implements ChunkStore {
       }
       this.#inHand.delete(claimed.chunk);
     }
-    if (entries.length > 0) await this.#journal?.append(...entries);
-    this.#ready.unshift(...resent);
+    // Written behind: the chunks ready now are leased at once; the commits are reported once durable. A chunk sent
+    // again waits for its intent, as every chunk does.
+    const durable = entries.length > 0 && this.#journal ? this.#journal.append(...entries) : undefined;
+    if (resent.length > 0 && durable) {
+      this.#resending += resent.length;
+      void durable.then(
+        () => {
+          this.#resending -= resent.length;
+          this.#ready.unshift(...resent);
+        },
+        () => {},
+      );
+    } else this.#ready.unshift(...resent);
     const leased = this.#ready.splice(0, Math.max(0, want)).map((c) => this.#lease(c));
     if (leased.length > 0) this.#room?.();
-    const finished = this.#sealed && this.#ready.length === 0 && this.#inHand.size === 0;
-    return { held: new Set(commits.map((c) => c.claimed.chunk)), leased, finished };
+    const finished = this.#sealed && this.#ready.length === 0 && this.#inHand.size === 0 && this.#resending === 0;
+    return { held: new Set(commits.map((c) => c.claimed.chunk)), leased, finished, ...(durable ? { durable } : {}) };
   }
 
   #lease(ready: ReadyChunk): ClaimedChunk {

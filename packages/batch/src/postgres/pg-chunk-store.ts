@@ -34,6 +34,11 @@ export class PgChunkStore implements ChunkStore {
     this.name = `postgres:${options.batch}`;
   }
 
+  /** As many again as the slots: enough to cover a step's round trip, few enough to leave chunks to other workers. */
+  heldReady(concurrency: number): number {
+    return concurrency;
+  }
+
   get unreachable(): boolean {
     return this.#options.ledger.unreachable;
   }

@@ -98,11 +98,31 @@ export async function takeIn(options: IntakeOptions): Promise<number> {
       if (chunks.length === 0 || mode === 'full') break;
     }
   };
+  // One flush at a time (each add moves the store's intake mark past the one before).
+  let flushing: Promise<void> = Promise.resolve();
+  const flushNow = (mode: 'batch' | 'full' | 'all'): Promise<void> => (flushing = flushing.then(() => flush(mode)));
+  // An input that makes this process wait (a stream, a paginated source) does not hold back full chunks it gave: once
+  // per turn of the event loop at most, a check that runs when the intake is still waiting for input hands them over.
+  let waitingForInput = false;
+  let checkArmed = false;
+  const checkPause = (): void => {
+    if (checkArmed) return;
+    checkArmed = true;
+    setImmediate(() => {
+      checkArmed = false;
+      if (waitingForInput && queue.size >= limit) flushNow('full').catch((error: unknown) => void (failure ??= { error }));
+    });
+  };
   for (;;) {
-    if (options.signal?.aborted) break;
+    if (options.signal?.aborted || failure) break;
     const step = orders.next();
-    // An input that makes this process wait (a stream, a paginated source) does not hold back full chunks it gave.
-    const next = !isPromise(step) ? step : queue.size >= limit ? await nextOrPaused(step, () => flush('full')) : await step;
+    let next: IteratorResult<PendingOrder>;
+    if (isPromise(step)) {
+      if (queue.size >= limit) checkPause();
+      waitingForInput = true;
+      next = await step;
+      waitingForInput = false;
+    } else next = step;
     if (next.done) break;
     const pending = next.value;
     read = pending.index + 1;
@@ -114,23 +134,13 @@ export async function takeIn(options: IntakeOptions): Promise<number> {
     const refusal = intake.admission(pending);
     if (refusal === null) queue.push(pending);
     else refused.push(rejected(pending, refusal));
-    if (queue.size >= limit * perAdd || refused.length >= REFUSED_PER_ADD) await flush('batch');
+    if (queue.size >= limit * perAdd || refused.length >= REFUSED_PER_ADD) await flushNow('batch');
   }
-  await flush('all');
+  await flushNow('all');
   await inFlight;
   if (failure) throw (failure as { error: unknown }).error;
   if (!options.signal?.aborted) await store.seal(read);
   return read;
-}
-
-const PAUSED = Symbol('paused');
-
-/** The input's next step; when it has not come by the next turn of the event loop, `paused` runs first. */
-async function nextOrPaused<T>(step: Promise<T>, paused: () => Promise<void>): Promise<T> {
-  const first = await Promise.race([step, new Promise<typeof PAUSED>((resolve) => setImmediate(resolve, PAUSED))]);
-  if (first !== PAUSED) return first;
-  await paused();
-  return step;
 }
 
 /** Checks an input order the store holds already is the one it holds (when the store says which). */

@@ -65,6 +65,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerStats> {
   }
   // The chunks in flight end before the worker does (outcomes not committed are not reported); the ones not sent go back.
   await Promise.allSettled([...loop.running]);
+  await Promise.allSettled([...loop.durable]);
   await loop.handBack([...loop.ready.splice(0), ...loop.unsent.splice(0)]);
   if (loop.failure) throw loop.failure.error;
   return loop.stats;
@@ -76,6 +77,8 @@ class WorkerLoop {
   readonly inHand = new Map<number, ClaimedChunk>();
   readonly ready: ClaimedChunk[] = [];
   readonly running = new Set<Promise<void>>();
+  /** Steps whose commits are on their way to durable storage: their outcomes are reported when they are. */
+  readonly durable = new Set<Promise<void>>();
   readonly #settled: ChunkCommit[] = [];
   /** Chunks never sent (their lease ran short first), to hand back with the next step. */
   readonly unsent: ClaimedChunk[] = [];
@@ -101,7 +104,7 @@ class WorkerLoop {
     for (;;) {
       if (this.failure) return;
       await this.handBack(this.unsent.splice(0));
-      const want = this.#stopping ? 0 : 2 * concurrency - this.running.size - this.ready.length;
+      const want = this.#stopping ? 0 : concurrency + store.heldReady(concurrency) - this.running.size - this.ready.length;
       if (this.#settled.length === 0 && want === 0) {
         if (this.running.size === 0) return;
         await this.#wakeUp.sleep(pollMs);
@@ -109,16 +112,36 @@ class WorkerLoop {
       }
       const commits = this.#settled.splice(0);
       const step = await store.step(commits, want);
-      for (const commit of commits) this.#report(commit, step.held.has(commit.claimed.chunk));
+      if (step.durable) this.#reportWhenDurable(step.durable, commits, step.held);
+      else for (const commit of commits) this.#report(commit, step.held.has(commit.claimed.chunk));
       for (const claimed of step.leased) this.inHand.set(claimed.chunk, claimed);
       this.ready.push(...step.leased);
       this.#fill();
       this.#options.onStep?.(this.running.size);
       if (this.#settled.length > 0 || this.unsent.length > 0) continue;
-      if (step.finished && this.running.size === 0 && this.ready.length === 0) return;
+      if (step.finished && this.running.size === 0 && this.ready.length === 0) {
+        await Promise.all(this.durable);
+        return;
+      }
       // Nothing to commit: the next step waits for a chunk to settle, the intake to add one, or the poll.
       await this.#wakeUp.sleep(pollMs);
     }
+  }
+
+  /** Reports commits once the store says they are durable; a store that fails to make them so stops the worker. */
+  #reportWhenDurable(durable: Promise<void>, commits: readonly ChunkCommit[], held: ReadonlySet<number>): void {
+    const reported: Promise<void> = durable
+      .then(
+        () => {
+          for (const commit of commits) this.#report(commit, held.has(commit.claimed.chunk));
+        },
+        (error: unknown) => void (this.failure ??= { error }),
+      )
+      .finally(() => {
+        this.durable.delete(reported);
+        this.#wakeUp.wake();
+      });
+    this.durable.add(reported);
   }
 
   /** Hands chunks this worker never sent back to the store (ready for any worker, as they were), under their tokens. */

@@ -31,6 +31,11 @@ export interface StoreStep {
   readonly leased: readonly ClaimedChunk[];
   /** Intake is over and every chunk is done (nothing leased, nothing left open). */
   readonly finished: boolean;
+  /**
+   * When the step's commits are durable, if later than its return (a journal leases at once and writes behind); absent,
+   * they are durable when the step returns. Their outcomes are reported only then.
+   */
+  readonly durable?: Promise<void>;
 }
 
 /** Where a batch stands in its store. */
@@ -69,6 +74,11 @@ export interface ChunkStore {
    * null when the batch is shared and its counts are read with `status`.
    */
   readonly localCounts: OutcomeCounts | null;
+  /**
+   * How many chunks a worker with `concurrency` slots holds leased beyond its free slots, so that a slot that frees
+   * sends at once while a step is under way (a chunk held is one no other worker can take meanwhile).
+   */
+  heldReady(concurrency: number): number;
   /**
    * Runs the batch's intake from where the store says it stands, holding whatever keeps a second intake out; resolves
    * with the number of input orders read (0 when another process took the intake, or it was over already).
