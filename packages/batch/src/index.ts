@@ -12,7 +12,7 @@ export { BATCH_OPERATIONS, isBatchOperation } from './operation/batch-operations
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
 export type { BatchProgress } from './progress.ts';
 export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';
-export { BatchJournal, openSyncedJournalFile, type JournalEntry, type JournalFile, type SyncedJournalFile, type OpenJournalFile } from './batch-journal.ts';
+export { BatchJournal, openSyncedJournalFile, type JournalEntry, type JournalFile, type SyncedJournalFile, type OpenJournalFile } from './journal/batch-journal.ts';
 export { JournalDamagedError, type JournalDamagedDetails } from './journal-damaged-error.ts';
 export { JournalWriteError, type JournalWriteDetails } from './journal-write-error.ts';
 export { JournalMismatchError } from './journal-mismatch-error.ts';

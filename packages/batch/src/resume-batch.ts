@@ -1,5 +1,5 @@
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import type { OpenJournalFile } from './batch-journal.ts';
+import type { OpenJournalFile } from './journal/batch-journal.ts';
 import type { BatchResult, BatchSettings } from './batch-settings.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
 import { lockJournal } from './journal/journal-lock.ts';

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import type { OpenJournalFile } from './batch-journal.ts';
+import type { OpenJournalFile } from './journal/batch-journal.ts';
 import type { BatchResult, BatchSettings } from './batch-settings.ts';
 import type { PendingOrder } from './send/pending-order.ts';
 import { runJournalBatch } from './journal/journal-batch.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { stat, truncate } from 'node:fs/promises';
 import { BATCH_DEFAULTS, requestsEndWithinMs } from '../batch-defaults.ts';
-import { BatchJournal, type OpenJournalFile } from '../batch-journal.ts';
+import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
 import { JournalMismatchError } from '../journal-mismatch-error.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';

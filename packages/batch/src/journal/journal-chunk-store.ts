@@ -1,4 +1,4 @@
-import { withoutOrder, type BatchJournal, type JournalEntry } from '../batch-journal.ts';
+import { withoutOrder, type BatchJournal, type JournalEntry } from './batch-journal.ts';
 import { LocalLease } from '../lease/local-lease.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';

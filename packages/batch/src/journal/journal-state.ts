@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { BatchOperation } from '../batch-operation.ts';
-import { withJournaledOrder } from '../batch-journal.ts';
-import { readJournalEntries, type JournalExtent } from '../journal-reader.ts';
+import { withJournaledOrder } from './batch-journal.ts';
+import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { JournalMismatchError } from '../journal-mismatch-error.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
