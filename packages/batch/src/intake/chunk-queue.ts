@@ -25,9 +25,11 @@ export class ChunkQueue {
     return this.#retry.length + this.#deferred.length;
   }
 
-  /** The input index of the oldest queued input order, if any. */
+  /** The lowest input index of any queued order, if any: every input order before it has left the queue. */
   get firstIndex(): number | undefined {
-    return this.#deferred[0]?.index;
+    let first = this.#deferred[0]?.index;
+    for (const pending of this.#retry) if (first === undefined || pending.index < first) first = pending.index;
+    return first;
   }
 
   /** True while fewer input orders wait than fill a chunk (read more input). */

@@ -34,6 +34,8 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
 
 const rejected = (pending: PendingOrder, refusal: Refusal): OrderOutcome => ({ index: pending.index, kind: 'rejected', order: pending.order, reason: refusal.reason, problems: refusal.problems });
 
+type FlushMode = 'batch' | 'full' | 'all';
+
 /**
  * Takes a batch's input into its store: card data and duplicates are refused as each order is read; the rest are
  * queued and checked against the spec a chunk at a time (as the one request that carries them), the invalid ones
@@ -41,106 +43,148 @@ const rejected = (pending: PendingOrder, refusal: Refusal): OrderOutcome => ({ i
  * a time while the next orders are read. Input orders the store holds already (a resume) are only remembered for
  * duplicate detection, after a check that they are the same. Returns how many input orders were read.
  */
-export async function takeIn(options: IntakeOptions): Promise<number> {
-  const { store, operation, limit, orders, start } = options;
-  const intake = new OrderIntake(operation);
-  const queue = new ChunkQueue(limit);
-  queue.requeue(start.resend);
-  let refused: OrderOutcome[] = [];
-  let read = start.from;
-  let perAdd = 1;
-  let inFlight: Promise<void> = Promise.resolve();
-  let failure: { error: unknown } | null = null;
+export function takeIn(options: IntakeOptions): Promise<number> {
+  return new Intake(options).run();
+}
 
-  /** The next chunk of valid orders from the queue (invalid ones refused on the way), or null when the queue is empty. */
-  const cut = (): PendingOrder[] | null => {
-    const chunk: PendingOrder[] = [];
-    while (chunk.length < limit && queue.size > 0) {
-      const checked = chunk.length;
-      queue.next(chunk);
-      if (chunk.length === checked) break;
-      const fresh = chunk.splice(checked);
-      const refusals = intake.chunkRefusals(fresh);
-      fresh.forEach((pending, i) => (refusals[i] ? refused.push(rejected(pending, refusals[i])) : chunk.push(pending)));
-    }
-    return chunk.length > 0 ? chunk : null;
-  };
-  const add = async (chunks: PendingOrder[][], rejections: OrderOutcome[], next: number): Promise<void> => {
-    const added = await store.add(chunks, rejections, next, options.signal);
-    for (let i = 0; i < added; i++) options.onChunk?.();
-    for (const outcome of rejections) options.onOutcome?.(outcome);
-  };
-  /**
-   * Adds what is queued: `batch`, as many chunks per add as the store takes at once (while that many are queued);
-   * `full`, every full chunk queued now (the input paused: what it gave goes out); `all`, everything (the input ended).
-   */
-  const flush = async (mode: 'batch' | 'full' | 'all'): Promise<void> => {
-    const due = (): boolean =>
-      mode === 'all' ? queue.size > 0 || refused.length > 0 : mode === 'full' ? queue.size >= limit : queue.size >= limit * perAdd || refused.length >= REFUSED_PER_ADD;
-    while (due()) {
-      await inFlight;
-      if (failure) throw failure.error;
-      const chunks: PendingOrder[][] = [];
-      while (mode === 'full' ? queue.size >= limit : chunks.length < perAdd) {
-        const chunk = cut();
-        if (chunk === null) break;
-        // Invalid orders left the chunk short: it waits for more input to fill it, unless the input has ended.
-        if (chunk.length < limit && mode !== 'all') {
-          queue.requeue(chunk);
-          break;
-        }
-        chunks.push(chunk);
+/** One intake's state: the queue, the refusals not written yet, the add in flight. */
+class Intake {
+  readonly #options: IntakeOptions;
+  readonly #limit: number;
+  readonly #intake: OrderIntake;
+  readonly #queue: ChunkQueue;
+  #refused: OrderOutcome[] = [];
+  #read: number;
+  #perAdd = 1;
+  #inFlight: Promise<void> = Promise.resolve();
+  #failure: { error: unknown } | null = null;
+  /** One flush at a time (each add moves the store's intake mark past the one before). */
+  #flushing: Promise<void> = Promise.resolve();
+  #waitingForInput = false;
+  #checkArmed = false;
+
+  constructor(options: IntakeOptions) {
+    this.#options = options;
+    this.#limit = options.limit;
+    this.#intake = new OrderIntake(options.operation);
+    this.#queue = new ChunkQueue(options.limit);
+    this.#queue.requeue(options.start.resend);
+    this.#read = options.start.from;
+  }
+
+  async run(): Promise<number> {
+    const { orders, start, store, signal } = this.#options;
+    for (;;) {
+      if (signal?.aborted || this.#failure) break;
+      const step = orders.next();
+      let next: IteratorResult<PendingOrder>;
+      if (isPromise(step)) {
+        if (this.#queue.size >= this.#limit) this.#checkPause();
+        this.#waitingForInput = true;
+        next = await step;
+        this.#waitingForInput = false;
+      } else next = step;
+      if (next.done) break;
+      const pending = next.value;
+      this.#read = pending.index + 1;
+      if (pending.index < start.from || start.taken.has(pending.index)) {
+        known(store.name, start, pending);
+        this.#intake.remember(pending);
+        continue;
       }
-      perAdd = Math.min(perAdd * 2, MAX_CHUNKS_PER_ADD);
-      const rejections = refused;
-      refused = [];
-      inFlight = add(chunks, rejections, queue.firstIndex ?? read).catch((error: unknown) => void (failure ??= { error }));
+      const refusal = this.#intake.admission(pending);
+      if (refusal === null) this.#queue.push(pending);
+      else this.#refused.push(rejected(pending, refusal));
+      if (this.#due('batch')) await this.#flush('batch');
+    }
+    await this.#flush('all');
+    await this.#inFlight;
+    if (this.#failure) throw (this.#failure as { error: unknown }).error;
+    if (!signal?.aborted) await store.seal(this.#read);
+    return this.#read;
+  }
+
+  /**
+   * An input that makes this process wait (a stream, a paginated source) does not hold back full chunks it gave:
+   * once per turn of the event loop at most, a check that runs while the intake still waits for input hands them over.
+   */
+  #checkPause(): void {
+    if (this.#checkArmed) return;
+    this.#checkArmed = true;
+    setImmediate(() => {
+      this.#checkArmed = false;
+      if (this.#waitingForInput && this.#due('full')) this.#flush('full').catch((error: unknown) => void (this.#failure ??= { error }));
+    });
+  }
+
+  /**
+   * Whether there is something to add: `batch`, as many chunks as one add takes (or many refusals); `full`, a full
+   * chunk (the input paused: what it gave goes out); `all`, anything (the input ended).
+   */
+  #due(mode: FlushMode): boolean {
+    const queued = this.#queue.size;
+    if (mode === 'all') return queued > 0 || this.#refused.length > 0;
+    if (mode === 'full') return queued >= this.#limit;
+    return queued >= this.#limit * this.#perAdd || this.#refused.length >= REFUSED_PER_ADD;
+  }
+
+  #flush(mode: FlushMode): Promise<void> {
+    this.#flushing = this.#flushing.then(() => this.#adds(mode));
+    return this.#flushing;
+  }
+
+  async #adds(mode: FlushMode): Promise<void> {
+    while (this.#due(mode)) {
+      await this.#inFlight;
+      if (this.#failure) throw this.#failure.error;
+      const chunks = this.#cutChunks(mode);
+      this.#perAdd = Math.min(this.#perAdd * 2, MAX_CHUNKS_PER_ADD);
+      const rejections = this.#refused;
+      this.#refused = [];
+      // The intake mark: every input order before it is in the store (or in this add).
+      this.#inFlight = this.#add(chunks, rejections, this.#queue.firstIndex ?? this.#read).catch((error: unknown) => void (this.#failure ??= { error }));
       if (chunks.length === 0 || mode === 'full') break;
     }
-  };
-  // One flush at a time (each add moves the store's intake mark past the one before).
-  let flushing: Promise<void> = Promise.resolve();
-  const flushNow = (mode: 'batch' | 'full' | 'all'): Promise<void> => (flushing = flushing.then(() => flush(mode)));
-  // An input that makes this process wait (a stream, a paginated source) does not hold back full chunks it gave: once
-  // per turn of the event loop at most, a check that runs when the intake is still waiting for input hands them over.
-  let waitingForInput = false;
-  let checkArmed = false;
-  const checkPause = (): void => {
-    if (checkArmed) return;
-    checkArmed = true;
-    setImmediate(() => {
-      checkArmed = false;
-      if (waitingForInput && queue.size >= limit) flushNow('full').catch((error: unknown) => void (failure ??= { error }));
-    });
-  };
-  for (;;) {
-    if (options.signal?.aborted || failure) break;
-    const step = orders.next();
-    let next: IteratorResult<PendingOrder>;
-    if (isPromise(step)) {
-      if (queue.size >= limit) checkPause();
-      waitingForInput = true;
-      next = await step;
-      waitingForInput = false;
-    } else next = step;
-    if (next.done) break;
-    const pending = next.value;
-    read = pending.index + 1;
-    if (pending.index < start.from || start.taken.has(pending.index)) {
-      known(store.name, start, pending);
-      intake.remember(pending);
-      continue;
-    }
-    const refusal = intake.admission(pending);
-    if (refusal === null) queue.push(pending);
-    else refused.push(rejected(pending, refusal));
-    if (queue.size >= limit * perAdd || refused.length >= REFUSED_PER_ADD) await flushNow('batch');
   }
-  await flushNow('all');
-  await inFlight;
-  if (failure) throw (failure as { error: unknown }).error;
-  if (!options.signal?.aborted) await store.seal(read);
-  return read;
+
+  /** The chunks of one add. A chunk left short because the queue ran dry waits for more input, unless it has ended. */
+  #cutChunks(mode: FlushMode): PendingOrder[][] {
+    const chunks: PendingOrder[][] = [];
+    while (mode === 'full' ? this.#queue.size >= this.#limit : chunks.length < this.#perAdd) {
+      const chunk = this.#cut();
+      if (chunk.length === 0) break;
+      if (chunk.length < this.#limit && this.#queue.size === 0 && mode !== 'all') {
+        this.#queue.requeue(chunk);
+        break;
+      }
+      chunks.push(chunk);
+    }
+    return chunks;
+  }
+
+  /**
+   * The next chunk of valid orders from the queue (invalid ones refused on the way): full, or short when the queue ran
+   * dry or holds only other elements of orders already in it (never two in one request).
+   */
+  #cut(): PendingOrder[] {
+    const chunk: PendingOrder[] = [];
+    while (chunk.length < this.#limit && this.#queue.size > 0) {
+      const checked = chunk.length;
+      this.#queue.next(chunk);
+      if (chunk.length === checked) break;
+      const fresh = chunk.splice(checked);
+      const refusals = this.#intake.chunkRefusals(fresh);
+      fresh.forEach((pending, i) => (refusals[i] ? this.#refused.push(rejected(pending, refusals[i])) : chunk.push(pending)));
+    }
+    return chunk;
+  }
+
+  async #add(chunks: PendingOrder[][], rejections: OrderOutcome[], next: number): Promise<void> {
+    const { store, signal, onChunk, onOutcome } = this.#options;
+    const added = await store.add(chunks, rejections, next, signal);
+    for (let i = 0; i < added; i++) onChunk?.();
+    for (const outcome of rejections) onOutcome?.(outcome);
+  }
 }
 
 /** Checks an input order the store holds already is the one it holds (when the store says which). */
