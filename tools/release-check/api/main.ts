@@ -48,7 +48,7 @@ export function checkReports(root: string): string[] {
     const pending = bumps.get(pkg.name) ?? 'none';
     if (BUMP_ORDER.indexOf(pending) < BUMP_ORDER.indexOf(needed)) {
       const why = needed === 'major' ? `removes or changes what the last release had:\n${listed(diff.removed)}` : `adds to the last release:\n${listed(diff.added)}`;
-      problems.push(`${pkg.name}: needs a ${needed} changeset (pending: ${pending}); its API ${why}\n  add one with \`pnpm changeset\` ('${pkg.name}': ${needed})`);
+      problems.push(`${pkg.name}: needs a ${needed} changeset (pending: ${pending}); its API ${why}\n  add one with \`pnpm spec:changeset ${needed} "<what changed, for the CHANGELOG>" ${pkg.name}\``);
     }
   }
   return problems;
