@@ -3,8 +3,8 @@ import type { OrderOutcome } from '../outcome.ts';
 import type { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { sendChunk } from '../send/send-chunk.ts';
-import type { LedgerWorkerOptions, LedgerWorkerStats } from './ledger-worker.ts';
-import type { ChunkCommit, ClaimedChunk } from './pg-ledger.ts';
+import type { WorkerOptions, WorkerStats } from './worker-loop.ts';
+import type { ChunkCommit, ClaimedChunk } from '../store/chunk-store.ts';
 import { sendGuard } from '../lease/local-lease.ts';
 
 /** How a leased chunk ended: settled (to commit), its lease lost after sending, or never sent (to hand back). */
@@ -15,8 +15,8 @@ export type ChunkEnd = { readonly commit: ChunkCommit } | { readonly lost: true 
  * is handed back unsent), and settles each order. A chunk taken over from an earlier holder is not sent: once no send
  * of that holder can still be in flight (`quietWaitMs`), its orders are queried, and those not applied go to a new chunk.
  */
-export async function settleChunk(options: LedgerWorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: LedgerWorkerStats): Promise<ChunkEnd> {
-  const { ledger, batch, operation } = options;
+export async function settleChunk(options: WorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: WorkerStats): Promise<ChunkEnd> {
+  const { store, operation } = options;
   let decided: OrderOutcome[] = [];
   let inDoubt: PendingOrder[];
   let sent = true;
@@ -30,16 +30,18 @@ export async function settleChunk(options: LedgerWorkerOptions, reconciliation: 
     inDoubt = claimed.orders;
     sent = claimed.sent;
   } else {
+    await options.onStage?.('intent-written', claimed.chunk);
     // Sent only while the lease has the send margin left when the request is written; else handed back unsent.
     const answered = await sendChunk(options.client, operation, claimed.orders, { timeoutMs: options.timeoutMs, beforeSend: sendGuard(claimed.chunk, claimed.lease, options.sendMarginMs) });
     if (answered.unsent) return { unsent: true };
     decided = answered.outcomes;
     inDoubt = answered.inDoubt;
     quiet = answered.timedOut;
-    if (inDoubt.length > 0 && !(await ledger.markSent(batch, claimed))) {
+    if (inDoubt.length > 0 && !(await store.markSent(claimed))) {
       stats.refused += 1;
       return { lost: true };
     }
+    await options.onStage?.('answered', claimed.chunk);
   }
   const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent, quiet) : { outcomes: [], resend: [] };
   return { commit: { claimed, outcomes: [...decided, ...reconciled.outcomes], resend: reconciled.resend } };

@@ -1,5 +1,5 @@
 import { GW_ERROR_CODES, GwError } from '@gw/types';
-import { emptyCounts, type OrderOutcome, type OutcomeCounts } from './outcome.ts';
+import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 
 /** Input positions below 2^27 (134 million orders, a 16 MB bitmap at most) take a bit; anything else goes to a Set. */
 function isBitIndex(index: number): boolean {
@@ -10,7 +10,7 @@ function isBitIndex(index: number): boolean {
  * Gives every input order exactly one final outcome: a second outcome for the same order is a bug in the runner and
  * stops the batch rather than being recorded. Outcomes are kept in memory unless the caller streams them elsewhere.
  */
-export class BatchLedger {
+export class OutcomeTally {
   readonly counts: OutcomeCounts = emptyCounts();
   /** One bit per input index, set once the order has its outcome: indexes are dense from 0, so a bitmap, not a Set. */
   #decided = new Uint8Array(1024);

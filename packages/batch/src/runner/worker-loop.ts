@@ -1,18 +1,17 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { BatchClient } from '../batch-operation.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { Reconciler } from '../reconciler.ts';
-import type { ChunkCommit, ClaimedChunk, LeaseTerms, PgLedger } from './pg-ledger.ts';
+import type { ChunkCommit, ChunkStore, ClaimedChunk } from '../store/chunk-store.ts';
+import type { StageHook } from '../batch-settings.ts';
 import { settleChunk } from './settle-chunk.ts';
 import { WakeUp } from './wake-up.ts';
 
-/** How a worker runs: its lease, how often it looks for work, and what it reports. */
-export interface LedgerWorkerOptions {
-  readonly ledger: PgLedger;
-  readonly batch: string;
+/** How a worker runs: its store, its lease, how often it looks for work, and what it reports. */
+export interface WorkerOptions extends StageHook {
+  readonly store: ChunkStore;
+  readonly holder: string;
   readonly client: BatchClient;
   readonly operation: BatchOperation;
   readonly concurrency: number;
@@ -27,15 +26,15 @@ export interface LedgerWorkerOptions {
   /** How long an idle slot waits before looking for a chunk again. */
   readonly pollMs: number;
   readonly onOutcome?: ((outcome: OrderOutcome) => void) | undefined;
+  /** Called after each step (progress is read then when the store keeps its counts locally). */
+  readonly onStep?: ((inFlight: number) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
-  /** Names this worker in the ledger (default host:pid:random). */
-  readonly holder?: string | undefined;
   /** Wakes idle slots early (the intake in this process calls it after each chunk it adds). */
   readonly wakeUp?: WakeUp | undefined;
 }
 
 /** What one worker did. */
-export interface LedgerWorkerStats {
+export interface WorkerStats {
   readonly holder: string;
   chunks: number;
   takenOver: number;
@@ -44,19 +43,19 @@ export interface LedgerWorkerStats {
 }
 
 /**
- * One worker of a batch kept in PostgreSQL: up to `concurrency` chunks in flight, leased (FOR UPDATE SKIP LOCKED),
- * sent, settled and committed under their lease's fencing token, until intake is over and every chunk is done.
- * One statement at a time does the worker's ledger work (a step): it commits every chunk settled since the last one and
- * leases chunks for the free slots plus as many again held ready, so a slot that frees takes its next chunk at once
- * instead of waiting for the database. An order's outcome is reported (`onOutcome`) only once the step that committed
- * it has returned. A chunk whose earlier holder's lease expired may have been sent: its orders are queried first.
+ * One worker of a batch, over any ChunkStore: up to `concurrency` chunks in flight, leased, sent, settled and committed
+ * under their lease's fencing token, until intake is over and every chunk is done. One store call at a time does the
+ * worker's store work (a step): it commits every chunk settled since the last one and leases chunks for the free
+ * slots plus as many again held ready, so a slot that frees takes its next chunk at once instead of waiting for the
+ * store. An order's outcome is reported (`onOutcome`) only once the step that committed it has returned. A chunk an
+ * earlier holder may have sent (its lease expired, or the run that held it died) is queried first.
  * On a stop or a failure the chunks held ready and not sent are handed back (ready again, as they were).
  */
-export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<LedgerWorkerStats> {
-  const holder = options.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const loop = new WorkerLoop(options, holder);
+export async function runWorker(options: WorkerOptions): Promise<WorkerStats> {
+  const loop = new WorkerLoop(options);
   // Only the chunks in hand (leased, not committed) are renewed: a lease this worker lost track of expires.
-  const renewal = setInterval(() => void options.ledger.renew(options.batch, holder, loop.terms, [...loop.inHand.values()]).catch(() => {}), Math.max(50, options.leaseMs / 3));
+  // A lease that never ends (the journal's one holder) is never renewed.
+  const renewal = Number.isFinite(options.leaseMs) ? setInterval(() => void options.store.renew([...loop.inHand.values()]).catch(() => {}), Math.max(50, options.leaseMs / 3)) : undefined;
   try {
     await loop.run();
   } catch (error) {
@@ -66,6 +65,7 @@ export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<Led
   }
   // The chunks in flight end before the worker does (outcomes not committed are not reported); the ones not sent go back.
   await Promise.allSettled([...loop.running]);
+  await Promise.allSettled([...loop.durable]);
   await loop.handBack([...loop.ready.splice(0), ...loop.unsent.splice(0)]);
   if (loop.failure) throw loop.failure.error;
   return loop.stats;
@@ -73,25 +73,23 @@ export async function runLedgerWorker(options: LedgerWorkerOptions): Promise<Led
 
 /** The state of one worker: chunks held ready, in flight, settled and waiting for a step, in hand (leased). */
 class WorkerLoop {
-  readonly stats: LedgerWorkerStats;
-  readonly terms: LeaseTerms;
+  readonly stats: WorkerStats;
   readonly inHand = new Map<number, ClaimedChunk>();
   readonly ready: ClaimedChunk[] = [];
   readonly running = new Set<Promise<void>>();
+  /** Steps whose commits are on their way to durable storage: their outcomes are reported when they are. */
+  readonly durable = new Set<Promise<void>>();
   readonly #settled: ChunkCommit[] = [];
   /** Chunks never sent (their lease ran short first), to hand back with the next step. */
   readonly unsent: ClaimedChunk[] = [];
-  readonly #options: LedgerWorkerOptions;
-  readonly #holder: string;
+  readonly #options: WorkerOptions;
   readonly #reconciliation: QueryReconciliation;
   readonly #wakeUp: WakeUp;
   failure: { error: unknown } | null = null;
 
-  constructor(options: LedgerWorkerOptions, holder: string) {
+  constructor(options: WorkerOptions) {
     this.#options = options;
-    this.#holder = holder;
-    this.terms = { leaseMs: options.leaseMs, sendWindowMs: options.timeoutMs + options.sendMarginMs };
-    this.stats = { holder, chunks: 0, takenOver: 0, refused: 0 };
+    this.stats = { holder: options.holder, chunks: 0, takenOver: 0, refused: 0 };
     this.#reconciliation = new QueryReconciliation({ ...options, quietMs: options.sendMarginMs });
     this.#wakeUp = options.wakeUp ?? new WakeUp();
   }
@@ -102,40 +100,61 @@ class WorkerLoop {
 
   /** Steps until the batch is over (or a stop): each commits what settled and leases for free and ready slots. */
   async run(): Promise<void> {
-    const { ledger, batch, concurrency, pollMs } = this.#options;
+    const { store, concurrency, pollMs } = this.#options;
     for (;;) {
       if (this.failure) return;
       await this.handBack(this.unsent.splice(0));
-      const want = this.#stopping ? 0 : 2 * concurrency - this.running.size - this.ready.length;
+      const want = this.#stopping ? 0 : concurrency + store.heldReady(concurrency) - this.running.size - this.ready.length;
       if (this.#settled.length === 0 && want === 0) {
         if (this.running.size === 0) return;
         await this.#wakeUp.sleep(pollMs);
         continue;
       }
       const commits = this.#settled.splice(0);
-      const step = await ledger.step(batch, this.#holder, this.terms, want, commits);
-      for (const commit of commits) this.#report(commit, step.held.has(commit.claimed.chunk));
+      const step = await store.step(commits, want);
+      if (step.durable) this.#reportWhenDurable(step.durable, commits, step.held);
+      else for (const commit of commits) this.#report(commit, step.held.has(commit.claimed.chunk));
       for (const claimed of step.leased) this.inHand.set(claimed.chunk, claimed);
       this.ready.push(...step.leased);
       this.#fill();
+      this.#options.onStep?.(this.running.size);
       if (this.#settled.length > 0 || this.unsent.length > 0) continue;
-      if (step.finished && this.running.size === 0 && this.ready.length === 0) return;
+      if (step.finished && this.running.size === 0 && this.ready.length === 0) {
+        await Promise.all(this.durable);
+        return;
+      }
       // Nothing to commit: the next step waits for a chunk to settle, the intake to add one, or the poll.
       await this.#wakeUp.sleep(pollMs);
     }
   }
 
-  /** Hands chunks this worker never sent back to the ledger (ready for any worker, as they were), under their tokens. */
+  /** Reports commits once the store says they are durable; a store that fails to make them so stops the worker. */
+  #reportWhenDurable(durable: Promise<void>, commits: readonly ChunkCommit[], held: ReadonlySet<number>): void {
+    const reported: Promise<void> = durable
+      .then(
+        () => {
+          for (const commit of commits) this.#report(commit, held.has(commit.claimed.chunk));
+        },
+        (error: unknown) => void (this.failure ??= { error }),
+      )
+      .finally(() => {
+        this.durable.delete(reported);
+        this.#wakeUp.wake();
+      });
+    this.durable.add(reported);
+  }
+
+  /** Hands chunks this worker never sent back to the store (ready for any worker, as they were), under their tokens. */
   async handBack(chunks: ClaimedChunk[]): Promise<void> {
     if (chunks.length === 0) return;
     for (const claimed of chunks) this.inHand.delete(claimed.chunk);
-    await this.#options.ledger.release(this.#options.batch, chunks).catch(() => {});
+    await this.#options.store.release(chunks).catch(() => {});
   }
 
   /** Starts chunks held ready on the free slots; one whose lease has less than the send margin left goes back unsent. */
   #fill(): void {
-    // While the ledger cannot be reached nothing new starts: its outcomes could not be recorded.
-    while (!this.#stopping && !this.#options.ledger.unreachable && this.running.size < this.#options.concurrency && this.ready.length > 0) {
+    // While the store cannot be reached nothing new starts: its outcomes could not be recorded.
+    while (!this.#stopping && !this.#options.store.unreachable && this.running.size < this.#options.concurrency && this.ready.length > 0) {
       const claimed = this.ready.shift()!;
       if (!claimed.takenOver && !claimed.lease.lasts(this.#options.sendMarginMs)) this.unsent.push(claimed);
       else this.#start(claimed);
