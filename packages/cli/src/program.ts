@@ -23,7 +23,6 @@ function withGatewayOptions(command: Command): Command {
     .option('--secret <secret>', 'secret of the reference HMAC-SHA256 signer, as the sandbox uses (GW_SECRET); never printed')
     .option('--signer <module>', "a module exporting createSigner(config) for your gateway's algorithm (GW_SIGNER)")
     .option('--timeout-ms <ms>', 'time limit per request (GW_TIMEOUT_MS)')
-    .option('--concurrency <n>', 'requests in flight for batches (GW_CONCURRENCY)')
     .option('--config <file>', 'a JSON config file (GW_CONFIG; default ./gw.config.json when present)')
     .option('--sandbox-defaults', "use the sandbox's default merchant, account and signer secret");
 }
@@ -52,10 +51,10 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     const status = exitCodeFor(error);
-    if (isGwError(error)) {
-      warn(io, paint(io, 'red', `gw: ${error.code}: ${error.message}`, io.stderr));
-      if (argv[0] === 'call') io.stderr.write(`${JSON.stringify({ error: error.toJSON(), exitStatus: status }, null, 2)}\n`);
-    } else {
+    // Said once: a line on a terminal; `gw call` off a terminal writes the typed error as JSON instead, for scripts.
+    if (isGwError(error) && argv[0] === 'call' && !io.stderr.isTTY) io.stderr.write(`${JSON.stringify({ error: error.toJSON(), exitStatus: status }, null, 2)}\n`);
+    else if (isGwError(error)) warn(io, paint(io, 'red', `gw: ${error.code}: ${error.message}`, io.stderr));
+    else {
       warn(io, `gw: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
     }
     return status;
