@@ -57,6 +57,7 @@ function rootName(doc: Record<string, unknown>, root: string | null): string {
     if (found !== undefined) throw new DecodeError({ format: 'xml', failure: 'root', path: '' }, 'the document has more than one root element');
     found = key;
   }
+  if (found?.startsWith(RESERVED_MARK)) throw reservedName('', found.slice(RESERVED_MARK.length));
   if (found === undefined) throw new DecodeError({ format: 'xml', failure: 'root', path: '' }, root ? `no <${root}> root element` : 'no root element');
   if (root !== null && found !== root) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, `the root element is <${found}>, expected <${root}>`);
   if (Array.isArray(doc[found])) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, 'the document has more than one root element');

@@ -27,7 +27,8 @@ export function assertWellFormed(text: string): void {
 
 /** The refusal of an element named like a JavaScript object member; the path leaves out namespace prefixes and list indices. */
 export function reservedName(parentPath: string, name: string): DecodeError {
-  const path = `${parentPath.replace(/\[\d+\]/g, '')}.${name.slice(name.lastIndexOf(':') + 1)}`;
+  const local = name.slice(name.lastIndexOf(':') + 1);
+  const path = parentPath === '' ? local : `${parentPath.replace(/\[\d+\]/g, '')}.${local}`;
   return new DecodeError(
     { format: 'xml', failure: 'reserved-name', path },
     `the element <${name}> is named like a JavaScript object member (__proto__, constructor, prototype, toString, ...); such elements are refused`,
