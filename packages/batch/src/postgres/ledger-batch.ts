@@ -53,16 +53,17 @@ type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | nu
 async function workOnLedgerBatch(
   settings: Omit<BatchSettings, 'operation'> & LedgerSettings & StageHook & { readonly batch: string; readonly operation?: BatchOperation },
   input: InputOf,
-  prepare?: (ledger: PgLedger) => Promise<void>,
+  create?: { readonly operation: BatchOperation; readonly limit: number },
 ): Promise<LedgerBatchResult> {
   const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
   const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4, outageMs: settings.ledgerOutageMs ?? BATCH_DEFAULTS.ledgerOutageMs, batch: settings.batch });
   try {
-    await prepare?.(ledger);
     const pollMs = settings.pollMs ?? BATCH_DEFAULTS.pollMs;
-    // A worker may start with the process that creates the batch: it waits for the batch, bounded.
+    // The batch this process creates is known; another is read, and a worker started with the process that creates
+    // it waits for it, bounded.
+    if (create) await ledger.createBatch(settings.batch, create.operation, create.limit);
     const waitMs = input === null ? (settings.batchWaitMs ?? BATCH_DEFAULTS.batchWaitMs) : 0;
-    const { operation } = await statusOnceCreated(ledger, settings.batch, waitMs, pollMs, settings.signal);
+    const operation = create?.operation ?? (await statusOnceCreated(ledger, settings.batch, waitMs, pollMs, settings.signal)).operation;
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(settings.batch, `is a ${operation} batch, not ${settings.operation}`);
     const holder = settings.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     const leaseMs = settings.leaseMs ?? BATCH_DEFAULTS.leaseMs;
@@ -82,7 +83,7 @@ export function runLedgerWorkerBatch(settings: Omit<BatchSettings, 'operation'> 
 /** Starts a batch in the ledger, takes its input in and works on it (other workers may join with `runBatchWorker`). */
 export function runLedgerBatch(settings: BatchSettings & StageHook & LedgerSettings, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<LedgerBatchResult> {
   const batch = settings.batch ?? newBatchId();
-  return workOnLedgerBatch({ ...settings, batch }, () => orders, (ledger) => ledger.createBatch(batch, settings.operation, batchSpecOf(settings.operation).limit));
+  return workOnLedgerBatch({ ...settings, batch }, () => orders, { operation: settings.operation, limit: batchSpecOf(settings.operation).limit });
 }
 
 /** Resumes a ledger batch from any machine: the rest of its input when intake had not finished, then the work. */

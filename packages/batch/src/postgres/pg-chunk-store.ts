@@ -55,26 +55,27 @@ export class PgChunkStore implements ChunkStore {
    */
   async intake(take: (start: IntakeStart) => Promise<number>, signal?: AbortSignal): Promise<number> {
     const { ledger, batch, pollMs } = this.#options;
-    for (;;) {
+    let lock: { release: () => Promise<void> } | null = null;
+    while (lock === null) {
       if (signal?.aborted) return 0;
+      lock = await ledger.tryIntakeLock(batch);
+      if (lock !== null) break;
+      // Another process takes the input in: wait for it, unless the batch has taken it all in meanwhile.
       const status = await ledger.status(batch);
       if (status.sealed) return status.total ?? 0;
-      const lock = await ledger.tryIntakeLock(batch);
-      if (lock) {
-        try {
-          const current = await ledger.status(batch);
-          if (current.sealed) return current.total ?? 0;
-          this.#mark = current.intakeNext;
-          const taken = current.intakeNext > 0 ? await ledger.takenFrom(batch, current.intakeNext) : new Set<number>();
-          return await take({ from: current.intakeNext, taken: new Map([...taken].map((index) => [index, null])), resend: [] });
-        } catch (error) {
-          if (error instanceof IntakeMovedOnError) return 0;
-          throw error;
-        } finally {
-          await lock.release();
-        }
-      }
       await new Promise((resolve) => setTimeout(resolve, Math.max(pollMs, 50)));
+    }
+    try {
+      const status = await ledger.status(batch);
+      if (status.sealed) return status.total ?? 0;
+      this.#mark = status.intakeNext;
+      const taken = status.intakeNext > 0 ? await ledger.takenFrom(batch, status.intakeNext) : new Set<number>();
+      return await take({ from: status.intakeNext, taken: new Map([...taken].map((index) => [index, null])), resend: [] });
+    } catch (error) {
+      if (error instanceof IntakeMovedOnError) return 0;
+      throw error;
+    } finally {
+      await lock.release();
     }
   }
 
