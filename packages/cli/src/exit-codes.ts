@@ -13,6 +13,7 @@ export const EXIT_CODES = {
   batchIncomplete: 10,
   unsupportedNode: 11,
   notSent: 12,
+  drift: 13,
   interrupted: 130,
 } as const;
 

@@ -6,6 +6,8 @@ import { registerCall } from './commands/call.ts';
 import { registerDecode } from './commands/decode.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerListen } from './commands/listen.ts';
+import { registerProxy } from './commands/proxy.ts';
+import { registerSpec } from './commands/spec.ts';
 import { registerNotifications } from './commands/notifications.ts';
 import { registerTrigger } from './commands/trigger.ts';
 import { registerSandbox } from './commands/sandbox.ts';
@@ -43,6 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
   registerBatch(program, io, withGatewayOptions, signals, run);
   registerDecode(program, io);
   registerListen(program, io, signals);
+  registerProxy(program, io, signals);
+  registerSpec(program, io, run);
   registerTrigger(program, io, withGatewayOptions);
   registerNotifications(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
