@@ -1,4 +1,4 @@
-// Shared HTML of the shopper pages: escaping and one plain, phone-readable layout (no JavaScript).
+// Shared HTML of the shopper pages: escaping and one plain, phone-readable layout (every page works without JavaScript).
 
 /** `value` with every character HTML gives a meaning escaped: safe in text and in a quoted attribute. */
 export function escapeHtml(value: unknown): string {
