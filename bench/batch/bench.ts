@@ -20,7 +20,7 @@ import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
 import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { processCpuMicros } from './process-cpu.ts';
 import { median } from '../median.ts';
-import { JOURNAL_VARIANT_LABELS, JOURNAL_VARIANTS, openVariantFile, prepareVariant, type JournalVariant } from './journal-variants.ts';
+import { fleetRows } from './fleet.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 // The headline: a gateway 20 and 100 ms away (the sandbox's capture latency), where what users feel is the runner's
@@ -99,7 +99,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'));
 const rows: string[] = [];
 const ROUNDS = Number(process.env.GW_BENCH_BATCH_ROUNDS ?? 15);
 const CHUNKS = Math.ceil(ORDERS / 50);
-type Side = 'hand' | 'batch' | 'batchJournal' | 'batchLedger' | 'journalVariant';
+type Side = 'hand' | 'batch' | 'batchJournal' | 'batchLedger';
 type Orders = Awaited<ReturnType<typeof authorise>>;
 /** runBatch's settings every side shares: these captures, the bench's concurrency, no outcomes kept in memory. */
 const capturing = (orders: Orders) => ({ client, operation: 'capture' as const, orders, concurrency: CONCURRENCY, keepOutcomes: false });
@@ -112,12 +112,6 @@ const sides: Record<Side, (orders: Orders, round: number, tag?: string) => Promi
   hand: (orders) => handLoop(orders),
   batch: (orders) => measure(async () => expectAllCaptured(await runBatch(capturing(orders)), orders)),
   batchJournal: (orders, round, tag = String(round)) => measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal: join(dir, `j${tag}.jsonl`) }), orders)),
-  journalVariant: async (orders, round) => {
-    const journal = join(dir, `v${round}.jsonl`);
-    // About 16 KB of journal per chunk of 50 captures, with room to spare.
-    await prepareVariant(VARIANT!, journal, CHUNKS * 24_000);
-    return measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal, journalFile: openVariantFile(VARIANT!) }), orders));
-  },
   batchLedger: async (orders, round) => {
     const before = postgresCpuMicros(clusterPort);
     const m = await measure(async () => {
@@ -129,22 +123,12 @@ const sides: Record<Side, (orders: Orders, round: number, tag?: string) => Promi
     return m;
   },
 };
-// GW_BENCH_BATCH_QUICK=1: the hand loop, no journal and the journal only, printed and not written to RESULTS.md (no
-// PostgreSQL row, no RSS run), for a quick look while working.
-const QUICK = process.env.GW_BENCH_BATCH_QUICK === '1';
-// GW_BENCH_BATCH_VARIANT=no-write|dev-null|no-sync|overwrite (with QUICK): one more side, the journal keeping less of
-// its promise (journal-variants.ts), to tell what of the journal's cost is serialising, writing or syncing.
-const VARIANT = process.env.GW_BENCH_BATCH_VARIANT as JournalVariant | undefined;
-if (VARIANT !== undefined && !(QUICK && JOURNAL_VARIANTS.includes(VARIANT))) {
-  throw new Error(`GW_BENCH_BATCH_VARIANT is one of ${JOURNAL_VARIANTS.join(', ')}, with GW_BENCH_BATCH_QUICK=1`);
-}
-const order: Side[] = QUICK ? ['hand', 'batch', 'batchJournal', ...(VARIANT ? (['journalVariant'] as const) : [])] : ['hand', 'batch', 'batchJournal', 'batchLedger'];
+const order: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger'];
 const measured: Record<Side, { ms: number[]; ownCpu: number[]; sandboxCpu: number[] }> = {
   hand: { ms: [], ownCpu: [], sandboxCpu: [] },
   batch: { ms: [], ownCpu: [], sandboxCpu: [] },
   batchJournal: { ms: [], ownCpu: [], sandboxCpu: [] },
   batchLedger: { ms: [], ownCpu: [], sandboxCpu: [] },
-  journalVariant: { ms: [], ownCpu: [], sandboxCpu: [] },
 };
 // A warm-up of every side first (2,000 orders each, not measured), as the client bench does: the JIT, not the
 // runner, would otherwise decide the first round.
@@ -180,9 +164,9 @@ rows.push(
   '',
   `With no latency, runBatch as called by default (no journal) took **${pairedRatio('batch').toFixed(2)}x** the hand loop's time. The runner validates every order, signs every request, verifies and matches every answer; the hand loop sends pre-built, pre-signed bytes. Both processes share the machine's cores, so CPU per request (a steadier figure than time here) says which side bounds a run: the sandbox for the hand loop, the runner once its CPU exceeds the sandbox's.`,
   '',
-  `With a journal the runner also serialises each chunk's intent and outcomes (about 16 KB per request of 50) and writes them to a file opened with O_DSYNC (one call per group of entries, durable when it returns): ${(median(measured.batchJournal.ownCpu) - median(measured.batch.ownCpu)).toFixed(0)} µs of CPU per request more here, and **${pairedRatio('batchJournal').toFixed(2)}x** the hand loop's time. The hand loop writes nothing to disk. Where the time goes is measured by the quick runs' journal variants (\`GW_BENCH_BATCH_QUICK=1 GW_BENCH_BATCH_VARIANT=no-write|dev-null|no-sync|overwrite\`, journal-variants.ts): serialising alone costs no time, the file write and above all its O_DSYNC do (see the notes after this section).`,
+  `With a journal the runner also serialises each chunk's intent and outcomes (about 16 KB per request of 50) and writes them to a file opened with O_DSYNC (one call per group of entries, durable when it returns): ${(median(measured.batchJournal.ownCpu) - median(measured.batch.ownCpu)).toFixed(0)} µs of CPU per request more here, and **${pairedRatio('batchJournal').toFixed(2)}x** the hand loop's time. The hand loop writes nothing to disk.`,
   '',
-  `The PostgreSQL ledger with one worker (intake and work in the bench process, PostgreSQL 15 on the same machine; this throwaway cluster runs with fsync off, as every test cluster here does: a durable server would add its commit flushes): **${pairedRatio('batchLedger').toFixed(2)}x**; ${median(roundTripsPerChunk).toFixed(2)} database round trips per chunk of 50 (median of rounds; intake takes up to 16 chunks a statement, a worker's step commits every chunk settled since the last and leases for its free slots plus as many held ready; \`batch/ledger-statements.ts\` lists every statement and the timeline). PostgreSQL's own CPU, not in the columns above: ${median(postgresCpuPerRequest).toFixed(0)} µs per request of 50 (median of rounds, its processes from /proc), sharing the machine's cores with the bench process and the sandbox. A chunk's orders are one JSON text and its outcomes one row; only the claims across batches are a row per order.`,
+  `The PostgreSQL ledger with one worker (intake and work in the bench process, PostgreSQL 15 on the same machine; this throwaway cluster runs with fsync off, as every test cluster here does: a durable server would add its commit flushes): **${pairedRatio('batchLedger').toFixed(2)}x**; ${median(roundTripsPerChunk).toFixed(2)} database round trips per chunk of 50 (median of rounds; intake takes up to 16 chunks a statement, a worker's step commits every chunk settled since the last and leases for its free slots plus as many held ready). PostgreSQL's own CPU, not in the columns above: ${median(postgresCpuPerRequest).toFixed(0)} µs per request of 50 (median of rounds, its processes from /proc), sharing the machine's cores with the bench process and the sandbox. A chunk's orders are one JSON text and its outcomes one row; only the claims across batches are a row per order.`,
 );
 
 // The headline rows: each side against the hand loop with the gateway LATENCIES ms away, sides rotated each round.
@@ -193,7 +177,7 @@ const headline: string[] = [
   '| latency | wire limit, ms | hand loop, ms | no journal | journal | PostgreSQL, one worker |',
   '|---:|---:|---:|---:|---:|---:|',
 ];
-for (const latency of QUICK ? [] : LATENCIES) {
+for (const latency of LATENCIES) {
   await setCaptureLatency(url, latency);
   const times: Partial<Record<Side, number[]>> = {};
   for (let round = 0; round < LATENCY_ROUNDS; round++) {
@@ -208,14 +192,7 @@ for (const latency of QUICK ? [] : LATENCIES) {
   console.log(headline.at(-1));
 }
 await setCaptureLatency(url, 0);
-if (!QUICK) rows.unshift(...headline, '', 'With no latency (the sandbox answers at once and shares the two cores with the runner, so these ratios measure the machine; CPU per request is the figure to read):', '');
-
-if (QUICK) {
-  console.log(rows.slice(0, 8).join('\n'));
-  if (VARIANT) console.log(`${VARIANT} (${JOURNAL_VARIANT_LABELS[VARIANT]}): ${pairedRatio('journalVariant').toFixed(2)}x, bench process CPU ${median(measured.journalVariant.ownCpu).toFixed(0)} µs per request`);
-  console.log(`journal: ${pairedRatio('batchJournal').toFixed(2)}x; no journal: ${pairedRatio('batch').toFixed(2)}x (quick run, not written)`);
-  process.exit(0);
-}
+rows.unshift(...headline, '', 'With no latency (the sandbox answers at once and shares the two cores with the runner, so these ratios measure the machine; CPU per request is the figure to read):', '');
 
 // Peak RSS while streaming orders that succeed from a file: STREAMED orders are authorised first (in the sandbox
 // process, written to the file as they come), so every capture is applied and its outcome journaled.
@@ -233,6 +210,8 @@ rows.push(
   '',
   `Streaming ${STREAMED.toLocaleString('en')} orders that succeed from a JSONL file through runBatch (journal on, \`keepOutcomes: false\`): RSS ${(m.base / 2 ** 20).toFixed(0)} MB at the start, peak ${(m.peak / 2 ** 20).toFixed(0)} MB, growth **${m.growthMb.toFixed(1)} MB** (goal under 100 MB); ${m.seconds.toFixed(1)} s; outcomes ${JSON.stringify(m.counts)}.`,
 );
+// Does a fleet scale? One process and three (the coordinator and two workers) on one batch in the ledger.
+rows.push('', ...(await fleetRows({ url, ledgerUrl: await createDatabase(cluster.url, 'fleet'), authorise })));
 writeResultsSection('batch', rows.join('\n'));
 console.log(rows.join('\n'));
 // The clients' and the ledger's pools would keep the process alive: exit (the exit hook stops the sandbox and the cluster).

@@ -1,6 +1,6 @@
-// One process of bench/batch/fleet-scale.ts, as a team runs it: the built packages (dist), not their sources, so a
+// One process of bench/batch/fleet.ts, as a team runs it: the built packages (dist), not their sources, so a
 // process starts as `gw batch` does. ROLE 'run' starts the batch (intake and work), 'worker' joins it. Prints what
-// this process did as JSON. Build first (pnpm build).
+// this process did as JSON. `pnpm bench` builds first.
 import { readFileSync } from 'node:fs';
 import { createClient } from '@gw/client';
 import { runBatch, runBatchWorker, type BatchClient, type LedgerBatchResult } from '@gw/batch';

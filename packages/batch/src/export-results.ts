@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify';
-import { BatchJournal, withJournaledOrder } from './batch-journal.ts';
+import { BatchJournal, withJournaledOrder } from './journal/batch-journal.ts';
 import type { OrderOutcome } from './outcome.ts';
 
 /** Every final outcome recorded in a journal, in input order (the source for exports of huge batches). */

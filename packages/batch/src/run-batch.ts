@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
-import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
-import { BatchRun, type BatchResult, type BatchSettings, type PendingOrder } from './batch-run.ts';
+import type { OpenJournalFile } from './journal/batch-journal.ts';
+import type { BatchResult, BatchSettings } from './batch-settings.ts';
+import type { PendingOrder } from './send/pending-order.ts';
+import { runJournalBatch } from './journal/journal-batch.ts';
 import { withoutCardData } from './card-data.ts';
 import { JournalInUseError } from './journal-in-use-error.ts';
 import { requestsEndWithinMs } from './batch-defaults.ts';
@@ -71,20 +73,11 @@ export async function runBatch<Op extends BatchOperation>(options: RunBatchOptio
   if (options.ledger !== undefined) return runLedgerBatch({ ...options, ledger: options.ledger }, numberOrders(options.orders));
   // Taken before the journal is looked at: of two runs started at once on a new journal, one is refused here.
   const lock = options.journal ? await lockJournal(options.journal, 'run', requestsEndWithinMs(options)) : null;
-  let journal: BatchJournal | null = null;
   try {
     if (options.journal) await refuseJournalInUse(options.journal);
-    journal = options.journal ? await BatchJournal.open(options.journal, options.journalFile) : null;
-    const run = new BatchRun(options, journal);
-    run.setTotal(options.total ?? (Array.isArray(options.orders) ? options.orders.length : null));
-    await journal?.append({ type: 'start', version: 1, operation: options.operation, limit: run.limit, at: new Date().toISOString() });
-    await run.drain(numberOrders(options.orders));
-    return await run.finish();
+    const total = options.total ?? (Array.isArray(options.orders) ? options.orders.length : undefined);
+    return await runJournalBatch({ ...options, ...(total === undefined ? {} : { total }) }, numberOrders(options.orders));
   } finally {
-    try {
-      await journal?.close();
-    } finally {
-      await lock?.release();
-    }
+    await lock?.release();
   }
 }

@@ -1,4 +1,4 @@
-// Issue 17: when the answer to a capture cannot be checked (a Verifier that throws, an answer too deep to walk), the
+// When the answer to a capture cannot be checked (a Verifier that throws, an answer too deep to walk), the
 // request did reach the gateway: its orders are settled by query, never reported "failed: not sent" (which invites a
 // resend that would capture them twice).
 import { createServer, request, type Server } from 'node:http';

@@ -24,9 +24,9 @@ describe('a batch killed after intents were written ahead, before their chunks w
     // maxResends 0: a send the journal cannot prove was made must not use up a budget there is none of.
     const env = { SANDBOX_URL: sandbox.url, JOURNAL: journal, OPERATION: 'capture', ORDERS: file, MAX_RESENDS: '0' };
     const before = captureRequests();
-    // All 8 chunks are cut at once: chunk 1's intent goes to disk alone, chunks 2-8 in the next group (chunk 1's
-    // outcomes may join it when its answer comes first). The kill comes once that group is durable, as chunk 2 is
-    // about to be sent: chunk 1 is out (or answered), 2-8 never left.
+    // Intake writes chunk 1's intent alone, then twice as many chunks a time (2-3, 4-7, ...: chunk 1's outcomes may
+    // join a group when its answer comes first). The kill comes as chunk 2 is about to be sent, its intent durable:
+    // chunk 1 is out (or answered); 2 and the chunks written ahead with it never left.
     const killed = await runCrashChild({ ...env, CRASH_STAGE: 'intent-written', CRASH_CHUNK: '2' });
     expect(killed.signal).toBe('SIGKILL');
     await new Promise((r) => setTimeout(r, 300)); // a request in flight lands
@@ -37,7 +37,8 @@ describe('a batch killed after intents were written ahead, before their chunks w
     expect(sentAtKill).toBeLessThanOrEqual(1);
     // Every intent was on disk before its chunk's send, and the kill left them with nothing else: no sent, outcomes or
     // unsent line, but chunk 1's outcomes when its answer came in time to join the group of intents 2-8.
-    expect(intents).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(intents.length).toBeGreaterThanOrEqual(3);
+    expect(intents).toEqual(intents.map((_, i) => i + 1));
     const others = lines.filter((l) => l.type !== 'intent' && l.type !== 'start');
     expect(others.every((l) => l.type === 'outcomes' && l.chunk === 1)).toBe(true);
     const inDoubtAtKill = sentAtKill - others.length;

@@ -1,4 +1,4 @@
-// Issue 12: an order a query showed not applied after its last allowed send is answered: it is `failed`, safe to send
+// An order a query showed not applied after its last allowed send is answered: it is `failed`, safe to send
 // again, not `unknown` with advice to query (the query already answered).
 import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 17: "failed: not sent" only when the error proves the request never left; any other error is settled by query.
+// "failed: not sent" only when the error proves the request never left; any other error is settled by query.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { NotSentError } from '@gw/client';

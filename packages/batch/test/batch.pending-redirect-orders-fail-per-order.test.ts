@@ -1,4 +1,4 @@
-// Issue 13: a checkout order waits `pending` for the shopper. A capture batch that meets one fails that order with the
+// A checkout order waits `pending` for the shopper. A capture batch that meets one fails that order with the
 // sandbox's reason, captures the others, and (its answer lost) reconciles it as not applied rather than unknown.
 import { createClient } from '@gw/client';
 import { ORDER_ERRORS, SANDBOX_DEFAULT_MERCHANT, sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';

@@ -1,4 +1,4 @@
-// Issue 12: card number, security code and expiry never reach a journal, an outcome or a hook. A batch element with
+// Card number, security code and expiry never reach a journal, an outcome or a hook. A batch element with
 // card fields (from JavaScript, or cast in TypeScript) is refused at intake, and its card fields are dropped unread.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

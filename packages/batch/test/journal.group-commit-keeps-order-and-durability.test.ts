@@ -3,7 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BatchJournal, openSyncedJournalFile, type JournalFile, type SyncedJournalFile } from '../src/batch-journal.ts';
+import { BatchJournal, openSyncedJournalFile, type JournalFile, type SyncedJournalFile } from '../src/journal/batch-journal.ts';
 
 const intent = (chunk: number) => ({ type: 'intent' as const, chunk, orders: [{ index: chunk, order: { transaction_id: `T${chunk}` } }], at: '2026-11-23T00:00:00.000Z' });
 

@@ -4,7 +4,7 @@ import { authorisedOrders } from './harness.ts';
 import { fleetRound } from './fleet/fleet-round.ts';
 import { sandboxAndDatabaseForFile } from './pg/database.ts';
 
-// The full figure (20,000 orders x 10 rounds) is bench/batch/fleet-soak.ts; this is a smaller but real version.
+// The long soak: GW_FLEET_ORDERS=20000 GW_FLEET_ROUNDS=10 (20,000 orders x 10 rounds); by default a smaller but real one.
 const ORDERS = Number(process.env.GW_FLEET_ORDERS ?? 4000);
 const ROUNDS = Number(process.env.GW_FLEET_ROUNDS ?? 2);
 

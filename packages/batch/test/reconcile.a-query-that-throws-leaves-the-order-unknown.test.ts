@@ -1,4 +1,4 @@
-// Issue 17: every failure after sending is an unknown outcome, whatever threw, and that covers reconciliation: a
+// Every failure after sending is an unknown outcome, whatever threw, and that covers reconciliation: a
 // query (or a reconciler) that throws leaves the order unknown, with how to check it, never failed and never resent.
 import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

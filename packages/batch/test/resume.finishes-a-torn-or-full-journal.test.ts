@@ -1,4 +1,4 @@
-// Issue 17: a journal cut mid-line (a crash, a full disk) can be resumed, again and again; one damaged before its last
+// A journal cut mid-line (a crash, a full disk) can be resumed, again and again; one damaged before its last
 // line is refused with a typed error saying where; a full disk stops the batch with a typed error, and once space is
 // freed the batch is resumed to the end.
 import { execFileSync } from 'node:child_process';

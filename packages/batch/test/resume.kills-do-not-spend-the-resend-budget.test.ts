@@ -1,4 +1,4 @@
-// Issue 17: a send a kill cut off before it could go out is not a send. Resume settles it by query and sends it again
+// A send a kill cut off before it could go out is not a send. Resume settles it by query and sends it again
 // without counting it against maxResends; only a send the journal proves was made (a `sent` line) is counted.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

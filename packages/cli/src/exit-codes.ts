@@ -13,6 +13,7 @@ export const EXIT_CODES = {
   batchIncomplete: 10,
   unsupportedNode: 11,
   notSent: 12,
+  drift: 13,
   interrupted: 130,
 } as const;
 
@@ -48,7 +49,7 @@ export function exitCodeHelp(): string {
     '  0  success',
     '  1  unexpected failure',
     '  2  usage or configuration error',
-    '  3  invalid input (every problem is listed)',
+    '  3  invalid input: a record the spec refuses (every problem is listed), or --data that is not JSON',
     '  4  the gateway refused the request or one of its elements (a status other than 1); gw call prints the answer',
     '  5  HTTP error from the gateway',
     '  6  response signature did not verify',

@@ -6,6 +6,8 @@ import { registerCall } from './commands/call.ts';
 import { registerDecode } from './commands/decode.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerListen } from './commands/listen.ts';
+import { registerProxy } from './commands/proxy.ts';
+import { registerSpec } from './commands/spec.ts';
 import { registerNotifications } from './commands/notifications.ts';
 import { registerTrigger } from './commands/trigger.ts';
 import { registerSandbox } from './commands/sandbox.ts';
@@ -23,7 +25,6 @@ function withGatewayOptions(command: Command): Command {
     .option('--secret <secret>', 'secret of the reference HMAC-SHA256 signer, as the sandbox uses (GW_SECRET); never printed')
     .option('--signer <module>', "a module exporting createSigner(config) for your gateway's algorithm (GW_SIGNER)")
     .option('--timeout-ms <ms>', 'time limit per request (GW_TIMEOUT_MS)')
-    .option('--concurrency <n>', 'requests in flight for batches (GW_CONCURRENCY)')
     .option('--config <file>', 'a JSON config file (GW_CONFIG; default ./gw.config.json when present)')
     .option('--sandbox-defaults', "use the sandbox's default merchant, account and signer secret");
 }
@@ -44,6 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
   registerBatch(program, io, withGatewayOptions, signals, run);
   registerDecode(program, io);
   registerListen(program, io, signals);
+  registerProxy(program, io, signals);
+  registerSpec(program, io, run);
   registerTrigger(program, io, withGatewayOptions);
   registerNotifications(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
@@ -52,10 +55,10 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     const status = exitCodeFor(error);
-    if (isGwError(error)) {
-      warn(io, paint(io, 'red', `gw: ${error.code}: ${error.message}`, io.stderr));
-      if (argv[0] === 'call') io.stderr.write(`${JSON.stringify({ error: error.toJSON(), exitStatus: status }, null, 2)}\n`);
-    } else {
+    // Said once: a line on a terminal; `gw call` off a terminal writes the typed error as JSON instead, for scripts.
+    if (isGwError(error) && argv[0] === 'call' && !io.stderr.isTTY) io.stderr.write(`${JSON.stringify({ error: error.toJSON(), exitStatus: status }, null, 2)}\n`);
+    else if (isGwError(error)) warn(io, paint(io, 'red', `gw: ${error.code}: ${error.message}`, io.stderr));
+    else {
       warn(io, `gw: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
     }
     return status;

@@ -54,7 +54,7 @@ describe('gw on the command line', () => {
     writeFileSync(data, JSON.stringify({ order_no: 'X', amount: '12.345', currency: 'usd', card: '4111111111111111', security_code: '737' }));
     const result = await gw(['call', 'authoriseCard', '--data', data, '--base-url', sandbox.url, '--sandbox-defaults']);
     expect(result.status).toBe(EXIT_CODES.validation);
-    const printed = JSON.parse(result.err.slice(result.err.indexOf('\n{') + 1));
+    const printed = JSON.parse(result.err); // off a terminal: the typed error as JSON, and nothing else
     expect(printed).toMatchObject({ exitStatus: 3, error: { code: 'GW_VALIDATION', name: 'ValidationError' } });
     expect(printed.error.details.problems.map((p: { field: string }) => p.field).sort()).toEqual(['amount', 'currency']);
     expect(result.err + result.out).not.toContain('4111111111111111');

@@ -8,7 +8,8 @@ export type { ClientHooks, ErrorEvent, RequestEvent, ResponseEvent } from './hoo
 export { defaultQuerySelection, type QueryInput, type QuerySelectionBuilder, type QuerySelectionValues } from './query-selection.ts';
 export { exactNumber } from './exact-numbers.ts';
 export { splitCodeMessage, type CodeMessage } from './split-code-message.ts';
-export { REDACTED, redactRecord, redactText } from './redact.ts';
+export { REDACTED, isSecretField, redactRecord, redactText } from './redact.ts';
+export { checkResponseSignature, type ResponseSignatureCheck } from './verify-response.ts';
 export type { RequestIdentifiers } from './request-identifiers.ts';
 export { GatewayError, type GatewayErrorDetails } from './errors/gateway-error.ts';
 export { HttpError, type HttpErrorDetails } from './errors/http-error.ts';

@@ -8,6 +8,7 @@ export { SandboxControlLockError } from './control/control-lock-error.ts';
 export { SANDBOX_LIMIT_DEFAULTS, serverLimits, type ServerLimits } from './server/limits.ts';
 export { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxMerchant, type SandboxOptions } from './options.ts';
 export type { FaultKind, FaultRule, FaultRules } from './faults.ts';
+export type { AnswerDriftRule, AnswerDriftRules } from './answer-drift.ts';
 export type { NotifyOptions } from './notifier.ts';
 export { SandboxState, type LedgerEntry, type NotificationAttempt, type NotificationDelivery, type OrderEvent, type OrderState, type ReceivedRequest, type SandboxOrder, type SandboxRefund, type SandboxSubscription } from './state.ts';
 export { SANDBOX_PAYMENT_STATUS } from './operations/query.ts';

@@ -1,5 +1,6 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
 import type { FaultRules } from './faults.ts';
+import type { AnswerDriftRules } from './answer-drift.ts';
 import type { NotifyOptions } from './notifier.ts';
 
 /** A merchant and account the sandbox accepts (seed 5.1: the caller is identified by these two in the body). */
@@ -34,6 +35,8 @@ export interface SandboxOptions {
   readonly clock?: () => Date;
   /** Random faults per path, for tests (see FaultRule). Default none. */
   readonly faults?: FaultRules;
+  /** Answers that differ from the spec by operation, to test a checking proxy (see AnswerDriftRule). Default none. */
+  readonly answerDrift?: AnswerDriftRules;
   /** Addresses allowed to call IP-allow-listed operations (query, seed 5.4). Default loopback. */
   readonly allowIps?: readonly string[];
   /** Seed of faults and generated references. Default 1. */

@@ -11,6 +11,7 @@ import { advanceClock, type DueWork } from './control/clock-work.ts';
 import { isControlPath, serveControl } from './control/serve.ts';
 import { checkControlLock } from './control/control-lock-error.ts';
 import { SandboxHttpError, SandboxRefusal } from './errors.ts';
+import { AnswerDrift, type AnswerDriftRules } from './answer-drift.ts';
 import { FaultPlan, type FaultKind, type FaultRules } from './faults.ts';
 import { IdSource } from './ids.ts';
 import { Notifier } from './notifier.ts';
@@ -40,6 +41,8 @@ export interface Sandbox {
   readonly state: SandboxState;
   /** Injects one-shot faults or replaces the random fault rules. */
   readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  /** Makes answers differ from the spec (added, dropped, retyped fields; a wrong signature): `set({})` turns it off. */
+  readonly answerDrift: { set(rules: AnswerDriftRules): void };
   /** Moves the sandbox clock forward by `ms`, then expires due redirect payments and charges due subscriptions. */
   advanceClock(ms: number): DueWork;
   /** Empties the state (and the state file), cancels queued notification retries and one-shot faults; keeps the address. */
@@ -93,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const state = new SandboxState();
   const ids = new IdSource(random, clock);
   const faults = new FaultPlan(options.faults ?? {}, options.seed ?? 1);
+  const drift = new AnswerDrift(options.answerDrift);
   const notifier = new Notifier(state, clock, signer, options.notify);
   // After a write the file could not keep was undone: deliveries go on from what the file holds.
   const resumeDeliveries = (): void => {
@@ -194,7 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     logRequest(path, op.name, true, 'ok');
     if (result === null) throw new SandboxHttpError(409, `1001:order_no ${String(record.order_no)} already used on this account`);
-    const response = encodeResponseBody(op, op.responseEncoding === 'html' ? result : await sign(op.name as OperationName, result));
+    const response = encodeResponseBody(op, op.responseEncoding === 'html' ? result : drift.signature(op.name, await sign(op.name as OperationName, drift.fields(op.name, result))));
     return { response, changedAfter: keeper.changeCount === before ? null : before };
   }
 
@@ -312,6 +316,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     deps,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    answerDrift: { set: (rules) => drift.set(rules) },
     advanceClock: advance,
     reset,
     notificationsIdle: (timeoutMs) => notifier.idle(timeoutMs),

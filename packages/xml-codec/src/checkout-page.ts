@@ -1,8 +1,8 @@
 import { checkoutForm, operations, ValidationError, type CheckoutFormFields, type ValidationProblem } from '@gw/types';
 import { DecodeError } from './decode-error.ts';
 import { readDecodeInput, type DecodeInput, type DecodeOptions } from './decode-options.ts';
-import { escapeHtmlAttribute, isHtmlAttributeText } from './html-entities.ts';
-import { tokenizeHtml, type HtmlStartTag } from './html-tokenizer.ts';
+import { escapeHtmlAttribute, isHtmlAttributeText } from './html-escape.ts';
+import { tokenizeHtml, type HtmlStartTag, type HtmlToken } from './html-tokenizer.ts';
 
 /** One hidden field or one `allParams` parameter: name and value, in document order. */
 export type FormEntry = readonly [name: string, value: string];
@@ -94,13 +94,30 @@ function isScriptExecuted(tag: HtmlStartTag): boolean {
   return type === undefined || type.trim() === '' || SCRIPT_TYPES.test(type.trim());
 }
 
-/** Decodes the checkout page: the form's action and method, its hidden fields, `allParams` and the auto-submit. */
-export function decodeCheckoutPage(html: DecodeInput, options?: DecodeOptions): CheckoutPage {
-  const text = readDecodeInput(html, options, 'html');
-  const tokens = tokenizeHtml(text);
+/** A hidden field in document order with its owner: the open form, or the form its `form` attribute names. */
+interface FieldCandidate {
+  readonly owner: FormCandidate | null;
+  readonly formId: string | undefined;
+  readonly entry: FormEntry;
+}
+
+/** Gives each field to its form; a `form` attribute names the first form with that id (one map, not a search per field). */
+function joinFields(forms: readonly FormCandidate[], fields: readonly FieldCandidate[]): void {
+  const formsById = new Map<string, FormCandidate>();
+  for (const candidate of forms) {
+    const id = candidate.tag.attributes.get('id');
+    if (id !== undefined && !formsById.has(id)) formsById.set(id, candidate);
+  }
+  for (const { owner, formId, entry } of fields) {
+    const target = formId === undefined ? owner : formsById.get(formId);
+    target?.entries.push(entry);
+  }
+}
+
+/** Reads the tokens: every form with its hidden fields, and whether a script or an `onload` handler submits one. */
+function readForms(tokens: readonly HtmlToken[]): { forms: FormCandidate[]; autoSubmit: boolean } {
   const forms: FormCandidate[] = [];
-  // Fields in document order with their owner: the open form, or the form named by a `form` attribute.
-  const fields: { owner: FormCandidate | null; formId: string | undefined; entry: FormEntry }[] = [];
+  const fields: FieldCandidate[] = [];
   let open: FormCandidate | null = null;
   let autoSubmit = false;
   let scriptTag: HtmlStartTag | null = null;
@@ -128,32 +145,29 @@ export function decodeCheckoutPage(html: DecodeInput, options?: DecodeOptions): 
       fields.push({ owner: open, formId: token.attributes.get('form'), entry: [name, token.attributes.get('value') ?? ''] });
     }
   }
-  // A `form` attribute names the first form with that id: one map, not a search of every form per field.
-  const formsById = new Map<string, FormCandidate>();
-  for (const candidate of forms) {
-    const id = candidate.tag.attributes.get('id');
-    if (id !== undefined && !formsById.has(id)) formsById.set(id, candidate);
-  }
-  for (const { owner, formId, entry } of fields) {
-    const target = formId === undefined ? owner : formsById.get(formId);
-    target?.entries.push(entry);
-  }
+  joinFields(forms, fields);
+  return { forms, autoSubmit };
+}
 
+/** `allParams` parsed as `application/x-www-form-urlencoded`, or null when the form has none. */
+function parseAllParams(raw: string | undefined): CheckoutAllParams | null {
+  if (raw === undefined) return null;
+  const entries = [...new URLSearchParams(raw)] as FormEntry[];
+  return { raw, params: firstValues(entries), entries };
+}
+
+/** Decodes the checkout page: the form's action and method, its hidden fields, `allParams` and the auto-submit. */
+export function decodeCheckoutPage(html: DecodeInput, options?: DecodeOptions): CheckoutPage {
+  const { forms, autoSubmit } = readForms(tokenizeHtml(readDecodeInput(html, options, 'html')));
   const form = forms.find((candidate) => candidate.entries.length > 0) ?? forms[0];
   if (!form) throw new DecodeError({ format: 'html', failure: 'no-form', path: 'form' }, 'the page has no <form>');
   const method = form.tag.attributes.get('method')?.trim().toLowerCase() ?? 'get';
-  const allParamsRaw = form.entries.find(([name]) => name === ALL_PARAMS)?.[1];
-  let allParams: CheckoutAllParams | null = null;
-  if (allParamsRaw !== undefined) {
-    const entries = [...new URLSearchParams(allParamsRaw)] as FormEntry[];
-    allParams = { raw: allParamsRaw, params: firstValues(entries), entries };
-  }
   return {
     action: form.tag.attributes.get('action') ?? '',
     method: (FORM_METHODS.has(method) ? method : 'get').toUpperCase(),
     fields: firstValues(form.entries) as CheckoutFormFields,
     entries: form.entries,
-    allParams,
+    allParams: parseAllParams(form.entries.find(([name]) => name === ALL_PARAMS)?.[1]),
     autoSubmit,
   };
 }

@@ -1,174 +1,130 @@
-import { decodeHtmlAttribute } from './html-entities.ts';
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
-/** A start tag: lower-case name, attributes (first of each name wins, values decoded) and its offset. */
+/** A start tag: lower-case name, attributes (first of each name wins, values decoded). */
 export interface HtmlStartTag {
   readonly type: 'start';
   readonly name: string;
   readonly attributes: ReadonlyMap<string, string>;
   readonly selfClosing: boolean;
-  readonly offset: number;
 }
 
 /** An end tag, lower-case name. */
 export interface HtmlEndTag {
   readonly type: 'end';
   readonly name: string;
-  readonly offset: number;
 }
 
-/** The raw text of a `script`, `style`, `textarea`, ... element. */
+/** The text of a `script`, `style`, `textarea`, ... element, read up to its end tag. */
 export interface HtmlRawText {
   readonly type: 'raw';
   readonly element: string;
   readonly text: string;
-  readonly offset: number;
 }
 
-/** What the tokenizer reports; ordinary text between tags is skipped. */
+/** What the tokenizer reports; ordinary text between tags, comments and doctypes are skipped. */
 export type HtmlToken = HtmlStartTag | HtmlEndTag | HtmlRawText;
 
-// Elements whose content is text up to their end tag, never markup (HTML's raw text and RCDATA elements).
-const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
-const rawTextEnd = new Map<string, RegExp>();
+// The elements htmlparser2's tokenizer reads as text up to their end tag (HTML's raw text, RCDATA and plaintext).
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
-function isWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
-}
-
-function isAsciiLetter(code: number): boolean {
-  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
+/** HTML lower-cases tag and attribute names in ASCII only. */
 function lowerAscii(text: string): string {
   return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (run) => run.toLowerCase()) : text;
 }
 
-/** Reads a tag from `<` at `start`: its name, attributes and the index after `>`; null when the input ends inside it. */
-function readTag(html: string, start: number, nameStart: number): { name: string; attributes: Map<string, string>; selfClosing: boolean; end: number } | null {
-  const n = html.length;
-  let p = nameStart;
-  while (p < n) {
-    const code = html.charCodeAt(p);
-    if (isWhitespace(code) || code === 0x2f || code === 0x3e) break;
-    p++;
+/** Collects the tokenizer's events (offsets into `html`) as tokens. */
+class TokenList implements TokenizerCallbacks {
+  readonly tokens: HtmlToken[] = [];
+  private tagName = '';
+  private attributes = new Map<string, string>();
+  private attributeName = '';
+  private attributeValue = '';
+  private raw: { element: string; text: string } | null = null;
+  private readonly html: string;
+
+  constructor(html: string) {
+    this.html = html;
   }
-  const name = lowerAscii(html.slice(nameStart, p));
-  const attributes = new Map<string, string>();
-  let selfClosing = false;
-  for (;;) {
-    while (p < n && isWhitespace(html.charCodeAt(p))) p++;
-    if (p >= n) return null;
-    const code = html.charCodeAt(p);
-    if (code === 0x3e) return { name, attributes, selfClosing, end: p + 1 };
-    if (code === 0x2f) {
-      p++;
-      selfClosing = html.charCodeAt(p) === 0x3e;
-      continue;
-    }
-    selfClosing = false;
-    // An attribute name runs to whitespace, `/`, `>` or `=` (a leading `=` belongs to the name, as in HTML).
-    const attrStart = p++;
-    while (p < n) {
-      const c = html.charCodeAt(p);
-      if (isWhitespace(c) || c === 0x2f || c === 0x3e || c === 0x3d) break;
-      p++;
-    }
-    const attrName = lowerAscii(html.slice(attrStart, p));
-    while (p < n && isWhitespace(html.charCodeAt(p))) p++;
-    let value = '';
-    if (html.charCodeAt(p) === 0x3d) {
-      p++;
-      while (p < n && isWhitespace(html.charCodeAt(p))) p++;
-      const quote = html.charCodeAt(p);
-      if (quote === 0x22 || quote === 0x27) {
-        const close = html.indexOf(quote === 0x22 ? '"' : "'", p + 1);
-        if (close === -1) return null;
-        value = html.slice(p + 1, close);
-        p = close + 1;
-      } else {
-        const valueStart = p;
-        while (p < n) {
-          const c = html.charCodeAt(p);
-          if (isWhitespace(c) || c === 0x3e) break;
-          p++;
-        }
-        value = html.slice(valueStart, p);
-      }
-    }
-    if (!attributes.has(attrName)) attributes.set(attrName, decodeHtmlAttribute(value));
+
+  onopentagname(start: number, end: number): void {
+    this.endRawText();
+    this.tagName = lowerAscii(this.html.slice(start, end));
+    this.attributes = new Map();
+  }
+
+  onattribname(start: number, end: number): void {
+    this.attributeName = lowerAscii(this.html.slice(start, end));
+    this.attributeValue = '';
+  }
+
+  onattribdata(start: number, end: number): void {
+    this.attributeValue += this.html.slice(start, end);
+  }
+
+  onattribentity(codePoint: number): void {
+    this.attributeValue += String.fromCodePoint(codePoint);
+  }
+
+  onattribend(): void {
+    if (!this.attributes.has(this.attributeName)) this.attributes.set(this.attributeName, this.attributeValue);
+    this.attributeValue = '';
+  }
+
+  onopentagend(): void {
+    this.startTag(false);
+  }
+
+  onselfclosingtag(): void {
+    this.startTag(true);
+  }
+
+  onclosetag(start: number, end: number): void {
+    this.endRawText();
+    this.tokens.push({ type: 'end', name: lowerAscii(this.html.slice(start, end)) });
+  }
+
+  ontext(start: number, end: number): void {
+    if (this.raw) this.raw.text += this.html.slice(start, end);
+  }
+
+  ontextentity(codePoint: number): void {
+    if (this.raw) this.raw.text += String.fromCodePoint(codePoint);
+  }
+
+  onend(): void {
+    this.endRawText();
+  }
+
+  oncdata(): void {}
+  oncomment(): void {}
+  ondeclaration(): void {}
+  onprocessinginstruction(): void {}
+
+  private startTag(selfClosing: boolean): void {
+    this.tokens.push({ type: 'start', name: this.tagName, attributes: this.attributes, selfClosing });
+    // HTML ignores the `/` of `<script/>`: its text still runs to `</script>`.
+    if (RAW_TEXT.has(this.tagName)) this.raw = { element: this.tagName, text: '' };
+  }
+
+  private endRawText(): void {
+    if (!this.raw) return;
+    this.tokens.push({ type: 'raw', ...this.raw });
+    this.raw = null;
   }
 }
 
 /**
- * Tokenizes HTML the way a browser finds tags: case-insensitive names, quoted, single-quoted and unquoted attribute
- * values, comments and bogus markup skipped, raw text elements (`script`, ...) read to their end tag.
+ * Tokenizes HTML with htmlparser2's tokenizer, which follows the HTML tokenizer's states: case-insensitive names,
+ * quoted, single-quoted and unquoted attribute values decoded with HTML's complete table of named references,
+ * comments and bogus markup skipped, `script` and the other raw text elements read to their end tag. It builds no
+ * tree (htmlparser2's `Parser` keeps an element stack whose upkeep grows with the nesting depth).
  */
 export function tokenizeHtml(source: string): HtmlToken[] {
-  // HTML normalises CR LF and lone CR to LF before tokenizing.
-  const html = source.indexOf('\r') === -1 ? source : source.replace(/\r\n?/g, '\n');
-  const tokens: HtmlToken[] = [];
-  const n = html.length;
-  let i = 0;
-  while (i < n) {
-    const lt = html.indexOf('<', i);
-    if (lt === -1) break;
-    const next = html.charCodeAt(lt + 1);
-    if (next === 0x21 /* ! */) {
-      if (html.startsWith('<!--', lt)) {
-        // `<!-->` and `<!--->` are complete (empty) comments in HTML.
-        const shortEnd = html.startsWith('>', lt + 4) ? lt + 5 : html.startsWith('->', lt + 4) ? lt + 6 : -1;
-        if (shortEnd !== -1) {
-          i = shortEnd;
-          continue;
-        }
-        const end = html.indexOf('-->', lt + 4);
-        i = end === -1 ? n : end + 3;
-        continue;
-      }
-      const end = html.indexOf('>', lt + 2);
-      i = end === -1 ? n : end + 1;
-      continue;
-    }
-    if (next === 0x3f /* ? */) {
-      const end = html.indexOf('>', lt + 2);
-      i = end === -1 ? n : end + 1;
-      continue;
-    }
-    if (next === 0x2f /* / */) {
-      const after = html.charCodeAt(lt + 2);
-      if (isAsciiLetter(after)) {
-        const tag = readTag(html, lt, lt + 2);
-        if (!tag) break;
-        tokens.push({ type: 'end', name: tag.name, offset: lt });
-        i = tag.end;
-      } else if (after === 0x3e) {
-        i = lt + 3;
-      } else {
-        const end = html.indexOf('>', lt + 2);
-        i = end === -1 ? n : end + 1;
-      }
-      continue;
-    }
-    if (!isAsciiLetter(next)) {
-      i = lt + 1;
-      continue;
-    }
-    const tag = readTag(html, lt, lt + 1);
-    if (!tag) break;
-    tokens.push({ type: 'start', name: tag.name, attributes: tag.attributes, selfClosing: tag.selfClosing, offset: lt });
-    i = tag.end;
-    if (RAW_TEXT.has(tag.name)) {
-      let endPattern = rawTextEnd.get(tag.name);
-      if (!endPattern) {
-        endPattern = new RegExp(`</${tag.name}[\\t\\n\\f\\r />]`, 'gi');
-        rawTextEnd.set(tag.name, endPattern);
-      }
-      endPattern.lastIndex = i;
-      const close = endPattern.exec(html);
-      const end = close ? close.index : n;
-      tokens.push({ type: 'raw', element: tag.name, text: html.slice(i, end), offset: i });
-      i = end;
-    }
-  }
-  return tokens;
+  // The HTML input stream turns CR LF and lone CR into LF; a NUL in a tag or attribute becomes U+FFFD.
+  const html = /[\r\0]/.test(source) ? source.replace(/\r\n?|\0/g, (found) => (found === '\0' ? '\uFFFD' : '\n')) : source;
+  const list = new TokenList(html);
+  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, list);
+  tokenizer.write(html);
+  tokenizer.end();
+  return list.tokens;
 }

@@ -2,7 +2,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { ValidationError, type ValidationProblem } from '@gw/types';
 import { DecodeError } from './decode-error.ts';
 import type { ElementPlan, RecordPlan } from './element-plan.ts';
-import { assertWellNested, MAX_XML_DEPTH, reservedName } from './xml-well-formed.ts';
+import { assertWellFormed, MAX_XML_DEPTH, reservedName } from './xml-well-formed.ts';
 import { DoctypeRefusal, escapeXmlText, isReservedName, isXmlElementName, isXmlText, xmlEntityDecoder } from './xml-text.ts';
 
 /** The value of an element the spec does not list: its text, its children, or a list when it repeats. UNKNOWNS U20. */
@@ -13,8 +13,12 @@ export interface XmlRecord {
 }
 
 const TEXT = '#text';
+// An element named like a JavaScript object member reaches the walk under this mark, which refuses it with its path.
+const RESERVED_MARK = '\u0000';
+// What fast-xml-parser throws when elements nest deeper than `maxNestedTags`.
+const TOO_DEEP = 'Maximum nested tags exceeded';
 
-// One parser for every document: built once, options chosen so the conversion below stays a single cheap walk.
+// One parser for every document, built once.
 const parser = new XMLParser({
   ignoreAttributes: true,
   parseTagValue: false,
@@ -24,40 +28,59 @@ const parser = new XMLParser({
   ignorePiTags: true,
   processEntities: true,
   entityDecoder: xmlEntityDecoder,
-  // fast-xml-parser would rename `toString` & co. to `__toString`: refuse instead of changing a name silently.
-  onDangerousProperty: (name: string): string => {
-    throw new Error(`element name ${name} is reserved`);
-  },
+  // The parser stops at the 101st level (the root is the 1st), before any walk could recurse that deep.
+  maxNestedTags: MAX_XML_DEPTH - 1,
+  // No callback reads the path, so the parser need not build it as text for every element.
+  jPath: false,
+  // fast-xml-parser would refuse `__proto__` without a path and rename `toString` & co. to `__toString`.
+  transformTagName: (name: string): string => (isReservedName(name) ? RESERVED_MARK + name : name),
 });
 
-/** Parses with the shared parser; any parser failure becomes a DecodeError (`doctype` or `malformed`). */
-function parseDocument(text: string): Record<string, unknown> {
-  assertWellNested(text);
-  try {
-    return parser.parse(text) as Record<string, unknown>;
-  } catch (cause) {
-    // fast-xml-parser reads a DOCTYPE only when it starts with `<!D`; a refusal or a broken DTD both land here.
-    if (cause instanceof DoctypeRefusal || text.includes('<!DOCTYPE')) {
-      throw new DecodeError({ format: 'xml', failure: 'doctype', path: '' }, 'the document declares a DOCTYPE; DTDs and entities are never processed', { cause });
-    }
-    throw new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, 'the XML parser could not read the document', { cause });
+/** What a parser failure means: a DOCTYPE, too deep a nesting, or a document it cannot read. */
+function parserFailure(cause: unknown, text: string): DecodeError {
+  // fast-xml-parser reads a DOCTYPE only when it starts with `<!D`; a refusal or a broken DTD both land here.
+  if (cause instanceof DoctypeRefusal || text.includes('<!DOCTYPE')) {
+    // Only the refusal is kept as the cause: the parser's own messages can quote the document.
+    return new DecodeError({ format: 'xml', failure: 'doctype', path: '' }, 'the document declares a DOCTYPE; DTDs and entities are never processed', cause instanceof DoctypeRefusal ? { cause } : undefined);
   }
+  if (cause instanceof Error && cause.message === TOO_DEEP) {
+    return new DecodeError({ format: 'xml', failure: 'too-deep', path: '' }, `elements are nested more than ${MAX_XML_DEPTH} levels deep`);
+  }
+  return new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, 'the XML parser could not read the document');
 }
 
-/** The root element of a parsed document: exactly one element, named `root` unless `root` is null. */
-export function parseRootElement(text: string, root: string | null): { name: string; value: unknown } {
-  const doc = parseDocument(text);
+/** The name of the single root element of a parsed document, named `root` unless `root` is null. */
+function rootName(doc: Record<string, unknown>, root: string | null): string {
   let found: string | undefined;
   for (const key in doc) {
     if (key === TEXT) continue;
     if (found !== undefined) throw new DecodeError({ format: 'xml', failure: 'root', path: '' }, 'the document has more than one root element');
     found = key;
   }
+  if (found?.startsWith(RESERVED_MARK)) throw reservedName('', found.slice(RESERVED_MARK.length));
   if (found === undefined) throw new DecodeError({ format: 'xml', failure: 'root', path: '' }, root ? `no <${root}> root element` : 'no root element');
   if (root !== null && found !== root) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, `the root element is <${found}>, expected <${root}>`);
-  const value = doc[found];
-  if (Array.isArray(value)) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, 'the document has more than one root element');
-  return { name: found, value };
+  if (Array.isArray(doc[found])) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, 'the document has more than one root element');
+  return found;
+}
+
+/**
+ * The root element of a document: parsed (a DOCTYPE and nesting deeper than MAX_XML_DEPTH are refused there), exactly
+ * one root named `root` unless `root` is null, then checked well-formed. Every failure is a DecodeError.
+ */
+export function parseRootElement(text: string, root: string | null): { name: string; value: unknown } {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser.parse(text) as Record<string, unknown>;
+  } catch (cause) {
+    throw parserFailure(cause, text);
+  }
+  const name = rootName(doc, root);
+  assertWellFormed(text);
+  // The validator lets CDATA through outside the root; the parser keeps it as top-level text.
+  const outside = doc[TEXT];
+  if (typeof outside === 'string' && !isBlank(outside)) throw new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, 'character data outside the root element');
+  return { name, value: doc[name] };
 }
 
 function isBlank(text: string): boolean {
@@ -89,11 +112,12 @@ function isBlankTextMember(key: string, child: unknown, path: string): boolean {
 }
 
 /**
- * `out[key] = …` with `key` = `__proto__` would replace the record's prototype: refused here too, whatever the parser
- * lets through (assertWellNested refuses such names in the text first).
+ * Refuses an element named like a JavaScript object member (marked by the parser): `out[key] = …` with `key` =
+ * `__proto__` would replace the record's prototype. Unmarked names are checked too, whatever a parser lets through.
  */
 function refuseReserved(key: string, path: string): void {
-  if (isReservedName(key)) throw reservedName(path.split('.'), key);
+  if (key.startsWith(RESERVED_MARK)) throw reservedName(path, key.slice(RESERVED_MARK.length));
+  if (isReservedName(key)) throw reservedName(path, key);
 }
 
 function decodeUnknown(value: unknown, path: string): XmlValue {

@@ -64,7 +64,7 @@ describe('every decoder, on arbitrary input, returns a value or throws DecodeErr
   });
 });
 
-// 100,000 generated inputs per decoder (issue 12) on Node 24. Node 22 runs the published packages' tests again in CI
+// 100,000 generated inputs per decoder on Node 24. Node 22 runs the published packages' tests again in CI
 // to show they work there, with 5,000 of the same inputs. GW_RUNS overrides the count for a quick local run.
 const RUNS = Number(process.env.GW_RUNS ?? (process.versions.node.startsWith('22') ? 5_000 : 100_000));
 const examples = join(import.meta.dirname, '../../../spec/v1/examples');

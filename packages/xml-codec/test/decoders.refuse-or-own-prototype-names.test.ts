@@ -35,6 +35,14 @@ describe('XML decoders and JavaScript member names as element names', () => {
     });
   }
 
+  it('refuses them as the root element too, also where any root is accepted', () => {
+    for (const name of RESERVED) {
+      const error = decodeFailure(() => decodeCancelSubscription(`<${name}><recurring_id>R1</recurring_id></${name}>`, { root: null }));
+      expect(error.failure).toBe('reserved-name');
+      expect(error.path).toBe(name);
+    }
+  });
+
   it('decodeRecord refuses a parsed `__proto__` member instead of letting it replace the record\'s prototype', () => {
     // What a parser that lets the name through hands over: an own member named `__proto__`.
     const parsed = JSON.parse('{"risk_score":"5","__proto__":{"polluted":"yes"},"extra":{"__proto__":{"polluted":"yes"}}}') as unknown;

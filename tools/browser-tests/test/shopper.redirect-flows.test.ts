@@ -109,7 +109,9 @@ describe('hosted checkout in a browser', () => {
     await page.getByRole('button', { name: /^Pay / }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('Card number: enter 12 to 19 digits.');
     expect(await page.getByRole('alert').textContent()).toContain('Expiry: enter the month and year as MM/YY.');
-    expect(await page.getByLabel('Card number').inputValue()).toBe('');
+    // The page's check script kept what was typed, except the CVV.
+    expect(await page.getByLabel('Card number').inputValue()).toBe('4111 11');
+    expect(await page.getByLabel('CVV').inputValue()).toBe('');
     await screenshot(page, 'checkout-invalid-2-asks-again');
     const orderNo = [...app.operations.keys()].at(-1)!;
     expect(await handled(orderNo)).toEqual([]); // still pending: nothing notified yet

@@ -1,49 +1,66 @@
 #!/usr/bin/env node
-// `pnpm run docs` (pnpm's own `docs` command shadows `pnpm docs`): the packages' API reference as HTML (one page per
-// package, every export with its doc comment and declaration, from the built declarations) into reference-docs/
-// (git-ignored); the root script adds the spec's page (Redocly build-docs). api-documenter and typedoc are not installed; this reads the same declarations as the reports.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// `pnpm run docs` (pnpm's own `docs` command shadows `pnpm docs`): the reference in reference-docs/ (git-ignored).
+// index.html is the /v1 interface (Redocly build-docs of the spec, its scripts inlined, with a bar linking to the
+// packages' reference); api/ is the packages' TypeScript reference (TypeDoc, from the built declarations and their
+// doc comments, searchable, each package's README as its front page).
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { reportedPackages } from './main.ts';
-import { buildReference, type ReferenceEntry } from './report.ts';
+import { Application, LogLevel, type TypeDocOptions } from 'typedoc';
 
-const escape = (text: string): string => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-const fileOf = (name: string): string => `${name.split('/').pop()}.html`;
-const STYLE = 'body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f5f5f5;padding:.75rem;overflow:auto}h2{margin-top:2rem;border-top:1px solid #ddd;padding-top:1rem}nav a{margin-right:.75rem}';
-
-function page(title: string, nav: string, body: string): string {
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head>\n<body><nav>${nav}</nav><h1>${escape(title)}</h1>\n${body}\n</body></html>\n`;
+/** The packages' reference: what TypeDoc documents and how. */
+export function typedocOptions(root: string, out: string): Partial<TypeDocOptions> {
+  return {
+    name: 'gw packages',
+    entryPoints: [join(root, 'packages/*')],
+    entryPointStrategy: 'packages',
+    // Each package's public entry point as built (the declarations its API report reads), resolved as a consumer does.
+    // A type an export uses without exporting it is reported by API Extractor (ae-forgotten-export); other warnings
+    // (a broken {@link}, an unknown tag) fail the build.
+    packageOptions: {
+      entryPoints: ['dist/index.d.ts'],
+      tsconfig: join(import.meta.dirname, 'tsconfig.docs.json'),
+      validation: { notExported: false, invalidLink: true, rewrittenLink: true, unusedMergeModuleWith: true },
+    },
+    out,
+    readme: 'none',
+    disableSources: true,
+    searchInComments: true,
+    navigationLinks: { 'The /v1 interface': '../index.html' },
+    treatWarningsAsErrors: true,
+    logLevel: LogLevel.Warn,
+  };
 }
 
-function entryHtml(entry: ReferenceEntry): string {
-  const doc = entry.doc ? `<p>${escape(entry.doc).replaceAll('\n\n', '</p><p>')}</p>` : '';
-  return `<h2 id="${escape(entry.name)}">${escape(entry.name)}</h2>\n${doc}\n${entry.declarations.map((d) => `<pre><code>${escape(d)}</code></pre>`).join('\n')}`;
+/** Writes the packages' reference into `out` with TypeDoc; returns the names of the packages documented. */
+export async function writeApiReference(root: string, out: string): Promise<string[]> {
+  const app = await Application.bootstrapWithPlugins(typedocOptions(root, out));
+  const project = await app.convert();
+  if (!project) throw new Error(`docs: TypeDoc could not convert the packages (see its messages above)`);
+  await app.generateDocs(project, out);
+  if (app.logger.hasErrors() || app.logger.hasWarnings()) throw new Error('docs: TypeDoc reported problems (see its messages above)');
+  return (project.children ?? []).map((child) => child.name);
 }
 
-/** Writes reference-docs/<package>.html for every package and an index linking them and the spec; returns the files. */
-export function writeReference(root: string, out: string): string[] {
-  const packages = reportedPackages(root);
-  const reference = buildReference(packages);
-  mkdirSync(out, { recursive: true });
-  const nav = ['<a href="index.html">index</a>', '<a href="spec.html">spec</a>', ...packages.map((p) => `<a href="${fileOf(p.name)}">${escape(p.name)}</a>`)].join('');
-  const written: string[] = [];
-  for (const pkg of packages) {
-    const entries = reference.get(pkg.name)!;
-    const description = (JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as { description?: string }).description ?? '';
-    const toc = `<p>${escape(description)}</p><ul>${entries.map((e) => `<li><a href="#${escape(e.name)}">${escape(e.name)}</a></li>`).join('')}</ul>`;
-    writeFileSync(join(out, fileOf(pkg.name)), page(`${pkg.name} API reference`, nav, `${toc}\n${entries.map(entryHtml).join('\n')}`));
-    written.push(join(out, fileOf(pkg.name)));
-  }
-  const list = packages.map((p) => `<li><a href="${fileOf(p.name)}">${escape(p.name)}</a> (${reference.get(p.name)!.length} exports)</li>`).join('');
-  writeFileSync(join(out, 'index.html'), page('gw reference', nav, `<ul><li><a href="spec.html">The /v1 interface (spec/v1/openapi.yaml)</a></li>${list}</ul>`));
-  written.push(join(out, 'index.html'));
-  return written;
+/** Writes the /v1 interface page (Redocly build-docs, scripts inlined, no telemetry) as `out/index.html`. */
+export function writeSpecPage(root: string, out: string): string {
+  const page = join(out, 'index.html');
+  const result = spawnSync(
+    join(root, 'node_modules/.bin/redocly'),
+    ['build-docs', 'spec/v1/openapi.yaml', '--inlineBundle', '--template', relative(root, join(import.meta.dirname, 'spec-page.hbs')), '--output', page],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
+  );
+  if (result.status !== 0 || !existsSync(page)) throw new Error(`docs: redocly build-docs failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+  return page;
 }
 
 if (import.meta.filename === process.argv[1]) {
   const { values } = parseArgs({ options: { root: { type: 'string' }, out: { type: 'string' } } });
   const root = resolve(values.root ?? join(import.meta.dirname, '../../..'));
-  const written = writeReference(root, resolve(values.out ?? join(root, 'reference-docs')));
-  console.log(`docs: ${written.length} API reference pages in ${join(values.out ?? 'reference-docs')}`);
+  const out = resolve(values.out ?? join(root, 'reference-docs'));
+  rmSync(out, { recursive: true, force: true });
+  const packages = await writeApiReference(root, join(out, 'api'));
+  const page = writeSpecPage(root, out);
+  console.log(`docs: ${relative(process.cwd(), page)} (the /v1 interface) links to ${relative(process.cwd(), join(out, 'api/index.html'))} (${packages.length} packages: ${packages.join(', ')})`);
 }

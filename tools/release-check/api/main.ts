@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// pnpm api:update | api:check | api:snapshot — the public API reports and the semver rule (tools/release-check/README.md).
+// pnpm api:update | api:check | api:snapshot — the public API reports (API Extractor) and the semver rule on top of
+// them (tools/release-check/README.md).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pendingBumps } from './changesets.ts';
 import { BUMP_ORDER, diffReports, requiredBump } from './report-diff.ts';
-import { buildReports, readReport, reportPath, type ReportedPackage } from './report.ts';
+import { ApiReportError, buildReports, readReport, reportPath, type ReportedPackage } from './report.ts';
 
 /** The publishable packages under `root/packages` (not private). */
 export function reportedPackages(root: string): ReportedPackage[] {
@@ -23,6 +24,7 @@ export function releasedReportPath(pkg: ReportedPackage): string {
 }
 
 function listed(lines: string[], limit = 12): string {
+  if (lines.length === 0) return '    (none: only comments or imports differ)';
   return lines.slice(0, limit).map((line) => `    ${line}`).join('\n') + (lines.length > limit ? `\n    … and ${lines.length - limit} more` : '');
 }
 
@@ -46,7 +48,7 @@ export function checkReports(root: string): string[] {
     const pending = bumps.get(pkg.name) ?? 'none';
     if (BUMP_ORDER.indexOf(pending) < BUMP_ORDER.indexOf(needed)) {
       const why = needed === 'major' ? `removes or changes what the last release had:\n${listed(diff.removed)}` : `adds to the last release:\n${listed(diff.added)}`;
-      problems.push(`${pkg.name}: needs a ${needed} changeset (pending: ${pending}); its API ${why}\n  add one with \`pnpm changeset\` ('${pkg.name}': ${needed})`);
+      problems.push(`${pkg.name}: needs a ${needed} changeset (pending: ${pending}); its API ${why}\n  add one with \`pnpm spec:changeset ${needed} "<what changed, for the CHANGELOG>" ${pkg.name}\``);
     }
   }
   return problems;
@@ -72,8 +74,8 @@ export function snapshotReleased(root: string): void {
   for (const pkg of reportedPackages(root)) if (existsSync(reportPath(pkg))) copyFileSync(reportPath(pkg), releasedReportPath(pkg));
 }
 
-if (import.meta.filename === process.argv[1]) {
-  const { values } = parseArgs({ options: { update: { type: 'boolean' }, check: { type: 'boolean' }, snapshot: { type: 'boolean' }, root: { type: 'string' } } });
+/** Runs `--update`, `--snapshot` or (the default) `--check` on the workspace at `root`. */
+function runCommand(values: { update?: boolean; snapshot?: boolean; root?: string }): void {
   const root = resolve(values.root ?? join(import.meta.dirname, '../../..'));
   const started = performance.now();
   if (values.update) {
@@ -89,5 +91,16 @@ if (import.meta.filename === process.argv[1]) {
       process.exit(1);
     }
     console.log(`api:check: every API report matches the build and the pending changesets (${Math.round(performance.now() - started)} ms)`);
+  }
+}
+
+if (import.meta.filename === process.argv[1]) {
+  const { values } = parseArgs({ options: { update: { type: 'boolean' }, check: { type: 'boolean' }, snapshot: { type: 'boolean' }, root: { type: 'string' } } });
+  try {
+    runCommand(values);
+  } catch (error) {
+    if (!(error instanceof ApiReportError)) throw error;
+    console.error(`api: ${error.message}`);
+    process.exit(1);
   }
 }

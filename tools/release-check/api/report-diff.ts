@@ -12,11 +12,17 @@ function body(report: string): string {
   return start === -1 || end <= start ? '' : report.slice(start + 6, end);
 }
 
+// The lines of a declaration that are API: not API Extractor's comments (`// @public`, `// (undocumented)`, a
+// forgotten-export warning), which change when a doc comment does, and not the imports, which follow the declarations.
+function isApiLine(line: string): boolean {
+  return line !== '' && line !== '}' && line !== '};' && !line.startsWith('//') && !line.startsWith('import ');
+}
+
 // `export interface CaptureOrder { :: amount?: string;` — a member line means nothing without its declaration.
 function qualifiedLines(report: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const block of body(report).split(/\n\n+/)) {
-    const lines = block.split('\n').map((line) => line.trim()).filter((line) => line !== '' && line !== '}' && line !== '};');
+    const lines = block.split('\n').map((line) => line.trim()).filter(isApiLine);
     const head = lines[0] ?? '';
     for (const line of lines) {
       const key = line === head ? line : `${head} :: ${line}`;

@@ -24,16 +24,19 @@ export interface RegistryOptions {
   readonly upstream?: string;
   /** PEM certificates the uplink trusts (npm's `cafile`, e.g. behind a TLS-inspecting proxy); Node's own otherwise. */
   readonly ca?: string;
+  /** `@gw/*` is read only with a token, as from a company's private registry (default: anyone may read it). */
+  readonly scopeNeedsToken?: boolean;
 }
 
-function configuration(dir: string, upstream: string | undefined, ca: string | undefined): Record<string, unknown> {
+function configuration(dir: string, { upstream, ca, scopeNeedsToken }: RegistryOptions): Record<string, unknown> {
   const open = { access: '$all', publish: '$authenticated', unpublish: '$authenticated' };
+  const scope = scopeNeedsToken ? { ...open, access: '$authenticated' } : open;
   return {
     self_path: join(dir, 'config.yaml'),
     storage: join(dir, 'storage'),
     auth: { htpasswd: { file: join(dir, 'htpasswd'), max_users: 10 } },
     uplinks: upstream ? { upstream: { url: upstream, timeout: '60s', max_fails: 4, cache: true, ...(ca ? { ca } : {}) } } : {},
-    packages: { '@gw/*': open, '**': upstream ? { ...open, proxy: 'upstream' } : open },
+    packages: { '@gw/*': scope, '**': upstream ? { ...open, proxy: 'upstream' } : open },
     web: { enable: false },
     log: { type: 'stdout', format: 'json', level: 'fatal' },
     max_body_size: '50mb',
@@ -43,7 +46,7 @@ function configuration(dir: string, upstream: string | undefined, ca: string | u
 /** Starts Verdaccio on 127.0.0.1 (a free port), creates a user and returns its token. */
 export async function startRegistry(options: RegistryOptions = {}): Promise<LocalRegistry> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-registry-'));
-  const app = await runServer(configuration(dir, options.upstream, options.ca) as never);
+  const app = await runServer(configuration(dir, options) as never);
   const server: Server = await new Promise((resolve, reject) => {
     const listening: Server = app.listen(0, '127.0.0.1', () => resolve(listening));
     listening.on('error', reject);

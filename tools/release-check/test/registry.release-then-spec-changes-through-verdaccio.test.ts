@@ -9,6 +9,7 @@ import { CONSUMED, writeConsumerProject } from '../registry/consumer-project.ts'
 import { run } from '../registry/run.ts';
 import { copyRepoForRelease } from '../registry/scratch-repo.ts';
 import { addBalanceOperation, addCaptureFields } from '../../codegen/test/support/new-operation.ts';
+import { upstreamRegistry } from '../registry/upstream.ts';
 import { startRegistry, type LocalRegistry } from '../registry/verdaccio.ts';
 
 const node22 = join(repoRoot, '.cache/node22/node_modules/node/bin/node');
@@ -62,14 +63,6 @@ async function versionsOn(registry: LocalRegistry, name: string): Promise<string
   return response.ok ? Object.keys(((await response.json()) as { versions: Record<string, unknown> }).versions).sort() : [];
 }
 
-// The machine's npm registry and the CA file npm trusts for it (turbo passes tasks no NODE_EXTRA_CA_CERTS).
-async function upstreamRegistry(): Promise<{ upstream: string; ca?: string }> {
-  const get = async (key: string) => (await run('npm', ['config', 'get', key], { cwd: tmpdir(), env: plainNpmEnv() })).stdout.trim();
-  const cafile = await get('cafile');
-  const ca = cafile && cafile !== 'null' && cafile !== 'undefined' && existsSync(cafile) ? readFileSync(cafile, 'utf8') : undefined;
-  return { upstream: (await get('registry')) || 'https://registry.npmjs.org/', ...(ca ? { ca } : {}) };
-}
-
 // `pnpm release` from a scratch copy of the repository to Verdaccio on 127.0.0.1; a project outside the workspace
 // installs `^1` with plain npm and runs against the sandbox on Node 24 and 22. Then the spec changes as a team changes
 // it, each step as the root README's "Changing the spec" says: a new optional response field ships as 1.1.0, a new
@@ -90,7 +83,8 @@ describe('releasing to a real registry', () => {
     edit(doc);
     writeFileSync(specPath, stringify(doc, { lineWidth: 0 }));
   };
-  const changeset = (file: string, bump: string, summary: string) => writeFileSync(join(scratch, '.changeset', file), `---\n'@gw/types': ${bump}\n---\n\n${summary}\n`);
+  // As the README says: `pnpm spec:changeset <bump> "<summary>"` (@gw/types by default; the fixed group versions all).
+  const changeset = (bump: string, summary: string) => pnpmIn(scratch, ['spec:changeset', bump, summary]);
 
   beforeAll(async () => {
     // Third-party dependencies (undici, ajv, commander, ...) come through the uplink; @gw/* only from this registry.
@@ -129,7 +123,7 @@ describe('releasing to a real registry', () => {
 
   it('a new optional response field with a minor changeset: api:check passes, 1.1.0 is released; the consumer type-checks the field and the sandbox returns it', async () => {
     editSpec(addCaptureFields);
-    changeset('capture-settlement-date.md', 'minor', 'Capture results carry the day the capture settles, `settlement_date`.');
+    await changeset('minor', 'Capture results carry the day the capture settles, `settlement_date`.');
     await pnpmIn(scratch, ['generate']);
     await pnpmIn(scratch, ['api:update']);
     await pnpmIn(scratch, ['api:check']);
@@ -156,7 +150,7 @@ describe('releasing to a real registry', () => {
     const tests = await pnpmIn(scratch, ['exec', 'turbo', 'run', 'test', '--filter=@gw/types', '--filter=@gw/client', '--filter=@gw/sandbox', '--output-logs=errors-only'], { env: { RUNS_OVERRIDE: '5000' } });
     expect(tests.stdout).toMatch(/Tasks:\s+\d+ successful/);
     await pnpmIn(scratch, ['api:update']);
-    changeset('balance.md', 'minor', 'A new operation, `balance` (`POST /v1/balance`): the available balance in one currency.');
+    await changeset('minor', 'A new operation, `balance` (`POST /v1/balance`): the available balance in one currency.');
     await pnpmIn(scratch, ['release']);
     expect(await versionsOn(registry, '@gw/client')).toEqual(['1.0.0', '1.1.0', '1.2.0']);
 
@@ -172,7 +166,7 @@ describe('releasing to a real registry', () => {
 
   it('an API removal with only a minor changeset: pnpm release refuses before versioning and publishes nothing', async () => {
     editSpec((doc) => delete doc.components.schemas.QueriedOrder.properties.antifraud_provider);
-    changeset('drop-antifraud-provider.md', 'minor', 'Queried orders no longer carry `antifraud_provider`.');
+    await changeset('minor', 'Queried orders no longer carry `antifraud_provider`.');
     await pnpmIn(scratch, ['generate']);
     // No `pnpm api:update` first: the release's check compares the last release's report with the build, so it names
     // the removal either way (and, here, the report left stale too).

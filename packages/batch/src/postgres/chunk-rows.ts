@@ -1,4 +1,4 @@
-import { withoutOrder } from '../batch-journal.ts';
+import { withoutOrder } from '../journal/batch-journal.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 

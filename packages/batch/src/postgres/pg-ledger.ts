@@ -6,26 +6,12 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { commitColumns, entryOf, ordersOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
 import { LocalLease } from '../lease/local-lease.ts';
+import type { ChunkCommit, ClaimedChunk, StoreStep } from '../store/chunk-store.ts';
 import { BATCH_DEFAULTS } from '../batch-defaults.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
 import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
-
-/** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
-export interface ClaimedChunk {
-  readonly chunk: number;
-  readonly fence: number;
-  readonly orders: PendingOrder[];
-  /** An earlier holder's lease expired: its request may have gone out, so the orders are queried first. */
-  readonly takenOver: boolean;
-  /** The earlier holder's call was over (its send counts against maxResends). */
-  readonly sent: boolean;
-  /** This lease as the worker knows it (on its monotonic clock): a send is made only while it has the margin left. */
-  readonly lease: LocalLease;
-  /** Taken over: how long to wait before an earlier holder's request can no longer be in flight (then query). */
-  readonly quietWaitMs: number;
-}
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
 export interface LeaseTerms {
@@ -44,21 +30,6 @@ export interface LedgerStatus {
   /** Chunks not done yet. */
   readonly open: number;
   readonly counts: OutcomeCounts;
-}
-
-/** A finished chunk to commit in a step: its outcomes and the orders to send again, under its lease's token. */
-export interface ChunkCommit {
-  readonly claimed: ClaimedChunk;
-  readonly outcomes: readonly OrderOutcome[];
-  readonly resend: readonly PendingOrder[];
-}
-
-/** What a step did: which commits held (the others' leases had passed on), the chunks leased, and whether the batch is over. */
-export interface LedgerStep {
-  readonly held: ReadonlySet<number>;
-  readonly leased: readonly ClaimedChunk[];
-  /** Intake is over and every chunk is done (nothing leased, nothing left open). */
-  readonly finished: boolean;
 }
 
 /** One input order for the intake statement: its claim key (null when it moves no money) and its chunk entry. */
@@ -347,7 +318,7 @@ export class PgLedger {
    * One round trip for a worker: commits `commits` (each only while its token is the chunk's, as `commit`), then
    * leases up to `want` more chunks (as `claim`), and tells whether the batch is over.
    */
-  async step(id: string, holder: string, terms: LeaseTerms, want: number, commits: readonly ChunkCommit[]): Promise<LedgerStep> {
+  async step(id: string, holder: string, terms: LeaseTerms, want: number, commits: readonly ChunkCommit[]): Promise<StoreStep> {
     const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
     const values: unknown[] = [id, holder, terms.leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
     for (let kind = 0; kind < 4; kind++) values.push(intArray(columns.map((c) => c.counts[kind]!)));

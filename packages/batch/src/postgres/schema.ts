@@ -16,7 +16,7 @@ export interface LedgerMigration {
  * chunk's outcomes are one row of `gw_batch_result` (one JSON text, each outcome without its order, which its chunk's
  * text holds); orders refused at intake keep one `gw_batch_outcome` row each. `quiet_at`: past it, no request of any
  * holder of the chunk can still be in flight (statements.ts, QUIET_WAIT). Outcome, result and claim rows name their
- * batch without a foreign key (they double PostgreSQL's CPU per chunk: bench/batch/ledger-pg-cpu.ts FOREIGN_KEYS=1):
+ * batch without a foreign key (measured, they doubled PostgreSQL's CPU per chunk: the README's ledger section):
  * the statements write them only for a batch that exists, and no batch is deleted. A claim's operation and key compare
  * bytewise (COLLATE "C": only equality matters, and the database's collation would call strcoll per comparison).
  */

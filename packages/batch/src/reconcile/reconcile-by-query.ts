@@ -7,7 +7,6 @@ import { selectionOf } from '../send/call-operation.ts';
 import { messageOf, text, type Order, type PendingOrder } from '../send/pending-order.ts';
 
 const QUERY_LIMIT = operations.query.batch.limit;
-const QUERY_TRIES = 3;
 
 /** True when the call timed out after its request left (the gateway may still be working on it). */
 export function timedOut(error: unknown): boolean {
@@ -28,19 +27,17 @@ function sendsOf(pending: PendingOrder): string {
   return `${sends} send${sends === 1 ? '' : 's'}${cut > 0 ? ` (and ${cut} more cut off by a crash or kill before ${cut === 1 ? 'it' : 'they'} could go out, not counted)` : ''}`;
 }
 
-/** The orders the query lists, or the last error after QUERY_TRIES spaced tries (a query is safe to repeat). */
+/**
+ * The orders the query lists, or its error. One call: the client tries a query again itself (a query is safe to
+ * repeat: its `retry` option), so the batch adds no second layer of tries.
+ */
 async function queryListed(client: BatchClient, group: readonly PendingOrder[]): Promise<Order[] | { error: unknown }> {
-  let lastError: unknown;
-  for (let attempt = 0; attempt < QUERY_TRIES; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, 100 * 2 ** (attempt - 1)));
-    try {
-      const answer = (await client.query(selectionOf(group.map((p) => p.order)))) as { orders_list?: Order[] };
-      return Array.isArray(answer.orders_list) ? answer.orders_list : [];
-    } catch (error) {
-      lastError = error;
-    }
+  try {
+    const answer = (await client.query(selectionOf(group.map((p) => p.order)))) as { orders_list?: Order[] };
+    return Array.isArray(answer.orders_list) ? answer.orders_list : [];
+  } catch (error) {
+    return { error };
   }
-  return { error: lastError };
 }
 
 /**
@@ -78,7 +75,7 @@ export class QueryReconciliation {
       const group = orders.slice(start, start + QUERY_LIMIT);
       const listed = await queryListed(this.#client, group);
       if (!Array.isArray(listed)) {
-        outcomes.push(...group.map((p) => this.#unknown(p, `${noAnswer}, and ${QUERY_TRIES} queries to check it failed too: ${messageOf(listed.error)}`)));
+        outcomes.push(...group.map((p) => this.#unknown(p, `${noAnswer}, and the query to check it failed too (after the client's own tries): ${messageOf(listed.error)}`)));
         continue;
       }
       for (const pending of group) this.#read(pending, listed, sent, noAnswer, outcomes, resend);

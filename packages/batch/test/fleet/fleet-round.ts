@@ -1,5 +1,5 @@
 // One round of a fleet on one capture batch kept in PostgreSQL: WORKERS processes, one killed with SIGKILL at a
-// random point and replaced by a process resuming the batch. Used by the fleet test and bench/batch/fleet-soak.ts.
+// random point and replaced by a process resuming the batch. Used by the fleet test (GW_FLEET_ORDERS, GW_FLEET_ROUNDS).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -18,34 +18,59 @@ function seconds(value: number | null): string {
   return value < 90 ? `${Math.round(value)}s` : `${Math.round(value / 60)}m`;
 }
 
-/** Progress on a terminal: a live bar; elsewhere: a line every few seconds. */
-export function progressReporterFor(io: CliIo): { update(p: BatchProgress): void; stop(): void } {
-  if (colourOn(io)) {
-    const bar = new SingleBar(
-      { format: ' {bar} {value}/{total} orders | {rate}/s | ETA {eta_text} | failed {failed} unknown {unknown}', hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
-    );
-    let started = false;
-    return {
-      update(p) {
-        const payload = { rate: p.ratePerSecond.toFixed(0), eta_text: seconds(p.etaSeconds), failed: p.counts.failed + p.counts.rejected, unknown: p.counts.unknown };
-        if (!started) {
-          bar.start(p.total ?? p.done, p.done, payload);
-          started = true;
-        }
-        if (p.total === null) bar.setTotal(Math.max(p.done, 1));
-        bar.update(p.done, payload);
-      },
-      stop: () => started && bar.stop(),
-    };
-  }
-  let last = 0;
+function progressLine(p: BatchProgress): string {
+  return `progress: ${p.done}${p.total ? `/${p.total}` : ''} orders, ${p.ratePerSecond.toFixed(0)}/s, ETA ${seconds(p.etaSeconds)}, failed ${p.counts.failed + p.counts.rejected}, unknown ${p.counts.unknown}`;
+}
+
+/** The default time between two progress lines off a terminal. */
+export const PROGRESS_LINE_EVERY_MS = 2000;
+
+/**
+ * Progress on a terminal: a live bar; elsewhere (a log, a pipe): a line at the first update, then the latest state
+ * every `everyMs` while the batch runs (so a log shows it moving, or waiting), and the last state when it ends.
+ */
+export function progressReporterFor(io: CliIo, everyMs = PROGRESS_LINE_EVERY_MS): { update(p: BatchProgress): void; stop(): void } {
+  if (colourOn(io)) return progressBar(io);
+  let latest: BatchProgress | null = null;
+  let printed: string | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const print = (always: boolean): void => {
+    if (!latest) return;
+    const line = progressLine(latest);
+    if (always || line !== printed) say(io, line);
+    printed = line;
+  };
   return {
     update(p) {
-      if (Date.now() - last < 2000) return;
-      last = Date.now();
-      say(io, `progress: ${p.done}${p.total ? `/${p.total}` : ''} orders, ${p.ratePerSecond.toFixed(0)}/s, ETA ${seconds(p.etaSeconds)}, failed ${p.counts.failed + p.counts.rejected}, unknown ${p.counts.unknown}`);
+      latest = p;
+      if (timer) return;
+      print(true);
+      timer = setInterval(() => print(true), everyMs);
+      timer.unref();
     },
-    stop() {},
+    stop() {
+      if (timer) clearInterval(timer);
+      print(false);
+    },
+  };
+}
+
+function progressBar(io: CliIo): { update(p: BatchProgress): void; stop(): void } {
+  const bar = new SingleBar(
+    { format: ' {bar} {value}/{total} orders | {rate}/s | ETA {eta_text} | failed {failed} unknown {unknown}', hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
+  );
+  let started = false;
+  return {
+    update(p) {
+      const payload = { rate: p.ratePerSecond.toFixed(0), eta_text: seconds(p.etaSeconds), failed: p.counts.failed + p.counts.rejected, unknown: p.counts.unknown };
+      if (!started) {
+        bar.start(p.total ?? p.done, p.done, payload);
+        started = true;
+      }
+      if (p.total === null) bar.setTotal(Math.max(p.done, 1));
+      bar.update(p.done, payload);
+    },
+    stop: () => started && bar.stop(),
   };
 }
 
@@ -90,11 +115,12 @@ export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (
   withGatewayOptions(
     program
       .command('batch')
-      .description('run capture, cancel, refund, review or query over a CSV or JSONL file of orders, with a crash-safe journal or a PostgreSQL ledger shared by workers')
+      .description('run capture, cancel, refund, review or query over a CSV or JSONL file of orders; every batch is kept in a crash-safe journal (--journal FILE) or a PostgreSQL ledger shared by workers (--ledger URL): one of the two is required')
       .argument('<operation>', `${OPERATIONS.join(' | ')} | worker (joins a batch kept in --ledger)`)
       .argument('[orders]', 'a CSV file with a header row, or a .jsonl file: streamed, never loaded whole')
-      .option('--journal <file>', 'the journal (append-only JSONL); reuse it with --resume after a crash or Ctrl-C')
-      .option('--ledger <url>', 'a PostgreSQL ledger (postgres://…) instead of --journal: several workers on any machine run the batch together, and an order already in another batch there is not sent again')
+      .option('--journal <file>', 'required unless --ledger: the journal (append-only JSONL) on this machine; reuse it with --resume after a crash or Ctrl-C')
+      .option('--ledger <url>', 'required unless --journal: a PostgreSQL ledger (postgres://…); several workers on any machine run the batch together, and an order already in another batch there is not sent again')
+      .option('--concurrency <n>', 'requests in flight (GW_CONCURRENCY)')
       .option('--batch <id>', 'with --ledger: the batch id (default: a new one, printed); with --resume or worker: the batch to finish or join')
       .option('--lease-ms <ms>', 'with --ledger: how long a worker holds a chunk without renewing it (default 60000; longer than --timeout-ms + --send-margin-ms)')
       .option('--send-margin-ms <ms>', 'with --ledger: a chunk is sent only while its lease has this long left; unanswered orders are queried this long after the call ended (default 5000)')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { operations, type OperationName } from '@gw/types';
-import { GW_ERROR_CODES, GwError, isGwError } from '@gw/types';
+import { GW_ERROR_CODES, GwError, ValidationError, isGwError } from '@gw/types';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { EXIT_CODES } from '../exit-codes.ts';
@@ -8,6 +8,8 @@ import { paint, say, warn } from '../output.ts';
 import { refusals } from '../refusals.ts';
 import { SentThenFailedError } from '../sent-then-failed-error.ts';
 import { readInput } from '../read-input.ts';
+import { parseJsonInput } from '../json-input.ts';
+import { withFieldGuesses } from '../field-guess.ts';
 
 /**
  * `gw call <operation> --data file.json|-`: one operation through the client, the typed result printed as JSON; an
@@ -25,19 +27,14 @@ export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c
     if (!names.includes(operation as OperationName)) {
       throw new GwError(GW_ERROR_CODES.config, `unknown operation ${operation}; use one of ${names.join(', ')}`, {});
     }
-    let record: unknown;
-    try {
-      record = JSON.parse(await readInput(io, flags.data));
-    } catch (error) {
-      if (error instanceof GwError) throw error;
-      throw new GwError(GW_ERROR_CODES.config, `${flags.data} is not valid JSON`, {});
-    }
+    const record = parseJsonInput(await readInput(io, flags.data), flags.data);
     let sent = false;
     const client = (await clientFor(io, gatewayConfig(io, flags), { onRequest: () => (sent = true) })) as unknown as Record<string, (r: unknown) => Promise<unknown>>;
     let result: unknown;
     try {
       result = await client[operation]!(record);
     } catch (error) {
+      if (error instanceof ValidationError) throw withFieldGuesses(operation as OperationName, record, error);
       // Whatever threw once the request was on its way leaves the outcome unknown (exit 8), never a bare failure.
       throw !isGwError(error) && sent ? new SentThenFailedError(operation as OperationName, record, error) : error;
     }

@@ -1,18 +1,20 @@
 // The hosted checkout page (`/sandbox/pay/<pay token>` of a checkout order): summary, card entry, Pay and Cancel.
 import type { SandboxOrder } from '../state.ts';
+import { CARD_CHECK_SCRIPT } from './card-check-script.ts';
 import { payPath } from './pay-token.ts';
 import { escapeHtml, layout, problemList } from './html.ts';
 import { orderSummary } from './order-summary.ts';
 import { testCardList } from './test-card-list.ts';
 
 /**
- * The checkout page's HTML. `problems` are shown above the form. After a refused try the name on the card is kept;
- * card number, expiry and CVV are card data and are never written back into a page (the shopper types them again).
+ * The checkout page's HTML (served with `CHECKOUT_PAGE_CSP`). `problems` are shown above the form. After a try the
+ * server refused, the name on the card is kept; card number, expiry and CVV are card data and are never written back
+ * into a page. With JavaScript the page's check script asks the sandbox first and keeps all but the CVV in the inputs.
  */
 export function checkoutPage(order: SandboxOrder, form: ReadonlyMap<string, string>, problems: readonly string[] = []): string {
   const action = payPath(order);
-  const card = `<section aria-labelledby="card-title"><h2 id="card-title">Card details</h2>${problemList(problems)}
-<form method="post" action="${escapeHtml(action)}">
+  const card = `<section aria-labelledby="card-title"><h2 id="card-title">Card details</h2><div id="card-problems">${problemList(problems)}</div>
+<form id="card-form" method="post" action="${escapeHtml(action)}">
 <label for="card_number">Card number</label>
 <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" placeholder="1234 5678 9012 3456" required>
 <div class="row">
@@ -25,6 +27,7 @@ export function checkoutPage(order: SandboxOrder, form: ReadonlyMap<string, stri
 <button type="submit" name="sandbox_action" value="pay">Pay ${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</button>
 <button type="submit" name="sandbox_action" value="cancel" class="secondary" formnovalidate>Cancel</button>
 </div>
-</form></section>`;
+</form></section>
+<script>${CARD_CHECK_SCRIPT}</script>`;
   return layout(`Pay ${order.orderNo}`, `${orderSummary(order, form)}${card}${testCardList()}`);
 }

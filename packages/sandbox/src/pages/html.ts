@@ -1,4 +1,4 @@
-// Shared HTML of the shopper pages: escaping and one plain, phone-readable layout (no JavaScript).
+// Shared HTML of the shopper pages: escaping and one plain, phone-readable layout (every page works without JavaScript).
 
 /** `value` with every character HTML gives a meaning escaped: safe in text and in a quoted attribute. */
 export function escapeHtml(value: unknown): string {
@@ -22,6 +22,7 @@ dt{color:#5b6675}dd{margin:0;text-align:right;overflow-wrap:anywhere}
 .total{font-size:1.6rem;font-weight:700;margin:0 0 .75rem}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #aab3bf;border-radius:.4rem}
+input[aria-invalid="true"]{border-color:#b3261e}
 input:focus{outline:2px solid #2457c5;border-color:#2457c5}
 .row{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
 .actions{display:flex;flex-wrap:wrap;gap:.6rem;margin-top:1.1rem}

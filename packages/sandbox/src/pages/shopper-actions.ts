@@ -3,12 +3,21 @@ import { settleRedirectPayment } from '../lifecycle/redirect-payment.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
 import type { SandboxOrder } from '../state.ts';
 import { CHALLENGE_FAILED_RESULT, decideCardOutcome, maskCard } from '../test-cards.ts';
+import { CHECKOUT_PAGE_CSP } from './card-check-script.ts';
 import { readCardEntry } from './card-form.ts';
 import { checkoutPage } from './checkout-page.ts';
 import { challengePath } from './pay-token.ts';
 
-/** What to answer: a page (with its status), or the shop (return_url / cancel_url), or another sandbox page. */
-export type ShopperAnswer = { readonly page: string; readonly status: number } | { readonly back: true } | { readonly redirect: string };
+/**
+ * What to answer: a page (with its status, and its CSP when not the pages' default), or the shop (return_url /
+ * cancel_url), or another sandbox page.
+ */
+export type ShopperAnswer = { readonly page: string; readonly status: number; readonly csp?: string } | { readonly back: true } | { readonly redirect: string };
+
+/** The checkout page as an answer, with the CSP that lets its check script run. */
+export function checkoutAnswer(order: SandboxOrder, form: ReadonlyMap<string, string>, status: number, problems: readonly string[] = []): ShopperAnswer {
+  return { page: checkoutPage(order, form, problems), status, csp: CHECKOUT_PAGE_CSP };
+}
 
 const BACK = { back: true } as const;
 
@@ -18,9 +27,9 @@ export function actOnCheckout(deps: SandboxDeps, order: SandboxOrder, action: st
     settleRedirectPayment(deps, order, 'cancelled', 'shopper');
     return BACK;
   }
-  if (action !== 'pay') return { page: checkoutPage(order, form, [`Unknown action "${action}".`]), status: 400 };
+  if (action !== 'pay') return checkoutAnswer(order, form, 400, [`Unknown action "${action}".`]);
   const entry = readCardEntry(form, deps.clock());
-  if (entry.card === null) return { page: checkoutPage(order, form, entry.problems), status: 422 };
+  if (entry.card === null) return checkoutAnswer(order, form, 422, entry.problems.map((problem) => problem.message));
   const outcome = decideCardOutcome(entry.card, order.amount, true);
   const card = { maskedCard: maskCard(entry.card), riskAction: outcome.riskAction, riskScore: outcome.riskScore };
   if (outcome.behaviour === 'challenge') {

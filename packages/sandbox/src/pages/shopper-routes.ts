@@ -7,13 +7,14 @@ import { RedirectPaymentError } from '../lifecycle/redirect-payment-error.ts';
 import { readBody } from '../server/read-body.ts';
 import type { SandboxOrder } from '../state.ts';
 import { answerWhenKept, type StateKeeper } from '../store/state-keeper.ts';
+import { PAGE_CSP } from './card-check-script.ts';
+import { CHECK_ACTION, checkCardEntry, sendCardCheck } from './card-check.ts';
 import { challengePage } from './challenge-page.ts';
-import { checkoutPage } from './checkout-page.ts';
 import { issuerPage } from './issuer-page.ts';
 import { notFoundPage, notKeptPage, resultPage } from './result-page.ts';
 import { returnLocation } from './return-parameters.ts';
 import { CHALLENGE_PREFIX, challengePath, PAY_PREFIX } from './pay-token.ts';
-import { actOnAlternative, actOnChallenge, actOnCheckout, type ShopperAnswer } from './shopper-actions.ts';
+import { actOnAlternative, actOnChallenge, actOnCheckout, checkoutAnswer, type ShopperAnswer } from './shopper-actions.ts';
 
 /** Largest form a shopper page reads. */
 const FORM_LIMIT = 64 * 1024;
@@ -23,7 +24,6 @@ const HEADERS = {
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
 };
 
 /** True for a path a shopper page answers. */
@@ -31,8 +31,8 @@ export function isShopperPath(path: string): boolean {
   return path.startsWith(PAY_PREFIX) || path.startsWith(CHALLENGE_PREFIX);
 }
 
-function send(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { ...HEADERS, 'content-length': Buffer.byteLength(html) }).end(html);
+function send(res: ServerResponse, status: number, html: string, csp = PAGE_CSP): void {
+  res.writeHead(status, { ...HEADERS, 'content-security-policy': csp, 'content-length': Buffer.byteLength(html) }).end(html);
 }
 
 async function readForm(req: IncomingMessage, idleMs: number): Promise<Map<string, string>> {
@@ -54,7 +54,7 @@ async function payAnswer(deps: SandboxDeps, order: SandboxOrder, action: string 
   if (order.threedsResult === 'CHALLENGE_REQUIRED') return { redirect: challengePath(order) };
   if (order.variant === 'alternative') return action === undefined ? { page: issuerPage(order), status: 200 } : actOnAlternative(deps, order, action);
   // No action: the merchant's page auto-submitted its hidden fields (or a plain GET): show the form.
-  return action === undefined ? { page: checkoutPage(order, form), status: 200 } : actOnCheckout(deps, order, action, form);
+  return action === undefined ? checkoutAnswer(order, form, 200) : actOnCheckout(deps, order, action, form);
 }
 
 async function challengeAnswer(deps: SandboxDeps, order: SandboxOrder, action: string | undefined): Promise<ShopperAnswer> {
@@ -62,7 +62,10 @@ async function challengeAnswer(deps: SandboxDeps, order: SandboxOrder, action: s
   return action === undefined ? { page: challengePage(order), status: 200 } : actOnChallenge(deps, order, action);
 }
 
-/** Answers a shopper page request: GET shows the page, POST with `sandbox_action` acts, then 303 back to the shop. */
+/**
+ * Answers a shopper page request: GET shows the page, POST with `sandbox_action` acts, then 303 back to the shop;
+ * `sandbox_action=check` on a payment page answers the card entry's problems in JSON and changes nothing.
+ */
 export async function serveShopperPage(deps: SandboxDeps, keeper: StateKeeper, req: IncomingMessage, res: ServerResponse, path: string, idleMs: number): Promise<void> {
   const challenge = path.startsWith(CHALLENGE_PREFIX);
   let token: string;
@@ -85,6 +88,10 @@ export async function serveShopperPage(deps: SandboxDeps, keeper: StateKeeper, r
     throw error;
   }
   const action = form.get('sandbox_action');
+  if (!challenge && action === CHECK_ACTION) {
+    const check = checkCardEntry(deps, order, form);
+    return sendCardCheck(res, check.status, check.answer);
+  }
   const before = keeper.changeCount;
   let answer: ShopperAnswer;
   try {
@@ -105,7 +112,7 @@ export async function serveShopperPage(deps: SandboxDeps, keeper: StateKeeper, r
         if (location) return void res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
         return send(res, 200, resultPage(order, null));
       }
-      send(res, answer.status, answer.page || notFoundPage('Unknown action.'));
+      send(res, answer.status, answer.page || notFoundPage('Unknown action.'), answer.csp);
     },
     () => send(res, 503, notKeptPage()),
   );

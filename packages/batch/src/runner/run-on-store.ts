@@ -1,0 +1,106 @@
+import { BatchInterruptedError } from '../batch-interrupted-error.ts';
+import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
+import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
+import type { BatchOperation } from '../operation/batch-operations.ts';
+import { batchSpecOf } from '../operation/batch-operations.ts';
+import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';
+import { progressOf } from '../progress.ts';
+import { cannotTellReconciler } from '../reconciler.ts';
+import type { PendingOrder } from '../send/pending-order.ts';
+import type { ChunkStore } from '../store/chunk-store.ts';
+import { takeIn } from './take-in.ts';
+import { WakeUp } from './wake-up.ts';
+import { runWorker, type WorkerStats } from './worker-loop.ts';
+
+/** How often progress is read from a shared store (a store this process alone holds reports it at every step). */
+const PROGRESS_EVERY_MS = 1000;
+
+/** What the runner needs on top of the batch's settings: who it is and how it leases. */
+export interface StoreRunSettings extends Omit<BatchSettings, 'operation'>, StageHook {
+  readonly operation: BatchOperation;
+  readonly holder: string;
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  /** The journal's path (the result's `journal`), or null. */
+  readonly journal: string | null;
+}
+
+/** What a run on a store did: the batch's result and this worker's own figures. */
+export interface StoreRunResult extends BatchResult {
+  readonly worker: WorkerStats;
+}
+
+const sum = (counts: OutcomeCounts): number => counts.succeeded + counts.failed + counts.rejected + counts.unknown;
+
+/**
+ * The batch runner, the same over every ChunkStore: this process's intake (when it is given input, read once it holds
+ * the intake) and its worker run
+ * side by side until intake is over and every chunk is done; a failure of either stops the other. Progress comes from
+ * the store; outcomes are reported once committed; a stop by the signal ends in BatchInterruptedError once the
+ * requests in flight are settled and committed.
+ */
+export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null): Promise<StoreRunResult> {
+  const startedAt = Date.now();
+  const { operation } = settings;
+  const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
+  const total = async (): Promise<number | null> => settings.total ?? (await store.status()).total;
+  const report = (counts: OutcomeCounts, inFlight: number, known: number | null): void =>
+    settings.onProgress?.(progressOf({ counts, total: known, inFlight, startedAt, now: Date.now() }));
+  // A shared store is read now and then; counts this process alone keeps are reported at every step.
+  const local = store.localCounts;
+  const progress =
+    settings.onProgress && local === null
+      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, settings.total ?? s.total)).catch(() => {}), PROGRESS_EVERY_MS)
+      : null;
+  const stop = new AbortController();
+  const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
+  let failure: { error: unknown } | null = null;
+  const failed = (error: unknown): void => {
+    failure ??= { error };
+    stop.abort();
+  };
+  let worker: WorkerStats | undefined;
+  // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the store's watch.
+  const wakeUp = new WakeUp();
+  const watching = store.watch(() => wakeUp.wake()).catch(() => null);
+  try {
+    const limit = batchSpecOf(operation).limit;
+    const taking = input
+      ? store
+          .intake((start) => takeIn({ store, operation, limit, orders: input(), start, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() }), signal)
+          .then(() => wakeUp.wake())
+          .catch(failed)
+      : null;
+    worker = await runWorker({
+      store,
+      holder: settings.holder,
+      operation,
+      client: settings.client,
+      concurrency,
+      reconcile: settings.reconcile ?? cannotTellReconciler,
+      maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends,
+      leaseMs: settings.leaseMs,
+      ...sendTiming(settings),
+      pollMs: settings.pollMs,
+      onOutcome: settings.onOutcome,
+      onStep: local && settings.onProgress ? (inFlight) => report(local, inFlight, settings.total ?? null) : undefined,
+      onStage: settings.onStage,
+      signal,
+      wakeUp,
+    }).catch((error: unknown) => {
+      failed(error);
+      return undefined;
+    });
+    await taking;
+  } finally {
+    if (progress) clearInterval(progress);
+    await (await watching)?.().catch(() => {});
+  }
+  if (failure !== null) throw (failure as { error: unknown }).error;
+  const status = await store.status();
+  if (settings.signal?.aborted) throw new BatchInterruptedError(sum(status.counts), settings.journal);
+  report(status.counts, 0, await total());
+  const outcomes: OrderOutcome[] = [];
+  if (settings.keepOutcomes ?? true) for await (const outcome of store.outcomes()) outcomes.push(outcome);
+  return { operation, counts: status.counts, total: sum(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
+}

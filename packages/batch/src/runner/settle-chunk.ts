@@ -1,0 +1,48 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { OrderOutcome } from '../outcome.ts';
+import type { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
+import type { PendingOrder } from '../send/pending-order.ts';
+import { sendChunk } from '../send/send-chunk.ts';
+import type { WorkerOptions, WorkerStats } from './worker-loop.ts';
+import type { ChunkCommit, ClaimedChunk } from '../store/chunk-store.ts';
+import { sendGuard } from '../lease/local-lease.ts';
+
+/** How a leased chunk ended: settled (to commit), its lease lost after sending, or never sent (to hand back). */
+export type ChunkEnd = { readonly commit: ChunkCommit } | { readonly lost: true } | { readonly unsent: true };
+
+/**
+ * Sends one leased chunk, only while its lease has the send margin left at the moment the request is written (else it
+ * is handed back unsent), and settles each order. A chunk taken over from an earlier holder is not sent: once no send
+ * of that holder can still be in flight (`quietWaitMs`), its orders are queried, and those not applied go to a new chunk.
+ */
+export async function settleChunk(options: WorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: WorkerStats): Promise<ChunkEnd> {
+  const { store, operation } = options;
+  let decided: OrderOutcome[] = [];
+  let inDoubt: PendingOrder[];
+  let sent = true;
+  let quiet = false;
+  if (claimed.takenOver && operation !== 'query') {
+    // The earlier holder may have sent it: wait out its request, then a query decides (a send it had not proven does not count).
+    // A stop meanwhile hands it back unsent (taken over still: the next holder waits and queries in its turn).
+    const quietNow = claimed.quietWaitMs <= 0 || (await sleep(claimed.quietWaitMs, true, { signal: options.signal }).catch(() => false));
+    if (!quietNow) return { unsent: true };
+    stats.takenOver += 1;
+    inDoubt = claimed.orders;
+    sent = claimed.sent;
+  } else {
+    await options.onStage?.('intent-written', claimed.chunk);
+    // Sent only while the lease has the send margin left when the request is written; else handed back unsent.
+    const answered = await sendChunk(options.client, operation, claimed.orders, { timeoutMs: options.timeoutMs, beforeSend: sendGuard(claimed.chunk, claimed.lease, options.sendMarginMs) });
+    if (answered.unsent) return { unsent: true };
+    decided = answered.outcomes;
+    inDoubt = answered.inDoubt;
+    quiet = answered.timedOut;
+    if (inDoubt.length > 0 && !(await store.markSent(claimed))) {
+      stats.refused += 1;
+      return { lost: true };
+    }
+    await options.onStage?.('answered', claimed.chunk);
+  }
+  const reconciled = inDoubt.length > 0 ? await reconciliation.settle(inDoubt, sent, quiet) : { outcomes: [], resend: [] };
+  return { commit: { claimed, outcomes: [...decided, ...reconciled.outcomes], resend: reconciled.resend } };
+}

@@ -1,0 +1,102 @@
+import { checkResponseSignature } from '@gw/client';
+import type { Verifier } from '@gw/signer-interface';
+import { RecordValidator, type OperationSpec } from '@gw/types';
+import type { DriftRecorder } from '../report/drift-recorder.ts';
+import { decodeAnswer, decodeRequest, nameOf, VARIANTS_BY_PATH, type WireForm } from './decode.ts';
+import { shapeOf } from './example.ts';
+import type { Exchange } from './exchange.ts';
+import { problemDrift } from './problem-drift.ts';
+import { walkAnswer } from './walk-answer.ts';
+
+/** What checking needs besides the exchange. */
+export interface CheckContext {
+  readonly recorder: DriftRecorder;
+  readonly validator: RecordValidator;
+  readonly verifier: Verifier | null;
+  readonly maxInputBytes: number;
+}
+
+/** The media type of a Content-Type header, lower case, without parameters. */
+function mediaType(header: string): string {
+  return header.split(';')[0]!.trim().toLowerCase();
+}
+
+/** The wire forms the spec shows for a request: its declared one, and a form where it declares none (UNKNOWNS U31). */
+function allowedForms(op: OperationSpec): readonly WireForm[] {
+  return op.requestEncodingDeclared ? [op.requestEncoding] : [op.requestEncoding, 'form'];
+}
+
+function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ctx: CheckContext): OperationSpec {
+  const fallback = variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
+  if (!exchange.requestBody) return fallback;
+  const decoded = decodeRequest(variants, exchange.requestContentType, exchange.requestBody);
+  const operation = decoded.op.name;
+  if ('failure' in decoded) {
+    ctx.recorder.drift({ operation, side: 'request', kind: 'undecodable', path: '', message: decoded.failure, example: '', seenType: null });
+    return decoded.op;
+  }
+  ctx.recorder.requestFormSeen(operation, decoded.form);
+  if (!allowedForms(decoded.op).includes(decoded.form)) {
+    ctx.recorder.drift({ operation, side: 'request', kind: 'wire-form', path: '', message: `sent as ${decoded.form}; the spec shows ${decoded.op.requestEncoding}`, example: mediaType(exchange.requestContentType), seenType: null });
+  }
+  for (const problem of ctx.validator.problems(decoded.op.requestSchema, decoded.record)) ctx.recorder.drift(problemDrift(operation, 'request', decoded.record, problem));
+  return decoded.op;
+}
+
+async function checkSignature(op: OperationSpec, record: Record<string, unknown>, ctx: CheckContext): Promise<void> {
+  if (!ctx.verifier) return;
+  const verdict = await checkResponseSignature(nameOf(op), record, ctx.verifier);
+  if (verdict !== 'mismatch' && verdict !== 'missing') return;
+  const signature = typeof record.encryption_data === 'string' ? record.encryption_data : '';
+  const message = verdict === 'missing' ? 'absent, though the spec says this answer is signed' : 'does not verify with the configured verifier (the signing rule or the secret differs)';
+  ctx.recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
+}
+
+async function checkAnswer(exchange: Exchange, op: OperationSpec, ctx: CheckContext): Promise<void> {
+  const { recorder } = ctx;
+  const operation = op.name;
+  recorder.answerSeen(operation, exchange.status, mediaType(exchange.responseContentType));
+  // UNKNOWNS U49: the spec shows HTTP 200 only; any other status is drift, and its body is not read.
+  if (exchange.status !== 200) {
+    recorder.drift({ operation, side: 'response', kind: 'status', path: '', message: `HTTP ${exchange.status}; the spec shows 200 only`, example: String(exchange.status), seenType: null });
+    return;
+  }
+  if (mediaType(exchange.responseContentType) !== op.responseMediaType) {
+    recorder.drift({ operation, side: 'response', kind: 'content-type', path: '', message: `Content-Type ${mediaType(exchange.responseContentType) || '(none)'}; the spec shows ${op.responseMediaType}`, example: mediaType(exchange.responseContentType), seenType: null });
+  }
+  if (!exchange.responseBody) return;
+  let record: Record<string, unknown>;
+  try {
+    record = decodeAnswer(op, exchange.responseBody, ctx.maxInputBytes);
+  } catch (error) {
+    recorder.drift({ operation, side: 'response', kind: 'undecodable', path: '', message: `not readable as ${op.responseEncoding}: ${shapeOfDigits(error)}`, example: '', seenType: null });
+    return;
+  }
+  recorder.observations(operation).answers += 1;
+  for (const problem of ctx.validator.problems(op.responseSchema, record)) {
+    // UNKNOWNS U42: an answer signed per `x-gw-response-signature` carries encryption_data whether its schema lists it or not.
+    if (problem.pointer === '/encryption_data' && problem.keyword === 'unknown' && op.responseSignature !== 'none') continue;
+    recorder.drift(problemDrift(operation, 'response', record, problem));
+  }
+  walkAnswer(op, record, recorder);
+  await checkSignature(op, record, ctx);
+}
+
+/** A decoding error's message with any digit run shaped (it might quote a value). */
+function shapeOfDigits(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\d{6,}/g, (run) => shapeOf(run));
+}
+
+/** Checks one exchange against the spec and records what it found; never throws for what the traffic holds. */
+export async function checkExchange(exchange: Exchange, ctx: CheckContext): Promise<void> {
+  const path = exchange.path;
+  const variants = VARIANTS_BY_PATH.get(path);
+  ctx.recorder.exchange(exchange.requestBody !== null && exchange.responseBody !== null);
+  if (!variants) {
+    ctx.recorder.drift({ operation: path, side: 'request', kind: 'unknown-path', path: '', message: `no operation of the spec at ${path}`, example: exchange.method, seenType: null });
+    return;
+  }
+  const op = checkRequest(exchange, variants, ctx);
+  await checkAnswer(exchange, op, ctx);
+}

@@ -1,0 +1,69 @@
+import { request as httpRequest, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Exchange } from '../check/exchange.ts';
+import { Capture } from './capture.ts';
+import { answerHeaders, upstreamHeaders } from './headers.ts';
+
+/** Where and how requests are forwarded. */
+export interface ForwardTarget {
+  readonly upstream: URL;
+  readonly agent: Agent;
+  /** Most bytes of a body kept for checking; a larger body is forwarded whole and left unchecked. */
+  readonly captureLimit: number;
+  /** The longest pause in the upstream's answer before it is given up (HTTP 504 if nothing was answered yet). */
+  readonly timeoutMs: number;
+}
+
+/** The proxy's own answer when the upstream cannot be reached: the only bytes it ever writes itself. */
+function answerOwnError(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ proxy_error: message });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-gw-proxy-error': '1' });
+  res.end(body);
+}
+
+/**
+ * Streams a request to the upstream and its answer back, both unchanged (end-to-end headers, status and body bytes),
+ * keeping a bounded copy of each body beside the stream; `done` gets the exchange once the answer has been written.
+ */
+export function forward(req: IncomingMessage, res: ServerResponse, target: ForwardTarget, done: (exchange: Exchange) => void): void {
+  const requestCapture = new Capture(target.captureLimit);
+  const send = target.upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+  const upstreamPath = `${target.upstream.pathname.replace(/\/$/, '')}${req.url ?? '/'}`;
+  const outgoing = send({
+    protocol: target.upstream.protocol,
+    hostname: target.upstream.hostname,
+    port: target.upstream.port,
+    method: req.method,
+    path: upstreamPath,
+    headers: upstreamHeaders(req.headers, target.upstream.host),
+    agent: target.agent,
+    timeout: target.timeoutMs,
+  });
+  outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer from the upstream for ${target.timeoutMs} ms`)));
+  outgoing.on('error', (error) => answerOwnError(res, error.message.startsWith('no answer') ? 504 : 502, `upstream: ${error.message}`));
+  outgoing.on('response', (answer) => {
+    const responseCapture = new Capture(target.captureLimit);
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders(answer.rawHeaders));
+    answer.on('data', (chunk: Buffer) => responseCapture.add(chunk));
+    answer.pipe(res);
+    answer.on('error', () => res.destroy());
+    answer.on('end', () =>
+      done({
+        path: (req.url ?? '/').split('?')[0]!,
+        method: req.method ?? '',
+        requestContentType: String(req.headers['content-type'] ?? ''),
+        requestBody: requestCapture.body(),
+        status: answer.statusCode ?? 0,
+        responseContentType: String(answer.headers['content-type'] ?? ''),
+        responseBody: responseCapture.body(),
+      }),
+    );
+  });
+  req.on('data', (chunk: Buffer) => requestCapture.add(chunk));
+  req.on('error', () => outgoing.destroy());
+  req.pipe(outgoing);
+}

@@ -1,0 +1,4 @@
+export { startProxy, type Proxy } from './start-proxy.ts';
+export type { ProxyOptions } from './options.ts';
+export type { DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations } from './report/report-types.ts';
+export type { Exchange } from './check/exchange.ts';

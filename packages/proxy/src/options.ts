@@ -1,0 +1,25 @@
+import type { Verifier } from '@gw/signer-interface';
+import type { Exchange } from './check/exchange.ts';
+
+/** How a checking proxy runs. */
+export interface ProxyOptions {
+  /** The gateway's base address (the `/v1` paths are appended), e.g. `https://gateway.example` (UNKNOWNS U01). */
+  readonly upstream: string;
+  /** Port on 127.0.0.1; default 0 (any free port). */
+  readonly port?: number;
+  /** Where the drift report is written as traffic goes (a JSON file); default none (read it from `proxy.report`). */
+  readonly reportFile?: string;
+  /** Verifies answers' `encryption_data`; default none (signatures are then not checked, and the report says so). */
+  readonly verifier?: Verifier;
+  /** Most bytes of a body checked; larger bodies are forwarded whole and counted unchecked. Default 1 MiB (UNKNOWNS U51). */
+  readonly maxBodyBytes?: number;
+  /** The longest pause in the upstream's answer; default 30000 ms, the client's timeout (UNKNOWNS U51). */
+  readonly timeoutMs?: number;
+  /** Called with every exchange once answered (bodies as they passed, card data included: the caller's own traffic). */
+  readonly onExchange?: (exchange: Exchange) => void;
+  /** Time-outs and connection bound of the proxy's own server; default the sandbox's (`SANDBOX_LIMIT_DEFAULTS`). */
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly keepAliveTimeoutMs?: number;
+  readonly maxConnections?: number;
+}

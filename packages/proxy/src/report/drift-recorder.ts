@@ -1,0 +1,121 @@
+import type { DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations } from './report-types.ts';
+
+/** Bounds that keep a long-running proxy's report small whatever the traffic. */
+const MAX_DRIFT_ENTRIES = 2000;
+const MAX_PLACES_PER_OPERATION = 2000;
+const MAX_VALUES_PER_PLACE = 100;
+/** Where values past MAX_VALUES_PER_PLACE are counted. */
+export const OTHER_VALUES = '(other values)';
+
+/** A field path: `path.name`, or `name` at the top. */
+export function join(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
+}
+
+/** A drift finding before it is counted. */
+export interface DriftFinding {
+  readonly operation: string;
+  readonly side: DriftSide;
+  readonly kind: DriftKind;
+  readonly path: string;
+  readonly message: string;
+  readonly example: string;
+  readonly seenType: string | null;
+}
+
+function bump(counts: Record<string, number>, key: string, limit = Infinity): void {
+  if (Object.hasOwn(counts, key)) counts[key]! += 1;
+  else if (Object.keys(counts).length < limit) counts[key] = 1;
+  else counts[OTHER_VALUES] = (counts[OTHER_VALUES] ?? 0) + 1;
+}
+
+/** Collects drift (one entry per operation, side, kind and place, counted) and observations, in bounded memory. */
+export class DriftRecorder {
+  readonly report: DriftReport;
+  readonly #entries = new Map<string, DriftEntry>();
+  #now: () => Date;
+  readonly #children = new Map<string, Set<string>>();
+  readonly #records = new Map<string, number>();
+
+  constructor(upstream: string, signaturesChecked: boolean, now: () => Date = () => new Date()) {
+    this.#now = now;
+    const at = now().toISOString();
+    this.report = { type: 'gw-drift-report', version: 1, upstream, startedAt: at, updatedAt: at, signaturesChecked, exchanges: 0, unchecked: 0, drift: [], observations: {} };
+  }
+
+  /** Counts one exchange; `checked` false when its bodies were too large to check. */
+  exchange(checked: boolean): void {
+    this.report.exchanges += 1;
+    if (!checked) this.report.unchecked += 1;
+    this.report.updatedAt = this.#now().toISOString();
+  }
+
+  /** Records a finding: a new entry the first time, else one more on its count. */
+  drift(finding: DriftFinding): void {
+    const key = `${finding.operation}|${finding.side}|${finding.kind}|${finding.path}`;
+    const at = this.#now().toISOString();
+    const entry = this.#entries.get(key);
+    if (entry) {
+      entry.count += 1;
+      entry.lastSeen = at;
+      return;
+    }
+    if (this.#entries.size >= MAX_DRIFT_ENTRIES) return;
+    const created: DriftEntry = { ...finding, count: 1, firstSeen: at, lastSeen: at };
+    this.#entries.set(key, created);
+    this.report.drift.push(created);
+  }
+
+  /** The observations of one operation, created on first use. */
+  observations(operation: string): OperationObservations {
+    let seen = this.report.observations[operation];
+    if (!seen) this.report.observations[operation] = seen = { answers: 0, statuses: {}, contentTypes: {}, requestForms: {}, fields: {}, values: {} };
+    return seen;
+  }
+
+  /** Counts an answer's status and content type. */
+  answerSeen(operation: string, status: number, contentType: string): void {
+    const seen = this.observations(operation);
+    bump(seen.statuses, String(status), MAX_VALUES_PER_PLACE);
+    bump(seen.contentTypes, contentType || '(none)', MAX_VALUES_PER_PLACE);
+  }
+
+  /** Counts a request's wire form. */
+  requestFormSeen(operation: string, form: string): void {
+    bump(this.observations(operation).requestForms, form);
+  }
+
+  /**
+   * Counts one record at place `path` of an answer (`''` for the whole answer) with its member names, for "which fields
+   * are always present" (UNKNOWNS U05). Returns the names every earlier record there carried and this one does not.
+   */
+  recordSeen(operation: string, path: string, names: readonly string[]): string[] {
+    const fields = this.observations(operation).fields;
+    const key = `${operation}|${path}`;
+    const children = this.#children.get(key) ?? new Set<string>();
+    this.#children.set(key, children);
+    const before = this.#records.get(key) ?? 0;
+    this.#records.set(key, before + 1);
+    const here = new Set(names);
+    const missing: string[] = [];
+    for (const name of names) {
+      if (children.has(name) || Object.keys(fields).length >= MAX_PLACES_PER_OPERATION) continue;
+      children.add(name);
+      fields[join(path, name)] = { places: before, present: 0 };
+    }
+    for (const name of children) {
+      const place = fields[join(path, name)]!;
+      if (!here.has(name) && before > 0 && place.present === before && place.places === before) missing.push(name);
+      place.places += 1;
+      if (here.has(name)) place.present += 1;
+    }
+    return missing;
+  }
+
+  /** Counts a value seen at a place with known values or a status. */
+  valueSeen(operation: string, path: string, unknowns: string, value: string): void {
+    const values = this.observations(operation).values;
+    const place = (values[path] ??= { unknowns, counts: {} });
+    bump(place.counts, value, MAX_VALUES_PER_PLACE);
+  }
+}

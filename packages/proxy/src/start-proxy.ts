@@ -1,0 +1,82 @@
+import { Agent, createServer } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { serverLimits } from '@gw/sandbox';
+import { RecordValidator } from '@gw/types';
+import { checkExchange, type CheckContext } from './check/check-exchange.ts';
+import type { Exchange } from './check/exchange.ts';
+import { forward, type ForwardTarget } from './forward/forward.ts';
+import type { ProxyOptions } from './options.ts';
+import { DriftRecorder } from './report/drift-recorder.ts';
+import { ReportFile } from './report/report-file.ts';
+import type { DriftReport } from './report/report-types.ts';
+
+/** A running checking proxy. */
+export interface Proxy {
+  /** Its base address, e.g. `http://127.0.0.1:40124`: give it to the client as `baseUrl`. */
+  readonly url: string;
+  readonly port: number;
+  /** The report so far (the same object the report file is written from). */
+  readonly report: DriftReport;
+  /** Resolves once every exchange answered so far has been checked and the report file written. */
+  settled(): Promise<void>;
+  /** Stops listening, closes connections, checks what is pending and writes the report a last time. */
+  stop(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** The upstream as a URL, or a TypeError naming what is wrong with it. */
+function upstreamUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError(`upstream ${JSON.stringify(text)} is not an absolute URL (e.g. https://gateway.example)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`upstream ${text} must be http: or https:`);
+  return url;
+}
+
+/** Starts a proxy on 127.0.0.1 that forwards every request to the upstream unchanged and checks `/v1` exchanges against the spec. */
+export async function startProxy(options: ProxyOptions): Promise<Proxy> {
+  const upstream = upstreamUrl(options.upstream);
+  const limits = serverLimits(options);
+  const recorder = new DriftRecorder(upstream.origin + upstream.pathname.replace(/\/$/, ''), options.verifier !== undefined);
+  const file = options.reportFile ? new ReportFile(options.reportFile, recorder.report) : null;
+  const ctx: CheckContext = { recorder, validator: new RecordValidator(), verifier: options.verifier ?? null, maxInputBytes: limits.maxBodyBytes };
+  const agentOptions = { keepAlive: true, maxSockets: limits.maxConnections };
+  const target: ForwardTarget = {
+    upstream,
+    agent: upstream.protocol === 'https:' ? new HttpsAgent(agentOptions) : new Agent(agentOptions),
+    captureLimit: limits.maxBodyBytes,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  };
+  // Checks run one after another, after the answer was written: never on the traffic's path.
+  let checks: Promise<void> = Promise.resolve();
+  const check = (exchange: Exchange): void => {
+    options.onExchange?.(exchange);
+    if (!exchange.path.startsWith('/v1/')) return;
+    checks = checks.then(() => checkExchange(exchange, ctx)).then(() => file?.changed(), () => undefined);
+  };
+  const server = createServer(limits.serverOptions, (req, res) => forward(req, res, target, check));
+  server.maxConnections = limits.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  file?.changed();
+  const settled = async (): Promise<void> => {
+    await checks;
+    await file?.flush();
+  };
+  const stop = async (): Promise<void> => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    target.agent.destroy();
+    await settled();
+  };
+  return { url: `http://127.0.0.1:${port}`, port, report: recorder.report, settled, stop, [Symbol.asyncDispose]: stop };
+}

@@ -1,0 +1,44 @@
+// Test helpers: a client, a proxy and a sandbox over real HTTP on 127.0.0.1, and one order of every operation.
+import { createClient, type ClientOptions, type GwClient } from '@gw/client';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+
+export const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+export const CARD = '4111111111111111';
+export const CVV = '737';
+/** A fixed clock: two sandboxes with the same seed and clock give the same answers byte for byte. */
+export const fixedClock = (): Date => new Date('2026-03-04T05:06:07Z');
+
+/** A client of the sandbox's default merchant at `baseUrl`. */
+export function clientAt(baseUrl: string, options: Partial<ClientOptions> = {}): GwClient {
+  return createClient({ baseUrl, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, retry: { attempts: 1 }, ...options } as ClientOptions);
+}
+
+/** Calls every operation once, in every wire form the spec shows (a form-encoded authorise too). */
+export async function everyOperation(client: GwClient, formClient: GwClient, tag: string): Promise<void> {
+  const payment = (n: number, extra: Record<string, unknown> = {}) => ({ order_no: `${tag}-${n}`, currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV, ...extra });
+  const one = await client.authoriseCard(payment(1));
+  const two = await formClient.authoriseCard(payment(2));
+  const three = await client.authoriseCard(payment(3));
+  const sub = await client.authoriseCard(payment(4, { subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30', billing_cycle: 12 } }));
+  const ref = (r: typeof one, order: string) => ({ transaction_id: r.transaction_id!, order_no: order, currency: 'USD', amount: '40.00' });
+  await client.authoriseAlternative({ order_no: `${tag}-5`, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back' });
+  await client.checkout({ order_no: `${tag}-6`, currency: 'USD', amount: '59.90', return_url: 'https://shop.example.test/ok' });
+  await client.capture({ capture_orders: [ref(one, `${tag}-1`)] });
+  await client.refund({ refund_orders: [{ ...ref(one, `${tag}-1`), refund_amount: '20.00', refund_reason: 'damaged' }] });
+  await client.review({ review_orders: [{ ...ref(two, `${tag}-2`), review_flag: '1' }] });
+  await client.cancel({ cancel_orders: [ref(three, `${tag}-3`)] });
+  await client.query({ transaction_id: [two.transaction_id!] });
+  await client.cancelSubscription({ recurring_id: sub.recurring_id, contract_name: 'Gold' });
+  await client.payout({
+    request_id: `0f8fad5b-d9cb-469f-a165-70867728950${tag.length % 10}`,
+    payment_amount: '250.00',
+    payment_currency: 'USD',
+    source_amount: '250.00',
+    source_currency: 'USD',
+    fee_paid_by: 'PAYER',
+    payment_method: 'SWIFT',
+    payment_date: '2026-12-01',
+    beneficiary: { first_name: 'Ana', last_name: 'Lee', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKUS33' } },
+  });
+}
