@@ -22,7 +22,9 @@ function isApiLine(line: string): boolean {
 function qualifiedLines(report: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (const block of body(report).split(/\n\n+/)) {
-    const lines = block.split('\n').map((line) => line.trim()).filter(isApiLine);
+    // A list's separator is no API: appending after a list's last item (a new type in `export { ..., Last }`) gives
+    // the old last line a comma, which is not a removal.
+    const lines = block.split('\n').map((line) => line.trim().replace(/,$/, '')).filter(isApiLine);
     const head = lines[0] ?? '';
     for (const line of lines) {
       const key = line === head ? line : `${head} :: ${line}`;

@@ -95,6 +95,21 @@ describe('API reports and the semver rule', () => {
     expect(() => checkReports(root)).toThrow(/@gw\/a: API Extractor could not report \S+packages\/a\/dist\/index\.d\.ts:\n.*"DoesNotExist"/);
   });
 
+  it('an operation added to a generated table (a type appended to a namespace list, a member added) needs a minor changeset only', () => {
+    // As @gw/types: operations.gen.ts imports the record types as `T`, which API Extractor prints as `export { ..., Last }`.
+    const types = (names: string[]) => names.map((n) => `export type ${n} = { id?: string; };\n`).join('');
+    const entry = (names: string[]) => `import type * as T from './records.js';\nexport interface OperationRecords {\n${names.map((n) => `  ${n.toLowerCase()}: T.${n};\n`).join('')}}\n`;
+    writePackage(root, 'a', entry(['Capture', 'Payout']));
+    writeFileSync(join(root, 'packages/a/dist/records.d.ts'), types(['Capture', 'Payout']));
+    updateReports(root);
+    snapshotReleased(root);
+    writePackage(root, 'a', entry(['Capture', 'Payout', 'Balance']));
+    writeFileSync(join(root, 'packages/a/dist/records.d.ts'), types(['Capture', 'Payout', 'Balance']));
+    updateReports(root);
+    expect(readReport({ name: '@gw/a', dir: join(root, 'packages/a') })).toMatch(/Payout,\n\s+Balance\n/);
+    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a minor changeset \(pending: none\)/);
+  });
+
   it('in a fixed group a major changeset for any member covers every member', () => {
     changeset(root, 'x.md', { '@gw/b': 'major' });
     expect(pendingBumps(join(root, '.changeset'), ['@gw/a', '@gw/b', '@other/c'])).toEqual(new Map([['@gw/a', 'major'], ['@gw/b', 'major'], ['@other/c', 'none']]));
