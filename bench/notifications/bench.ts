@@ -184,8 +184,7 @@ ${rows.join('\n')}
 - The reference verifier alone (\`createHmacSha256Signer\`'s \`verify\` on an already decoded message: signing text of \`t\` and the body,
   HMAC-SHA256, constant-time compare) runs at ${verifierAlone.toFixed(2)}x raw verification's rate (${fmt(opsPerSecond('reference HMAC verifier alone'))} ops/s):
   about ${Math.round((100 * opsPerSecond('gw verify + parse + de-duplicate')) / opsPerSecond('reference HMAC verifier alone'))}% of the gw path's time per call; the rest is reading the body (UTF-8, \`JSON.parse\`, envelope
-  check), building the signed message, the promise and the de-duplication. Where it goes, step by step: \`stages.ts\` (CPU per step),
-  \`alloc.ts\` (heap per step), \`cpu.ts\` (the CPU lines above alone, for a profile). Signing a digest of the body instead (\`{ t, body_sha256 }\`) would add a SHA-256 of the body to
+  check), building the signed message, the promise and the de-duplication. Signing a digest of the body instead (\`{ t, body_sha256 }\`) would add a SHA-256 of the body to
   every check, not remove one, so the format stays as it is.
 `;
 console.log(`## notifications\n\n${body}`);

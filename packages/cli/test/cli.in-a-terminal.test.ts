@@ -80,7 +80,8 @@ describe('gw in a terminal', () => {
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 400 } });
     const command = `cd ${dir} && ${gw} batch capture orders.csv --journal orders.journal.jsonl --base-url ${sandbox.url} --sandbox-defaults --reconcile sandbox --concurrency 1`;
     open('batch', command);
-    await waitFor('batch', /\d+\/600 orders/);
+    // Some orders captured (the first progress line, 0/600, comes before any answer).
+    await waitFor('batch', /[1-9]\d*\/600 orders/);
     tmux('send-keys', '-t', 'batch', 'C-c');
     const stopped = await waitFor('batch', /GW_EXIT=\d+/);
     expect(stopped).toContain('stopping: waiting for the requests in flight');
