@@ -16,4 +16,3 @@ export { createHmacSha256Signer, hmacSha256SigningText, type HmacSha256SignerOpt
 export { createSha256ConcatSigner, type Sha256ConcatSignerOptions } from './sha256-concat-signer.ts';
 export { SignableMessageError, type SignableMessageErrorDetails } from './signable-message-error.ts';
 export { SignerConfigError } from './signer-config-error.ts';
-export { MAX_RECORD_DEPTH } from './record-depth.ts';

@@ -1,4 +1,5 @@
-import { MAX_RECORD_DEPTH, tooDeepError } from './record-depth.ts';
+import { MAX_RECORD_DEPTH } from '@gw/types';
+import { tooDeepError } from './record-depth.ts';
 import { SignableMessageError } from './signable-message-error.ts';
 
 /** The member left out of every signed message: the signature cannot cover itself. */

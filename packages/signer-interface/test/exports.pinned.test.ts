@@ -5,7 +5,6 @@ import * as conformance from '../src/conformance/index.ts';
 describe('@gw/signer-interface public exports', () => {
   it('are exactly these runtime values (types are pinned by the typecheck of dependants)', () => {
     expect(Object.keys(root).sort()).toEqual([
-      'MAX_RECORD_DEPTH',
       'SignableMessageError',
       'SignerConfigError',
       'createHmacSha256Signer',
