@@ -1,12 +1,7 @@
 export type { Signer } from './signer.ts';
 export type { Verifier } from './verifier.ts';
 export type { SignableField } from './signable-field.ts';
-export {
-  createSignableMessage,
-  type CreateSignableMessageOptions,
-  type SignableMessage,
-  type SignableOperation,
-} from './signable-message.ts';
+export { createSignableMessage, type CreateSignableMessageOptions, type SignableMessage, type SignableOperation } from './signable-message.ts';
 export { flattenRecord } from './flatten-record.ts';
 export { omitEncryptionData } from './omit-encryption-data.ts';
 export { signaturesMatch, type SignaturesMatchOptions } from './signatures-match.ts';

@@ -39,7 +39,6 @@ export interface CreateSignableMessageOptions {
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 const SECRET_KEYS: ReadonlySet<string> = new Set(secretFields);
-const REDACTED = '[redacted]';
 const OPERATIONS: ReadonlyMap<string, SignableOperation> = new Map(
   Object.values(operations).map((op) => [op.name, Object.freeze({ name: op.name as OperationName, path: op.path })]),
 );
@@ -56,7 +55,7 @@ class SecretField implements SignableField {
   }
 
   [INSPECT](): object {
-    return { path: this.path, value: REDACTED };
+    return { path: this.path, value: '[redacted]' };
   }
 }
 
@@ -113,9 +112,8 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
   }
   if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
   const fields: SignableField[] = [];
-  visitRecordLeaves(record, { operation }, (path, value, segments) => {
-    const last = segments[segments.length - 1];
-    fields.push(typeof last === 'string' && SECRET_KEYS.has(last) ? new SecretField(path, value) : Object.freeze({ path, value }));
+  visitRecordLeaves(record, { operation }, (path, value, segment) => {
+    fields.push(typeof segment === 'string' && SECRET_KEYS.has(segment) ? new SecretField(path, value) : Object.freeze({ path, value }));
   });
   return new BuiltSignableMessage(op, Object.freeze(fields), body);
 }

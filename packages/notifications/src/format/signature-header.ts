@@ -24,14 +24,24 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
   }
   let t: string | undefined;
   const signatures: string[] = [];
-  // Comma-separated `key=value` parts; keys and values are trimmed, the first `t` counts, an empty `v1` is ignored.
-  for (const part of value.split(',')) {
-    const at = part.indexOf('=');
-    if (at < 0) continue;
-    const key = part.slice(0, at).trim();
-    const text = part.slice(at + 1).trim();
-    if (key === 't' && t === undefined) t = text;
-    else if (key === 'v1' && text !== '') signatures.push(text);
+  // Comma-separated `key=value` parts, walked by index; keys and values are trimmed, the first `t` counts, an empty
+  // `v1` is ignored. The next `=` is searched again only once passed, so a long header of parts without one is still
+  // read in one pass.
+  let at = -1;
+  for (let start = 0; start <= value.length; ) {
+    let end = value.indexOf(',', start);
+    if (end < 0) end = value.length;
+    if (at < start) {
+      at = value.indexOf('=', start);
+      if (at < 0) at = Number.POSITIVE_INFINITY;
+    }
+    if (at < end) {
+      const key = value.slice(start, at).trim();
+      const text = value.slice(at + 1, end).trim();
+      if (key === 't' && t === undefined) t = text;
+      else if (key === 'v1' && text !== '') signatures.push(text);
+    }
+    start = end + 1;
   }
   if (t === undefined || !UNIX_SECONDS.test(t) || signatures.length === 0) {
     throw new NotificationRefusedError(`The ${SIGNATURE_HEADER} header is not "t=<unix seconds>,v1=<signature>".`, { reason: 'no-signature' });
