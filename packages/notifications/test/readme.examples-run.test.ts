@@ -12,8 +12,8 @@ mkdirSync(scratch, { recursive: true });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('README examples', () => {
-  it('include the quick start, the WHATWG handler, the server limits, the full-disk store and the handler test', () => {
-    expect(examples).toHaveLength(5);
+  it('include the quick start, the WHATWG handler, the server limits, the full-disk store, the handler test and a custom decoder', () => {
+    expect(examples).toHaveLength(6);
   });
 
   it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs', async (index, code) => {

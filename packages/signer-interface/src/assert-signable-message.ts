@@ -1,3 +1,4 @@
+import type { SignableField } from './signable-field.ts';
 import { isBuiltSignableMessage, type SignableMessage } from './signable-message.ts';
 import { SignableMessageError } from './signable-message-error.ts';
 
@@ -9,10 +10,7 @@ export function assertSignableMessage(message: unknown): asserts message is Sign
     candidate !== null &&
     typeof candidate === 'object' &&
     Array.isArray(candidate.fields) &&
-    candidate.fields.every((f: unknown) => {
-      const field = f as { path?: unknown; value?: unknown } | null;
-      return field !== null && typeof field === 'object' && typeof field.path === 'string' && typeof field.value === 'string';
-    }) &&
+    candidate.fields.every((field: Partial<SignableField> | null) => typeof field?.path === 'string' && typeof field.value === 'string') &&
     candidate.body instanceof Uint8Array &&
     typeof candidate.operation?.name === 'string';
   if (!ok) {

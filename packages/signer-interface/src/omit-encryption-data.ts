@@ -1,5 +1,5 @@
-import { MAX_RECORD_DEPTH, tooDeepError } from './record-depth.ts';
-import { ENCRYPTION_DATA, formatFieldPath, isPlainObject, type PathSegment } from './walk-record.ts';
+import { MAX_RECORD_DEPTH } from '@gw/types';
+import { ENCRYPTION_DATA, formatFieldPath, isPlainObject, tooDeepError, type PathSegment } from './walk-record.ts';
 
 // Recursive, but bounded: `segments` is the path to `value`, and a container deeper than MAX_RECORD_DEPTH is refused.
 function omit(value: unknown, segments: PathSegment[]): unknown {

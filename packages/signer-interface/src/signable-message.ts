@@ -1,8 +1,7 @@
 import { operations, secretFields, type OperationName } from '@gw/types';
 import type { SignableField } from './signable-field.ts';
 import { SignableMessageError } from './signable-message-error.ts';
-import { RecordShapes } from './record-shape.ts';
-import { visitRecordLeaves, type PathOrder } from './walk-record.ts';
+import { visitRecordLeaves } from './walk-record.ts';
 
 /** The operation a message belongs to: its client-level name and its path. */
 export interface SignableOperation {
@@ -40,16 +39,24 @@ export interface CreateSignableMessageOptions {
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 const SECRET_KEYS: ReadonlySet<string> = new Set(secretFields);
-const REDACTED = '[redacted]';
 const OPERATIONS: ReadonlyMap<string, SignableOperation> = new Map(
   Object.values(operations).map((op) => [op.name, Object.freeze({ name: op.name as OperationName, path: op.path })]),
 );
 
 // Card data must reach the signer in the clear, but console.log / util.inspect of a message must not print it.
-function toField(path: string, value: string, secret: boolean): SignableField {
-  const field = { path, value };
-  if (secret) Object.defineProperty(field, INSPECT, { value: () => ({ path, value: REDACTED }) });
-  return Object.freeze(field);
+class SecretField implements SignableField {
+  readonly path: string;
+  readonly value: string;
+
+  constructor(path: string, value: string) {
+    this.path = path;
+    this.value = value;
+    Object.freeze(this);
+  }
+
+  [INSPECT](): object {
+    return { path: this.path, value: '[redacted]' };
+  }
 }
 
 function toBytes(value: unknown, operation: string): Uint8Array {
@@ -61,53 +68,21 @@ function toBytes(value: unknown, operation: string): Uint8Array {
   });
 }
 
-/** The leaves of a message as the walk found them: paths and values side by side, and which values are secret. */
-interface MessageLeaves {
-  readonly paths: readonly string[];
-  readonly values: readonly string[];
-  /** Indexes of leaves whose last key is a secret field (card number, CVV, expiry). */
-  readonly secret: readonly number[];
-  /** The leaves' indexes sorted by path, when the walk could tell (see PathOrder). */
-  readonly pathOrder: PathOrder | null;
-}
-
-// A class, not an object literal with per-message property definitions: building one is on every request's path.
-// The field objects are made on first read of `fields`: a signer that reads the leaves through `signingLeaves` (the
-// reference HMAC) never pays for freezing one object per leaf.
+// A class with private fields: the body is encoded on first read only, and assertSignableMessage recognises a message
+// built here without reading a lazy body.
 class BuiltSignableMessage implements SignableMessage {
   readonly operation: SignableOperation;
-  readonly #leaves: MessageLeaves;
-  #fields: readonly SignableField[] | undefined;
+  readonly fields: readonly SignableField[];
   #source: unknown;
   #bytes: Uint8Array | undefined;
 
-  constructor(operation: SignableOperation, leaves: MessageLeaves, body: unknown) {
+  constructor(operation: SignableOperation, fields: readonly SignableField[], body: unknown) {
     this.operation = operation;
-    this.#leaves = leaves;
+    this.fields = fields;
     // A body given as a function is encoded on first use only: signers that never read it pay nothing for it.
     if (typeof body === 'function') this.#source = body;
     else this.#bytes = toBytes(body, operation.name);
     Object.freeze(this);
-  }
-
-  static leavesOf(message: BuiltSignableMessage): MessageLeaves {
-    return message.#leaves;
-  }
-
-  /** Every leaf of the record as (path, value), in the record's own key order, `encryption_data` left out. */
-  get fields(): readonly SignableField[] {
-    if (this.#fields === undefined) {
-      const { paths, values, secret } = this.#leaves;
-      const fields: SignableField[] = new Array(paths.length);
-      let next = 0;
-      for (let i = 0; i < paths.length; i++) {
-        const isSecret = secret[next] === i;
-        if (isSecret) next += 1;
-        fields[i] = toField(paths[i]!, values[i]!, isSecret);
-      }
-      this.#fields = Object.freeze(fields);
-    }
-    return this.#fields;
   }
 
   get body(): Uint8Array {
@@ -125,17 +100,6 @@ export function isBuiltSignableMessage(value: unknown): value is SignableMessage
   return value instanceof BuiltSignableMessage;
 }
 
-/**
- * Internal (not exported from the package): the paths, values and order by path of a message built here, without
- * making its field objects; null for any other message (read its `fields`).
- */
-export function signingLeaves(message: SignableMessage): Pick<MessageLeaves, 'paths' | 'values' | 'pathOrder'> | null {
-  return message instanceof BuiltSignableMessage ? BuiltSignableMessage.leavesOf(message) : null;
-}
-
-// Shapes seen per operation: a record of a known shape skips the path building and ordering (see RecordShapes).
-const SHAPES = new RecordShapes();
-
 /** Builds the message a `Signer` signs and a `Verifier` checks: operation, field pairs and body, without `encryption_data`. */
 export function createSignableMessage(options: CreateSignableMessageOptions): SignableMessage {
   const { operation, record, body } = options;
@@ -147,22 +111,9 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
     );
   }
   if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
-  const known = SHAPES.match(operation, record);
-  if (known) return new BuiltSignableMessage(op, known, body);
-  const paths: string[] = [];
-  const values: string[] = [];
-  const secret: number[] = [];
-  const pathOrder = visitRecordLeaves(
-    record,
-    { operation },
-    (stack, depth, path, value) => {
-      const last = stack[depth - 1];
-      if (typeof last === 'string' && SECRET_KEYS.has(last)) secret.push(paths.length);
-      paths.push(path);
-      values.push(value);
-    },
-    { pathOrder: true },
-  );
-  SHAPES.remember(operation, record, { paths, secret, pathOrder });
-  return new BuiltSignableMessage(op, { paths, values, secret, pathOrder }, body);
+  const fields: SignableField[] = [];
+  visitRecordLeaves(record, { operation }, (path, value, segment) => {
+    fields.push(typeof segment === 'string' && SECRET_KEYS.has(segment) ? new SecretField(path, value) : Object.freeze({ path, value }));
+  });
+  return new BuiltSignableMessage(op, Object.freeze(fields), body);
 }

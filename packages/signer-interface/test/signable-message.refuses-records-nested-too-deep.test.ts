@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_RECORD_DEPTH } from '@gw/types';
 import { createHmacSha256Signer, createSha256ConcatSigner, createSignableMessage, flattenRecord, omitEncryptionData, SignableMessageError } from '../src/index.ts';
 
 // An answer nested thousands of levels deep (`{"a":[[[[…`) is input the toolkit did not build: the walks must refuse it
@@ -43,11 +44,12 @@ describe('records nested deeper than the walks allow', () => {
   });
 
   it('records as deep as the limit still sign, and a known shape seen before does not let a deeper one through', () => {
-    const shallow = nested(90, false);
+    const shallow = nested(MAX_RECORD_DEPTH - 1, false); // containers at every level up to the limit
     const signer = createHmacSha256Signer({ secret: 's' });
     expect(signer.sign(createSignableMessage({ operation: 'capture', record: shallow, body: '' }))).toMatch(/^[0-9a-f]{64}$/);
     expect(flattenRecord(shallow)).toHaveLength(2);
     expect(omitEncryptionData(shallow)).toEqual(shallow);
+    expect(refusal(() => flattenRecord(nested(MAX_RECORD_DEPTH, false))).details).toMatchObject({ reason: 'too-deep', maxDepth: MAX_RECORD_DEPTH });
     expect(refusal(() => createSignableMessage({ operation: 'capture', record: nested(5_000, false), body: '' })).details.reason).toBe('too-deep');
   });
 });

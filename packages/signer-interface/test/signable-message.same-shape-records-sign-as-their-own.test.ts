@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHmacSha256Signer, createSignableMessage, flattenRecord, SignableMessageError } from '../src/index.ts';
 
-// createSignableMessage remembers the shapes it has walked (a batch signs one shape over and over): a record of a known
-// shape must still give exactly its own fields and signing text, and a record that differs anywhere must not be taken
-// for the known shape.
+// A batch signs records of one shape over and over: a record of a shape seen before must still give exactly its own
+// fields and signing text, and a record that differs anywhere must not be taken for an earlier one (a guard against any
+// state kept from one message to the next).
 
 const key = fc.string({ unit: fc.constantFrom('a', 'b', '_', '0', '1', 'é', '.', '[', '%'), minLength: 1, maxLength: 2 }).filter((k) => k !== '__proto__');
 const leaf = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.boolean(), fc.constant(null));
@@ -22,7 +22,7 @@ function withValues(node: unknown, values: unknown[]): unknown {
   return next === undefined ? node : next;
 }
 
-/** One change of shape somewhere in the record: what the cache must notice. */
+/** One change of shape somewhere in the record: what a shape cache would have to notice. */
 type Change = 'add-member' | 'drop-member' | 'member-undefined' | 'leaf-to-object' | 'leaf-to-array' | 'grow-array' | 'reorder' | 'nested-signature';
 
 function changed(record: Record<string, unknown>, change: Change): Record<string, unknown> | null {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSignableMessage, flattenRecord, hmacSha256SigningText, omitEncryptionData, SignableMessageError } from '../src/index.ts';
-import { MAX_RECORD_DEPTH } from '../src/record-depth.ts';
+import { MAX_RECORD_DEPTH } from '@gw/types';
 import { expectedSigningText } from './support/signing-text-oracle.ts';
 
 // One level of a deep record: an object member among sibling leaves, or an array element among sibling leaves.

@@ -44,35 +44,19 @@ export interface DecodedNotification {
  */
 export type NotificationDecoder = (input: DecodeInput) => DecodedNotification;
 
-const ASCII = /^[\x00-\x7f]*$/;
-
 /**
  * One header's value, case-insensitively, from any `HeaderSource`; several values are joined with `, `. In a plain
  * record, a key spelled exactly as the lower-case name (as node:http gives every header) is taken first.
  */
 export function headerValue(headers: HeaderSource, name: string): string | undefined {
   const lower = name.toLowerCase();
-  return lowerCaseHeader(headers, lower, ASCII.test(lower));
-}
-
-/**
- * `headerValue` for a name already in lower case (`ascii`: it is ASCII, as every HTTP header name is), for the
- * decoder's own fixed names.
- */
-export function lowerCaseHeader(headers: HeaderSource, lower: string, ascii: boolean): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(lower) ?? undefined;
   const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
-  // One property read instead of lower-casing every key; anything but a string or an array (an inherited member such
-  // as `constructor`) falls through to the scan of own keys.
+  // Anything but a string or an array under the exact name (an inherited member such as `constructor`) is no header.
   const direct: unknown = record[lower];
   if (typeof direct === 'string') return direct;
   if (Array.isArray(direct)) return direct.join(', ');
-  // Lower-casing never shortens a text, and lengthens one only by adding a non-ASCII character: a key of another length
-  // than an ASCII name is passed without making its lower-case copy.
-  for (const key of Object.keys(record)) {
-    if ((ascii && key.length !== lower.length) || key.toLowerCase() !== lower) continue;
-    const value = record[key];
-    return typeof value === 'string' ? value : value?.join(', ');
-  }
-  return undefined;
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === lower);
+  const value = key === undefined ? undefined : record[key];
+  return typeof value === 'string' ? value : value?.join(', ');
 }

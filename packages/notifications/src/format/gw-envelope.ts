@@ -1,7 +1,7 @@
-import { envelopeProblems, isEnvelope } from '../envelope/check-envelope.ts';
+import { envelopeProblems } from '../envelope/check-envelope.ts';
 import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
-import { lowerCaseHeader, type DecodeInput, type DecodedNotification, type EncodeContext, type EncodedNotification } from './format.ts';
+import { headerValue, type DecodeInput, type DecodedNotification, type EncodeContext, type EncodedNotification } from './format.ts';
 import { endsInsideJson } from './json-end.ts';
 import { formatSignatureHeader, parseSignatureHeader, SIGNATURE_HEADER } from './signature-header.ts';
 import { notificationMessage } from './signed-message.ts';
@@ -17,8 +17,8 @@ export async function encodeGwNotification(event: NotificationEvent, context: En
   return { body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: formatSignatureHeader(t, [signature]) } };
 }
 
-// One pass that both checks and decodes UTF-8 (instead of isUtf8 then toString). ignoreBOM keeps a leading BOM in the
-// text, as Buffer#toString does: what is signed is the text exactly as received.
+// Checks and decodes UTF-8 in one pass. ignoreBOM keeps a leading BOM in the text, as Buffer#toString does: what is
+// signed is the text exactly as received.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const DIGITS = /^\d+$/;
 
@@ -44,26 +44,15 @@ function parseJson(text: string, bytes: number): unknown {
   }
 }
 
-/** What the default decoder reads, before any `Date` is made: the receiver's own path takes the signed time as `t`. */
-export interface GwNotificationParts extends Omit<DecodedNotification, 'signedAt'> {
-  /** The signed time in unix seconds, as sent. */
-  readonly t: string;
-}
-
-/** Reads the JSON envelope and the `gw-signature` header (the default decoder without the `Date`); verifies nothing. */
-export function readGwNotification(input: DecodeInput): GwNotificationParts {
-  const header = parseSignatureHeader(lowerCaseHeader(input.headers, SIGNATURE_HEADER, true));
-  const text = bodyText(input.body, lowerCaseHeader(input.headers, 'content-length', true));
-  const value = parseJson(text, input.body.byteLength);
-  if (!isEnvelope(value)) {
-    const problems = envelopeProblems(value);
-    throw new NotificationRefusedError(`Not a gw notification envelope: ${problems.join('; ')}.`, { reason: 'malformed', problems, bytes: input.body.byteLength });
-  }
-  return { event: value, message: notificationMessage(value.operation, header.t, text), signatures: header.signatures, t: header.t };
-}
-
 /** The default decoder: reads the JSON envelope and the `gw-signature` header; verifies nothing (the receiver does). */
 export function decodeGwNotification(input: DecodeInput): DecodedNotification {
-  const { event, message, signatures, t } = readGwNotification(input);
-  return { event, message, signatures, signedAt: new Date(Number(t) * 1000) };
+  const header = parseSignatureHeader(headerValue(input.headers, SIGNATURE_HEADER));
+  const text = bodyText(input.body, headerValue(input.headers, 'content-length'));
+  const value = parseJson(text, input.body.byteLength);
+  const problems = envelopeProblems(value);
+  if (problems.length > 0) {
+    throw new NotificationRefusedError(`Not a gw notification envelope: ${problems.join('; ')}.`, { reason: 'malformed', problems, bytes: input.body.byteLength });
+  }
+  const event = value as NotificationEvent;
+  return { event, message: notificationMessage(event.operation, header.t, text), signatures: header.signatures, signedAt: new Date(Number(header.t) * 1000) };
 }

@@ -17,34 +17,16 @@ export function formatSignatureHeader(t: string, signatures: readonly string[]):
 
 const UNIX_SECONDS = /^\d{1,12}$/;
 
-// The header as the default encoder writes it, `t=<1 to 12 digits>,v1=<signature>` with nothing to trim (the signature
-// starts and ends with a printable ASCII character, and holds no further comma): read with one search for the comma.
-// Undefined for any other header, which the general reading below handles (and reads the same way).
-function canonicalHeader(value: string): SignatureHeader | undefined {
-  if (value.charCodeAt(0) !== 0x74 || value.charCodeAt(1) !== 0x3d) return undefined; // "t="
-  const comma = value.indexOf(',', 2);
-  if (comma < 3 || comma > 14 || !value.startsWith('v1=', comma + 1) || value.indexOf(',', comma + 4) >= 0) return undefined;
-  for (let i = 2; i < comma; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return undefined;
-  }
-  const first = value.charCodeAt(comma + 4);
-  const last = value.charCodeAt(value.length - 1);
-  if (!(first > 0x20 && first < 0x7f && last > 0x20 && last < 0x7f)) return undefined; // empty, or needs trimming
-  return { t: value.slice(2, comma), signatures: [value.slice(comma + 4)] };
-}
-
 /** Parses a `gw-signature` header; refuses (`no-signature`) a missing or unreadable one. Unknown parts are ignored. */
 export function parseSignatureHeader(value: string | undefined): SignatureHeader {
-  const canonical = value === undefined ? undefined : canonicalHeader(value);
-  if (canonical !== undefined) return canonical;
   if (value === undefined || value.trim() === '') {
     throw new NotificationRefusedError(`No ${SIGNATURE_HEADER} header: an unsigned notification is never trusted.`, { reason: 'no-signature' });
   }
   let t: string | undefined;
   const signatures: string[] = [];
-  // Comma-separated `key=value` parts, walked by index (no array of parts); keys and values are trimmed. The next
-  // `=` is searched again only once passed, so a long header of parts without one is still read in one pass.
+  // Comma-separated `key=value` parts, walked by index; keys and values are trimmed, the first `t` counts, an empty
+  // `v1` is ignored. The next `=` is searched again only once passed, so a long header of parts without one is still
+  // read in one pass.
   let at = -1;
   for (let start = 0; start <= value.length; ) {
     let end = value.indexOf(',', start);

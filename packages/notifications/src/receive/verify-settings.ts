@@ -29,9 +29,6 @@ export interface VerifySettings {
   readonly maxBodyBytes: number;
 }
 
-/** The default clock; recognised by identity so that the receiver reads the time with Date.now() (no Date per call). */
-export const DEFAULT_CLOCK = (): Date => new Date();
-
 /** Checks the options, refusing every problem at once (`GW_CONFIG`). */
 export function verifySettings(options: VerifyOptions, otherProblems: readonly string[] = []): VerifySettings {
   const problems: string[] = [...otherProblems];
@@ -43,5 +40,5 @@ export function verifySettings(options: VerifyOptions, otherProblems: readonly s
   const maxBodyBytes = options?.maxBodyBytes ?? 1024 * 1024;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) problems.push('maxBodyBytes must be a positive integer');
   if (problems.length > 0) throw new GwError(GW_ERROR_CODES.config, `Notification receiver options: ${problems.join('; ')}.`, { problems });
-  return { verifiers, toleranceMs: tolerance * 1000, clock: options.clock ?? DEFAULT_CLOCK, decode: options.decode ?? decodeGwNotification, maxBodyBytes };
+  return { verifiers, toleranceMs: tolerance * 1000, clock: options.clock ?? (() => new Date()), decode: options.decode ?? decodeGwNotification, maxBodyBytes };
 }

@@ -3,13 +3,12 @@ import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { NotificationEvent } from '../envelope/event.ts';
 import { NotificationRefusedError } from '../errors.ts';
 import type { DecodeInput, DecodedNotification } from '../format/format.ts';
-import { decodeGwNotification, readGwNotification } from '../format/gw-envelope.ts';
 import { isThenable } from './thenable.ts';
-import { DEFAULT_CLOCK, verifySettings, type VerifyOptions, type VerifySettings } from './verify-settings.ts';
+import { verifySettings, type VerifyOptions, type VerifySettings } from './verify-settings.ts';
 
 // UNKNOWNS U46: any verifier, any signature; then the signed time within the tolerance. Synchronous verifiers (the
 // reference ones) are called without an await per pair; an asynchronous one is awaited from where it answered.
-function anyVerifies(verifiers: readonly Verifier[], decoded: Omit<DecodedNotification, 'signedAt'>, from = 0): boolean | Promise<boolean> {
+function anyVerifies(verifiers: readonly Verifier[], decoded: DecodedNotification, from = 0): boolean | Promise<boolean> {
   const { signatures, message } = decoded;
   const pairs = verifiers.length * signatures.length;
   for (let i = from; i < pairs; i++) {
@@ -28,9 +27,10 @@ function mismatch(settings: VerifySettings, signatures: number, bytes: number): 
 }
 
 // The event once its signature verified: refused when the signed time is further from now than the tolerance.
-function withinTolerance(event: NotificationEvent, signedAtMs: number, settings: VerifySettings, bytes: number): NotificationEvent {
-  const nowMs = settings.clock === DEFAULT_CLOCK ? Date.now() : settings.clock().getTime();
-  if (Math.abs(nowMs - signedAtMs) <= settings.toleranceMs) return event;
+function withinTolerance(decoded: DecodedNotification, settings: VerifySettings, bytes: number): NotificationEvent {
+  const signedAtMs = decoded.signedAt.getTime();
+  const nowMs = settings.clock().getTime();
+  if (Math.abs(nowMs - signedAtMs) <= settings.toleranceMs) return decoded.event;
   // A decoder's or clock's invalid Date (NaN) is refused here too, never taken as within the tolerance.
   const signedAt = Number.isFinite(signedAtMs) ? new Date(signedAtMs).toISOString() : 'an invalid time';
   const receivedAt = Number.isFinite(nowMs) ? new Date(nowMs).toISOString() : 'an invalid time';
@@ -47,24 +47,13 @@ function withinTolerance(event: NotificationEvent, signedAtMs: number, settings:
 export function verifyNotificationNow(input: DecodeInput, settings: VerifySettings): NotificationEvent | Promise<NotificationEvent> {
   const bytes = input.body.byteLength;
   if (bytes > settings.maxBodyBytes) throw new NotificationRefusedError(`The body has ${bytes} bytes, more than maxBodyBytes (${settings.maxBodyBytes}).`, { reason: 'too-large', bytes });
-  // The default decoder's parts without a Date: the signed time stays a number of milliseconds.
-  let decoded: Omit<DecodedNotification, 'signedAt'>;
-  let signedAtMs: number;
-  if (settings.decode === decodeGwNotification) {
-    const parts = readGwNotification(input);
-    decoded = parts;
-    signedAtMs = Number(parts.t) * 1000;
-  } else {
-    const custom = settings.decode(input);
-    decoded = custom;
-    signedAtMs = custom.signedAt.getTime();
-  }
+  const decoded = settings.decode(input);
   const verified = anyVerifies(settings.verifiers, decoded);
-  if (verified === true) return withinTolerance(decoded.event, signedAtMs, settings, bytes);
+  if (verified === true) return withinTolerance(decoded, settings, bytes);
   if (verified === false) throw mismatch(settings, decoded.signatures.length, bytes);
   return verified.then((ok) => {
     if (!ok) throw mismatch(settings, decoded.signatures.length, bytes);
-    return withinTolerance(decoded.event, signedAtMs, settings, bytes);
+    return withinTolerance(decoded, settings, bytes);
   });
 }
 

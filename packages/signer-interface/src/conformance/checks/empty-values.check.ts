@@ -1,4 +1,5 @@
-import { formatFieldPath, walkRecord } from '../../walk-record.ts';
+import { formatFieldPath } from '../../walk-record.ts';
+import { walkRecord } from '../record-leaves.ts';
 import type { ConformanceCheck } from '../conformance-check.ts';
 import { emptyValuesFixtures } from '../conformance-fixtures.ts';
 import { arraysIn, objectsIn, withValueAt } from '../record-edits.ts';

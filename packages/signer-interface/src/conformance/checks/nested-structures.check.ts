@@ -1,4 +1,5 @@
-import { formatFieldPath, walkRecord, type PathSegment, type RecordLeaf } from '../../walk-record.ts';
+import { formatFieldPath, type PathSegment } from '../../walk-record.ts';
+import { walkRecord, type RecordLeaf } from '../record-leaves.ts';
 import type { ConformanceCheck } from '../conformance-check.ts';
 import type { ConformanceContext } from '../conformance-context.ts';
 import { richFixtures, type ConformanceFixture } from '../conformance-fixtures.ts';

@@ -1,4 +1,4 @@
-import { walkRecord } from '../../walk-record.ts';
+import { walkRecord } from '../record-leaves.ts';
 import type { ConformanceContext } from '../conformance-context.ts';
 import type { ConformanceFixture } from '../conformance-fixtures.ts';
 import type { FailureList } from '../failure-list.ts';

@@ -1,4 +1,4 @@
-import { walkRecord } from '../../walk-record.ts';
+import { walkRecord } from '../record-leaves.ts';
 import type { ConformanceCheck } from '../conformance-check.ts';
 import { unicodeFixture } from '../conformance-fixtures.ts';
 import { withValueAt } from '../record-edits.ts';
