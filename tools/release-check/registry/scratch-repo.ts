@@ -5,11 +5,15 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync }
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 
-/** Copies `repoRoot` into `into` as described above and makes it a git repository (changesets tags releases). */
-export function copyRepoForRelease(repoRoot: string, into: string): void {
+/**
+ * Copies `repoRoot` into `into` as described above and makes it a git repository (changesets tags releases);
+ * `withoutPendingChangesets` leaves out `.changeset/*.md` (the copy starts from the committed versions).
+ */
+export function copyRepoForRelease(repoRoot: string, into: string, options: { withoutPendingChangesets?: boolean } = {}): void {
+  const pendingChangeset = (file: string) => options.withoutPendingChangesets === true && /^\.changeset\/(?!README\.md$)[^/]+\.md$/.test(file);
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
     .split('\0')
-    .filter((file) => file && existsSync(join(repoRoot, file)));
+    .filter((file) => file && existsSync(join(repoRoot, file)) && !pendingChangeset(file));
   for (const file of files) {
     mkdirSync(dirname(join(into, file)), { recursive: true });
     copyUnlessGone(join(repoRoot, file), join(into, file));

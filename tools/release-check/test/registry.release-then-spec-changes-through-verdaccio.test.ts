@@ -92,7 +92,9 @@ describe('releasing to a real registry', () => {
     work = mkdtempSync(join(tmpdir(), 'gw-release-'));
     scratch = join(work, 'repo');
     consumer = join(work, 'consumer');
-    copyRepoForRelease(repoRoot, scratch);
+    // The scratch copy starts from the released line: changes recorded since (pending changesets) are main's next
+    // release, not this test's, so its first release publishes the committed 1.0.0.
+    copyRepoForRelease(repoRoot, scratch, { withoutPendingChangesets: true });
     writeFileSync(join(scratch, '.npmrc'), `${readFileSync(join(scratch, '.npmrc'), 'utf8')}${registry.npmrc}`);
     writeConsumerProject(consumer, registry.url);
     cpSync(join(import.meta.dirname, '../consumer/consumer.mjs'), join(consumer, 'consumer.mjs'));
