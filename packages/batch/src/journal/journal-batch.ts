@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { stat, truncate } from 'node:fs/promises';
 import { BATCH_DEFAULTS, requestsEndWithinMs } from '../batch-defaults.ts';
 import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
@@ -7,7 +5,7 @@ import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts
 import { JournalMismatchError } from '../journal-mismatch-error.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
-import { runOnStore } from '../runner/run-on-store.ts';
+import { newHolderName, runOnStore } from '../runner/run-on-store.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { HEARTBEAT_MS, type JournalLock } from './journal-lock.ts';
 import { JournalChunkStore, type JournalStoreOptions } from './journal-chunk-store.ts';
@@ -32,8 +30,7 @@ function storeOptions(settings: JournalBatchSettings, journal: BatchJournal | nu
 async function runToEnd(store: JournalChunkStore, settings: JournalBatchSettings, journal: string | null, input: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<BatchResult> {
   let finished = false;
   try {
-    const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    const result = await runOnStore(store, { ...settings, holder, leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal }, input);
+    const result = await runOnStore(store, { ...settings, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal }, input);
     finished = true;
     const { worker: _worker, ...batch } = result;
     return batch;
@@ -52,7 +49,7 @@ export async function runJournalBatch(settings: JournalBatchSettings & { readonl
     await journal?.close();
     throw error;
   }
-  return runToEnd(JournalChunkStore.start(options), { ...settings, total: settings.total }, settings.journal ?? null, () => orders);
+  return runToEnd(JournalChunkStore.start(options), settings, settings.journal ?? null, () => orders);
 }
 
 /**

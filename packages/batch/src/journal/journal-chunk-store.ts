@@ -92,11 +92,6 @@ export class JournalChunkStore implements ChunkStore {
     return 2 * concurrency;
   }
 
-  /** Orders with an outcome so far. */
-  get decided(): number {
-    return this.#tally.size;
-  }
-
   intake(take: (start: IntakeStart) => Promise<number>): Promise<number> {
     return take(this.#intake);
   }

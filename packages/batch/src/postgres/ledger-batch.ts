@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type pg from 'pg';
 import { BATCH_DEFAULTS, requestsEndWithinMs } from '../batch-defaults.ts';
 import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
-import { runOnStore } from '../runner/run-on-store.ts';
+import { newHolderName, runOnStore } from '../runner/run-on-store.ts';
 import type { WorkerStats } from '../runner/worker-loop.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
@@ -65,7 +64,7 @@ async function workOnLedgerBatch(
     const waitMs = input === null ? (settings.batchWaitMs ?? BATCH_DEFAULTS.batchWaitMs) : 0;
     const operation = create?.operation ?? (await statusOnceCreated(ledger, settings.batch, waitMs, pollMs, settings.signal)).operation;
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(settings.batch, `is a ${operation} batch, not ${settings.operation}`);
-    const holder = settings.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const holder = settings.holder ?? newHolderName();
     const leaseMs = settings.leaseMs ?? BATCH_DEFAULTS.leaseMs;
     const store = new PgChunkStore({ ledger, batch: settings.batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs });
     const result = await runOnStore(store, { ...settings, operation, holder, leaseMs, pollMs, journal: null }, input);

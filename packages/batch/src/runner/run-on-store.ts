@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { BatchInterruptedError } from '../batch-interrupted-error.ts';
 import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
 import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
@@ -30,6 +32,11 @@ export interface StoreRunResult extends BatchResult {
   readonly worker: WorkerStats;
 }
 
+/** A name for this worker's leases: host:pid:random (the default of `holder`). */
+export function newHolderName(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
 const sum = (counts: OutcomeCounts): number => counts.succeeded + counts.failed + counts.rejected + counts.unknown;
 
 /**
@@ -43,7 +50,6 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   const startedAt = Date.now();
   const { operation } = settings;
   const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
-  const total = async (): Promise<number | null> => settings.total ?? (await store.status()).total;
   const report = (counts: OutcomeCounts, inFlight: number, known: number | null): void =>
     settings.onProgress?.(progressOf({ counts, total: known, inFlight, startedAt, now: Date.now() }));
   // A shared store is read now and then; counts this process alone keeps are reported at every step.
@@ -99,7 +105,7 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   if (failure !== null) throw (failure as { error: unknown }).error;
   const status = await store.status();
   if (settings.signal?.aborted) throw new BatchInterruptedError(sum(status.counts), settings.journal);
-  report(status.counts, 0, await total());
+  report(status.counts, 0, settings.total ?? status.total);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes ?? true) for await (const outcome of store.outcomes()) outcomes.push(outcome);
   return { operation, counts: status.counts, total: sum(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
