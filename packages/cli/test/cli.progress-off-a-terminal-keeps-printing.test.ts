@@ -14,7 +14,10 @@ describe('batch progress off a terminal (a log, a pipe)', () => {
     const reporter = progressReporterFor(c.io, 100);
     reporter.update(progress(50, 1000));
     reporter.update(progress(100, 1000)); // within the interval: not printed yet
-    await sleep(250); // two intervals with no news: the state is printed again, so a log shows the batch is alive
+    // Intervals with no news: the state is printed again, so a log shows the batch is alive. Waited for (at least
+    // 250 ms, at most 5 s): on a loaded machine a 100 ms timer can slip past a fixed sleep.
+    const started = Date.now();
+    while (Date.now() - started < 250 || (c.out().split('progress: 100/1000').length < 3 && Date.now() - started < 5_000)) await sleep(25);
     reporter.update(progress(400, 1000));
     await sleep(150);
     reporter.update(progress(1000, 1000));
