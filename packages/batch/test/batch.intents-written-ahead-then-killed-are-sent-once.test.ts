@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorisedOrders, indexesOf } from './harness.ts';
+import { authorisedOrders, indexesOf, journalEntries } from './harness.ts';
 import { runCrashChild } from './crash-child-run.ts';
 
 let sandbox: Sandbox;
@@ -31,7 +31,7 @@ describe('a batch killed after intents were written ahead, before their chunks w
     expect(killed.signal).toBe('SIGKILL');
     await new Promise((r) => setTimeout(r, 300)); // a request in flight lands
 
-    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; chunk?: number | null });
+    const lines = journalEntries<{ type: string; chunk?: number | null }>(journal);
     const intents = lines.filter((l) => l.type === 'intent').map((l) => l.chunk!);
     const sentAtKill = captureRequests() - before;
     expect(sentAtKill).toBeLessThanOrEqual(1);

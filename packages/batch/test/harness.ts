@@ -1,4 +1,5 @@
 // Test helpers: a real sandbox on 127.0.0.1, the real client, and authorised orders to act on.
+import { readFileSync } from 'node:fs';
 import { createClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
@@ -50,4 +51,13 @@ export async function capturedRefundOrders(sandbox: Sandbox, count: number, amou
 /** How many refunds the sandbox holds for each order, in input order. */
 export function refundsPerOrder(sandbox: Sandbox, orders: readonly { transaction_id: string }[]): number[] {
   return orders.map((o) => sandbox.state.orders.get(o.transaction_id)!.refunds.length);
+}
+
+/**
+ * A journal's complete entries, as resume reads them: a SIGKILL can tear the last line mid-write (the kernel stops a
+ * write of several pages between pages), and an unterminated line never counted.
+ */
+export function journalEntries<T = { type: string; chunk?: number }>(journal: string): T[] {
+  const text = readFileSync(journal, 'utf8');
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
 }

@@ -1,12 +1,12 @@
 // A send a kill cut off before it could go out is not a send. Resume settles it by query and sends it again
 // without counting it against maxResends; only a send the journal proves was made (a `sent` line) is counted.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resumeBatch } from '../src/index.ts';
-import { authorisedOrders, clientFor } from './harness.ts';
+import { authorisedOrders, clientFor, journalEntries } from './harness.ts';
 import { runCrashChild } from './crash-child-run.ts';
 
 /** The crash child's request timeout and margin: a resume after a kill waits them out (the dead holder's requests). */
@@ -41,7 +41,7 @@ describe('resends after kills', () => {
     expect(JSON.parse(last.stdout).outcomes).toEqual([{ index: 0, kind: 'succeeded', reconciled: false }]);
     expect(sandbox.state.appliedCounts('capture').get(orders[0]!.transaction_id)).toBe(1);
     // Three intents were cut off before sending; the journal says so in the last one.
-    const intents = readFileSync(env.JOURNAL, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'intent');
+    const intents = journalEntries<{ type: string; orders: { interrupted?: number; resends?: number }[] }>(env.JOURNAL).filter((e) => e.type === 'intent');
     expect(intents.map((e) => e.orders[0].interrupted ?? 0)).toEqual([0, 1, 2, 3]);
     expect(intents.map((e) => e.orders[0].resends ?? 0)).toEqual([0, 0, 0, 0]);
   }, 60_000);
