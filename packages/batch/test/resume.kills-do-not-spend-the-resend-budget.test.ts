@@ -42,8 +42,8 @@ describe('resends after kills', () => {
     expect(sandbox.state.appliedCounts('capture').get(orders[0]!.transaction_id)).toBe(1);
     // Three intents were cut off before sending; the journal says so in the last one.
     const intents = journalEntries<{ type: string; orders: { interrupted?: number; resends?: number }[] }>(env.JOURNAL).filter((e) => e.type === 'intent');
-    expect(intents.map((e) => e.orders[0].interrupted ?? 0)).toEqual([0, 1, 2, 3]);
-    expect(intents.map((e) => e.orders[0].resends ?? 0)).toEqual([0, 0, 0, 0]);
+    expect(intents.map((e) => e.orders[0]!.interrupted ?? 0)).toEqual([0, 1, 2, 3]);
+    expect(intents.map((e) => e.orders[0]!.resends ?? 0)).toEqual([0, 0, 0, 0]);
   }, 60_000);
 
   it('an intent with no proof of sending, then a send that goes unanswered: failed after 1 send, the cut-off one named and not counted', async () => {
