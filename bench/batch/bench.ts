@@ -211,7 +211,7 @@ rows.push(
   `Streaming ${STREAMED.toLocaleString('en')} orders that succeed from a JSONL file through runBatch (journal on, \`keepOutcomes: false\`): RSS ${(m.base / 2 ** 20).toFixed(0)} MB at the start, peak ${(m.peak / 2 ** 20).toFixed(0)} MB, growth **${m.growthMb.toFixed(1)} MB** (goal under 100 MB); ${m.seconds.toFixed(1)} s; outcomes ${JSON.stringify(m.counts)}.`,
 );
 // Does a fleet scale? One process and three (the coordinator and two workers) on one batch in the ledger.
-rows.push('', ...(await fleetRows({ url, ledgerUrl: await createDatabase(cluster.url, 'fleet'), authorise })));
+rows.push('', ...(await fleetRows({ url, ledgerUrl: await createDatabase(cluster.url, 'fleet'), authorise, sandboxCpuMicros, postgresCpuMicros: () => postgresCpuMicros(clusterPort), postgresCpuSince: (before) => postgresCpuSince(clusterPort, before).total })));
 writeResultsSection('batch', rows.join('\n'));
 console.log(rows.join('\n'));
 // The clients' and the ledger's pools would keep the process alive: exit (the exit hook stops the sandbox and the cluster).
