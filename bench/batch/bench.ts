@@ -12,15 +12,38 @@ import { runBatch, type BatchClient } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { encodeRequestBody } from '@gw/xml-codec';
-import { writeResultsSection } from '../results.ts';
+import { median, writeResultsSection } from '../results.ts';
 // The batch package's throwaway PostgreSQL cluster (initdb + pg_ctl as postgres, a free port, removed at the end).
 import { createDatabase, startCluster } from '@gw/test-postgres';
-import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from './authorise-orders.ts';
-import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
+import { postgresCpuMicros, postgresCpuSince, processCpuMicros } from '../cpu.ts';
 import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
-import { processCpuMicros } from './process-cpu.ts';
-import { median } from '../median.ts';
 import { fleetRows } from './fleet.ts';
+
+/** What a bench's setup client must answer: an authorised card payment's transaction id. */
+interface AuthorisingClient {
+  authoriseCard(record: object): Promise<{ transaction_id?: string }>;
+}
+
+/** A capture order: the authorised payment to capture, in full. */
+interface CaptureOrder {
+  transaction_id: string;
+  order_no: string;
+  currency: string;
+  amount: string;
+}
+
+/** Authorises `count` card payments (order numbers `<prefix>-<i>`, 10.00 USD) and returns them as capture orders. */
+async function authoriseOrders(setup: AuthorisingClient, count: number, prefix: string): Promise<CaptureOrder[]> {
+  const orders: CaptureOrder[] = [];
+  for (let i = 0; i < count; i += 64) {
+    await Promise.all(Array.from({ length: Math.min(64, count - i) }, async (_, k) => {
+      const order_no = `${prefix}-${i + k}`;
+      const respon = await setup.authoriseCard({ order_no, currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+      orders[i + k] = { transaction_id: respon.transaction_id!, order_no, currency: 'USD', amount: '10.00' };
+    }));
+  }
+  return orders;
+}
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 // The headline: a gateway 20 and 100 ms away (the sandbox's capture latency), where what users feel is the runner's

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newBatchId } from '@gw/batch';
 import { setCaptureLatency } from '../sandbox/sandbox-process.ts';
-import type { CaptureOrder } from './authorise-orders.ts';
-import { median } from '../median.ts';
+import { median } from '../results.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_FLEET_ORDERS ?? 20_000);
 const ROUNDS = Number(process.env.GW_BENCH_FLEET_ROUNDS ?? 2);
@@ -22,7 +21,7 @@ const LATENCIES = (process.env.GW_BENCH_FLEET_LATENCIES ?? '100,20').split(',').
 export interface FleetBench {
   readonly url: string;
   readonly ledgerUrl: string;
-  readonly authorise: (count: number, prefix: string) => Promise<CaptureOrder[]>;
+  readonly authorise: (count: number, prefix: string) => Promise<object[]>;
   /** The sandbox process's CPU time so far, µs. */
   readonly sandboxCpuMicros: () => number;
   /** PostgreSQL's processes' CPU times now, and the µs they spent since such a reading. */
