@@ -6,6 +6,7 @@ import { operations, type OperationName } from '@gw/types';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll } from 'vitest';
 import { createHmacSha256Signer } from '@gw/signer-interface';
+import { orderNo } from '@gw/test-support';
 import { createClient, type ClientOptions, type GwClient } from '../src/index.ts';
 
 export const sandboxSigner = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
@@ -29,12 +30,7 @@ export function exampleInput(name: OperationName): Record<string, unknown> {
 /** Every client method: one per operation of the generated table. */
 export const METHOD_NAMES = Object.keys(operations) as OperationName[];
 
-let sequence = 0;
-/** A fresh order number. */
-export function orderNo(prefix = 'ORD'): string {
-  sequence += 1;
-  return `${prefix}-${process.pid}-${sequence}`;
-}
+export { orderNo } from '@gw/test-support';
 
 export const CARD = '4111111111111111';
 export const CVV = '737';

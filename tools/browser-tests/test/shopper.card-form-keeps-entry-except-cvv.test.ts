@@ -4,7 +4,8 @@
 import { TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './browser.ts';
+import { launchChromium } from '@gw/test-support/chromium';
+import { screenshot } from './browser.ts';
 import { startMerchantApp, type MerchantApp } from './merchant-app.ts';
 
 let browser: Browser;

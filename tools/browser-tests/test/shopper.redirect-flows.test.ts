@@ -4,7 +4,8 @@
 import { SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './browser.ts';
+import { launchChromium } from '@gw/test-support/chromium';
+import { screenshot } from './browser.ts';
 import { startMerchantApp, type MerchantApp } from './merchant-app.ts';
 
 let browser: Browser;

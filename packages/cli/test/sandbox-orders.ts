@@ -1,0 +1,19 @@
+// Orders a batch test feeds gw: card payments authorised on a real sandbox, written as an orders file.
+import { writeFileSync } from 'node:fs';
+import { createClient, type ClientOptions, type GwClient } from '@gw/client';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { authoriseOrders, ordersCsv, type AuthoriseOptions, type CaptureOrder } from '@gw/test-support';
+
+/** A client of `sandbox`'s default merchant, signing and verifying with its secret. */
+export function sandboxClient(sandbox: Sandbox, options: Partial<ClientOptions> = {}): GwClient {
+  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+  return createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer, ...options });
+}
+
+/** Authorises `count` orders on `sandbox` (through `client`, or a client of its default merchant), writes them as the orders file `file`, and returns them. */
+export async function authorisedOrdersFile(sandbox: Sandbox, file: string, count: number, options: AuthoriseOptions & { client?: GwClient }): Promise<CaptureOrder[]> {
+  const orders = await authoriseOrders(options.client ?? sandboxClient(sandbox), count, options);
+  writeFileSync(file, ordersCsv(orders));
+  return orders;
+}
