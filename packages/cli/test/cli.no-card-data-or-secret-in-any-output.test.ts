@@ -123,7 +123,7 @@ describe('card data and the secret in what users and operators see', () => {
     for (const order of sandbox.state.orders.values()) {
       // Each order's pay page at its token; an order without one (a direct card payment) gets the 404 page.
       const page = await fetch(`${sandbox.url}/sandbox/pay/${encodeURIComponent(order.payToken ?? order.transactionId)}`, { redirect: 'manual' });
-      // The hosted checkout page lists the published test cards on purpose (issue 13): that list is left out of the search.
+      // The hosted checkout page lists the published test cards on purpose (a shopper in the sandbox picks one): that list is left out of the search.
       const html = (await page.text()).replace(/<section aria-labelledby="cards-title">[\s\S]*?<\/section>/, '');
       seen.pages!.push(`${page.status} ${page.headers.get('location') ?? ''}\n${html}`);
     }

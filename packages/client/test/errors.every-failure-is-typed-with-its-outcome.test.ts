@@ -1,4 +1,4 @@
-// Issue 17: whatever throws while a request is prepared or its answer is read, the caller gets a GwError with a code,
+// Whatever throws while a request is prepared or its answer is read, the caller gets a GwError with a code,
 // and for money-moving operations an answer that came but cannot be checked or read is an unknown outcome, never "not sent".
 import { startSandbox } from '@gw/sandbox';
 import type { Signer, Verifier } from '@gw/signer-interface';

@@ -1,4 +1,4 @@
-// Issue 12: a name the spec does not list is refused before sending (unless unknownFields: 'send'), and card data is
+// A name the spec does not list is refused before sending (unless unknownFields: 'send'), and card data is
 // refused on every operation that does not carry it, whatever that option says, without echoing it.
 import type { Sandbox } from '@gw/sandbox';
 import { inspect } from 'node:util';

@@ -1,6 +1,6 @@
-// Issue 13: the shopper's side in a real Chromium. A merchant app creates each order through @gw/client; the browser
+// The shopper's side in a real Chromium. A merchant app creates each order through @gw/client; the browser
 // follows the gateway's page or issuer_url through the sandbox's pages and back to the merchant. Each payment ends with
-// the merchant's @gw/notifications handler called exactly once with a verified event (issue 14), even when resent.
+// the merchant's @gw/notifications handler called exactly once with a verified event, even when resent.
 import { SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
