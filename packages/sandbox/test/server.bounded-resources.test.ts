@@ -95,7 +95,7 @@ describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
       clearInterval(sampler);
       peak = Math.max(peak, process.memoryUsage().rss);
       expect(sandbox.state.notifications[0], JSON.stringify(sandbox.state.notifications)).toMatchObject({ delivered: true });
-      // The endpoint sees its answer cut short, not read to its end.
+      // The endpoint sees its response closed (the sandbox does not hold the connection open).
       for (let i = 0; i < 100 && !finished; i++) await new Promise((r) => setTimeout(r, 50));
       expect(finished).toBe(true);
       expect((peak - before) / 1024 / 1024).toBeLessThan(64);
