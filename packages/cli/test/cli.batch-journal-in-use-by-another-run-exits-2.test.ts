@@ -2,17 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw } from './io.ts';
-import { authorisedOrdersFile } from './sandbox-orders.ts';
+import { authorisedOrdersFile, sandboxForFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.stop());
+sandboxForFile((started) => (sandbox = started));
 
 describe('gw batch on a journal another run is using', () => {
   it('--resume exits 2 (usage/config) naming the holder, sends nothing, and the run goes on to refund each order once', async () => {

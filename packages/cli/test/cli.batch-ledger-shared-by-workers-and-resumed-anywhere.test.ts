@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, startCluster } from '@gw/test-postgres';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw as run } from './io.ts';
-import { authorisedOrdersFile } from './sandbox-orders.ts';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
 let cluster: Awaited<ReturnType<typeof startCluster>>;

@@ -1,17 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw } from './io.ts';
-import { authorisedOrdersFile } from './sandbox-orders.ts';
+import { authorisedOrdersFile, sandboxForFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.stop());
+sandboxForFile((started) => (sandbox = started));
 
 describe('gw batch results files', () => {
   it('names the operation, so a query batch keeps the capture batch results, and refuses to replace them unasked', async () => {

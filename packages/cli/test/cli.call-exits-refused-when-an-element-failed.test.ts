@@ -1,13 +1,11 @@
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw } from './io.ts';
+import { sandboxForFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.stop());
+sandboxForFile((started) => (sandbox = started));
 
 const call = (operation: string, record: unknown) => gw(['call', operation, '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults'], { stdin: JSON.stringify(record) });
 

@@ -5,7 +5,7 @@ import { authoriseOrders } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw as run } from './io.ts';
-import { sandboxClient } from './sandbox-orders.ts';
+import { sandboxClient } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
 let hostile: Server;

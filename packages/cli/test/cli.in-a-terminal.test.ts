@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorisedOrdersFile } from './sandbox-orders.ts';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
 const socket = `gw-test-${process.pid}`;
 const bin = join(import.meta.dirname, '../src/bin.ts');

@@ -1,16 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw } from './io.ts';
+import { sandboxForFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.stop());
+sandboxForFile((started) => (sandbox = started));
 
 describe('gw batch with a malformed orders file', () => {
   it('exits 7, names the file and line, says how to fix it, sends nothing and never echoes the line', async () => {

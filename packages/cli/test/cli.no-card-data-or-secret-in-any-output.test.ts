@@ -12,7 +12,7 @@ import { runCli } from '../src/index.ts';
 import { DEMO_SECURITY_CODE } from '../src/demo/demo-steps.ts';
 import { runDemo } from '../src/demo/run-demo.ts';
 import { capturedIo } from './io.ts';
-import { authorisedOrdersFile } from './sandbox-orders.ts';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
 const CARDS = Object.values(TEST_CARDS);
 const CVV = DEMO_SECURITY_CODE;

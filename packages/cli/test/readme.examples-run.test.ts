@@ -8,7 +8,7 @@ import { readmeBlocks } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.ts';
 import { capturedIo } from './io.ts';
-import { authorisedOrdersFile } from './sandbox-orders.ts';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
 const block = readmeBlocks(join(import.meta.dirname, '../README.md'), 'sh')[0] ?? '';
 const lines = block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line.length > 0);
