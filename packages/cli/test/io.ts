@@ -32,7 +32,7 @@ export interface GwRun {
 
 /** Runs `gw args` in this process with captured output: its exit status and what it printed. */
 export async function gw(args: string[], options: GwRunOptions = {}): Promise<GwRun> {
-  const c = capturedIo({ ...(options.stdin !== undefined ? { stdin: options.stdin } : {}), ...(options.env ? { env: options.env } : {}), ...(options.cwd ? { cwd: options.cwd } : {}) });
+  const c = capturedIo(options);
   if (options.terminal) Object.assign(c.io.stderr, { isTTY: true });
   const { interruptWhen } = options;
   const watch = interruptWhen ? setInterval(() => interruptWhen(c.out()) && (clearInterval(watch!), c.signals.emit('SIGINT')), 1) : null;
