@@ -18,32 +18,7 @@ import { createDatabase, startCluster } from '@gw/test-postgres';
 import { postgresCpuMicros, postgresCpuSince, processCpuMicros } from '../cpu.ts';
 import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { fleetRows } from './fleet.ts';
-
-/** What a bench's setup client must answer: an authorised card payment's transaction id. */
-interface AuthorisingClient {
-  authoriseCard(record: object): Promise<{ transaction_id?: string }>;
-}
-
-/** A capture order: the authorised payment to capture, in full. */
-interface CaptureOrder {
-  transaction_id: string;
-  order_no: string;
-  currency: string;
-  amount: string;
-}
-
-/** Authorises `count` card payments (order numbers `<prefix>-<i>`, 10.00 USD) and returns them as capture orders. */
-async function authoriseOrders(setup: AuthorisingClient, count: number, prefix: string): Promise<CaptureOrder[]> {
-  const orders: CaptureOrder[] = [];
-  for (let i = 0; i < count; i += 64) {
-    await Promise.all(Array.from({ length: Math.min(64, count - i) }, async (_, k) => {
-      const order_no = `${prefix}-${i + k}`;
-      const respon = await setup.authoriseCard({ order_no, currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-      orders[i + k] = { transaction_id: respon.transaction_id!, order_no, currency: 'USD', amount: '10.00' };
-    }));
-  }
-  return orders;
-}
+import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from '@gw/test-support';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 // The headline: a gateway 20 and 100 ms away (the sandbox's capture latency), where what users feel is the runner's
@@ -70,7 +45,7 @@ const clientOptions = { baseUrl: url, merchantId: merchant.merchant_id, accountI
 const client = createClient(clientOptions) as unknown as BatchClient;
 const setup = createClient(clientOptions) as unknown as AuthorisingClient;
 
-const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, prefix);
+const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, { prefix });
 
 async function handLoop(orders: CaptureOrder[]): Promise<Measurement> {
   const bodies: string[] = [];
