@@ -1,3 +1,4 @@
+import { text } from '../../context.ts';
 import { SandboxHttpError } from '../../errors.ts';
 import { decodeRequestBody } from '../../wire/body.ts';
 import { fieldsXmlCannotCarry } from '../../wire/unencodable-fields.ts';
@@ -15,8 +16,8 @@ export function decode(parts: SandboxParts, call: V1Call, body: Buffer): void {
   call.record = record;
   call.encoding = encoding;
   call.op = op;
-  call.merchantId = typeof record.merchant_id === 'string' ? record.merchant_id : '';
-  call.accountId = typeof record.account_id === 'string' ? record.account_id : '';
+  call.merchantId = text(record, 'merchant_id');
+  call.accountId = text(record, 'account_id');
   if (op.responseEncoding === 'json') return;
   const unencodable = fieldsXmlCannotCarry(record);
   if (unencodable.length === 0) return;
