@@ -4,6 +4,7 @@
 // a SandboxRefusal as the operation's signed refusal record.
 import type { OperationName } from '@gw/types';
 import { SandboxHttpError, SandboxRefusal } from '../errors.ts';
+import { refusal } from '../refusal-codes.ts';
 import { encodeResponseBody, type EncodedResponse } from '../wire/body.ts';
 import { refusalRecord } from './refusals.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
@@ -15,7 +16,6 @@ import { checkBatchLimit } from './steps/limit.ts';
 import { signAnswer } from './steps/sign.ts';
 import { validate } from './steps/validate.ts';
 import { checkMerchant, signatureVerifies } from './steps/verify.ts';
-import { refusal } from '../refusal-codes.ts';
 import { logRequest, type V1Call } from './v1-call.ts';
 
 /** Runs the steps on a request whose body was read: its encoded answer; `call.changedAfter` says whether it changed the state. */
@@ -36,6 +36,8 @@ export async function runV1Steps(parts: SandboxParts, call: V1Call, body: Buffer
     if (call.op.responseEncoding === 'html') throw new SandboxHttpError(403, `${error.code}:${error.message}`);
     return encodeResponseBody(call.op, await signAnswer(parts.signer, operation, refusalRecord(call.op, call.record, error, call)));
   }
+  // Handlers are synchronous: the changes counted from here are this request's (with an asynchronous signer, also
+  // those of a request that ran while this answer was signed: the answer then waits for them to be kept as well).
   const before = parts.keeper.changeCount;
   const result = runHandler(parts, call);
   // A page goes as it is; any other answer with the answer drift the tests set (none by default), signed.

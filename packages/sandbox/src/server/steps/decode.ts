@@ -11,7 +11,7 @@ import { logRequest, type V1Call } from '../v1-call.ts';
  * refuses (HTTP 400) fields an XML answer could not echo.
  */
 export function decode(parts: SandboxParts, call: V1Call, body: Buffer): void {
-  const { record, encoding } = decodeRequestBody(call.op, String(call.req.headers['content-type'] ?? ''), body);
+  const { record, encoding } = decodeRequestBody(call.variants[0]!, String(call.req.headers['content-type'] ?? ''), body);
   const op = selectVariant(call.variants, record);
   call.record = record;
   call.encoding = encoding;
