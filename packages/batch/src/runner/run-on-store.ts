@@ -64,9 +64,16 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
     stop.abort();
   };
   let worker: WorkerStats | undefined;
-  // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the store's watch.
+  // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the store's watch. Once
+  // the watch is on, the worker looks again: news sent before it was on (the batch over, chunks added) is not missed.
   const wakeUp = new WakeUp();
-  const watching = store.watch(() => wakeUp.wake()).catch(() => null);
+  const watching = store
+    .watch(() => wakeUp.wake())
+    .then((stop) => {
+      wakeUp.wake();
+      return stop;
+    })
+    .catch(() => null);
   try {
     const limit = batchSpecOf(operation).limit;
     const taking = input
