@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createClient } from '@gw/client';
 import { runBatch, runBatchWorker, type BatchClient, type LedgerBatchResult } from '@gw/batch';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, sandboxReconciler } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, sandboxReconciler } from '@gw/sandbox/client';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 
 const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
