@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey } from 'node:crypto';
 import { assertSignableMessage } from './assert-signable-message.ts';
 import { createReferenceSigner, type ReferenceSigner } from './reference-signer.ts';
 import type { SignableField } from './signable-field.ts';
@@ -33,23 +33,30 @@ function codePointKey(text: string): string {
   return key;
 }
 
-/** A pair of the signing text: its path and value, escaped, and its path's code-point key. */
-type Pair = { readonly key: string; readonly path: string; readonly value: string };
+/** A pair of the signing text: `path=value` escaped, and its path's code-point key. */
+type Pair = { readonly key: string; readonly text: string };
 
-// By path, then (equal paths) by the pair's text `path=value`.
+// By path, then (equal paths) by the pair's text.
 function comparePairs(a: Pair, b: Pair): number {
   if (a.key !== b.key) return a.key < b.key ? -1 : 1;
-  const [x, y] = [codePointKey(`${a.path}=${a.value}`), codePointKey(`${b.path}=${b.value}`)];
+  const [x, y] = [codePointKey(a.text), codePointKey(b.text)];
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-// The pairs of the signing text in their order. Each is inserted where a binary search puts it: Array#sort allocates
-// about 1 KB of state on every call, more than the rest of a small message (two fields for a notification).
-function sortedPairs(fields: readonly SignableField[]): Pair[] {
+/** The text the reference HMAC signs: `path=value` pairs sorted by path (code-point order, then pair), joined by `&`. */
+export function hmacSha256SigningText(message: SignableMessage): string {
+  assertSignableMessage(message);
+  return signingText(message.fields);
+}
+
+// The signing text of a message's fields (the reference signer has already checked the message).
+function signingText(fields: readonly SignableField[]): string {
+  // Each pair is inserted where a binary search puts it: Array#sort allocates about 1 KB of state on every call, more
+  // than the rest of a small message (two fields for a notification).
   const sorted = new Array<Pair>(fields.length);
   for (let count = 0; count < fields.length; count++) {
     const { path, value } = fields[count]!;
-    const pair = { key: codePointKey(path), path: escapePart(path), value: escapePart(value) };
+    const pair = { key: codePointKey(path), text: `${escapePart(path)}=${escapePart(value)}` };
     let low = 0;
     let high = count;
     while (low < high) {
@@ -60,23 +67,9 @@ function sortedPairs(fields: readonly SignableField[]): Pair[] {
     for (let at = count; at > low; at--) sorted[at] = sorted[at - 1]!;
     sorted[low] = pair;
   }
-  return sorted;
-}
-
-/** The text the reference HMAC signs: `path=value` pairs sorted by path (code-point order, then pair), joined by `&`. */
-export function hmacSha256SigningText(message: SignableMessage): string {
-  assertSignableMessage(message);
-  return sortedPairs(message.fields)
-    .map((pair) => `${pair.path}=${pair.value}`)
-    .join('&');
-}
-
-// The signing text's HMAC, fed part by part as its UTF-8 (each part boundary is at `=` or `&`, so the bytes are those of
-// the joined text) without joining a copy of every value first.
-function hmacOfSigningText(key: KeyObject, fields: readonly SignableField[]): string {
-  const hmac = createHmac('sha256', key);
-  sortedPairs(fields).forEach((pair, i) => hmac.update(i === 0 ? `${pair.path}=` : `&${pair.path}=`, 'utf8').update(pair.value, 'utf8'));
-  return hmac.digest('hex');
+  let text = '';
+  for (let i = 0; i < sorted.length; i++) text += i === 0 ? sorted[i]!.text : `&${sorted[i]!.text}`;
+  return text;
 }
 
 /**
@@ -92,6 +85,6 @@ export function createHmacSha256Signer(options: HmacSha256SignerOptions): Refere
   bytes.fill(0);
   return createReferenceSigner({
     algorithm: 'hmac-sha256-sorted-pairs',
-    compute: (message) => hmacOfSigningText(key, message.fields),
+    compute: (message) => createHmac('sha256', key).update(signingText(message.fields), 'utf8').digest('hex'),
   });
 }
