@@ -1,4 +1,4 @@
-// Issue 13: what a merchant using the client does with a redirect payment against the sandbox: verify the parameters
+// What a merchant using the client does with a redirect payment against the sandbox: verify the parameters
 // the shopper brings back, and follow a direct card payment's 3-D Secure challenge (UNKNOWNS U17, U22).
 import { SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';

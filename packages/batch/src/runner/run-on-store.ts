@@ -5,7 +5,7 @@ import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
 import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
-import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';
+import { countOf, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import { progressOf } from '../progress.ts';
 import { cannotTellReconciler } from '../reconciler.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
@@ -36,8 +36,6 @@ export interface StoreRunResult extends BatchResult {
 export function newHolderName(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
-
-const sum = (counts: OutcomeCounts): number => counts.succeeded + counts.failed + counts.rejected + counts.unknown;
 
 /**
  * The batch runner, the same over every ChunkStore: this process's intake (when it is given input, read once it holds
@@ -104,9 +102,9 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   }
   if (failure !== null) throw (failure as { error: unknown }).error;
   const status = await store.status();
-  if (settings.signal?.aborted) throw new BatchInterruptedError(sum(status.counts), settings.journal);
+  if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), settings.journal);
   report(status.counts, 0, settings.total ?? status.total);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes ?? true) for await (const outcome of store.outcomes()) outcomes.push(outcome);
-  return { operation, counts: status.counts, total: sum(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
+  return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
 }

@@ -1,17 +1,15 @@
 // UNKNOWNS U22: what the shopper's browser carries back to the merchant's return_url / cancel_url, signed by the
 // sandbox's Signer so the merchant can tell it came from the gateway (verify with `verifyReturnParameters`, @gw/client).
 import { RETURN_PARAMETERS as SIGNED_RETURN_PARAMETERS, returnParametersMessage, type ReturnParameters } from '@gw/signer-interface';
-import type { OperationName } from '@gw/types';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
 import type { SandboxOrder } from '../state.ts';
+import { VARIANT_OPERATION } from '../lifecycle/variant-operation.ts';
 
 /** The signed return parameters, in the order they are signed (`@gw/signer-interface`'s list; `encryption_data` comes last and is not signed). */
 export const RETURN_PARAMETERS = SIGNED_RETURN_PARAMETERS;
 
 /** `result` of a return: the order's state when the shopper left the page. */
 export type ReturnResult = 'authorised' | 'declined' | 'cancelled' | 'expired' | 'pending';
-
-const OPERATION: Readonly<Record<SandboxOrder['variant'], OperationName>> = { card: 'authoriseCard', alternative: 'authoriseAlternative', checkout: 'checkout' };
 
 /** The return parameters of an order, `encryption_data` included, signed as a message of the order's operation. */
 export async function signedReturnParameters(deps: SandboxDeps, order: SandboxOrder): Promise<[string, string][]> {
@@ -24,7 +22,7 @@ export async function signedReturnParameters(deps: SandboxDeps, order: SandboxOr
     result,
     result_info: order.resultInfo,
   };
-  const signature = await deps.signer.sign(returnParametersMessage(OPERATION[order.variant], parameters));
+  const signature = await deps.signer.sign(returnParametersMessage(VARIANT_OPERATION[order.variant], parameters));
   return [...RETURN_PARAMETERS.map((name): [string, string] => [name, parameters[name]]), ['encryption_data', signature]];
 }
 
