@@ -49,27 +49,14 @@ export function hmacSha256SigningText(message: SignableMessage): string {
   return signingText(message.fields);
 }
 
-// The signing text of a message's fields (the reference signer has already checked the message).
+// The signing text of a message's fields (the reference signer has already checked the message). Array#sort is stable:
+// equal pairs keep the record's order.
 function signingText(fields: readonly SignableField[]): string {
-  // Each pair is inserted where a binary search puts it: Array#sort allocates about 1 KB of state on every call, more
-  // than the rest of a small message (two fields for a notification).
-  const sorted = new Array<Pair>(fields.length);
-  for (let count = 0; count < fields.length; count++) {
-    const { path, value } = fields[count]!;
-    const pair = { key: codePointKey(path), text: `${escapePart(path)}=${escapePart(value)}` };
-    let low = 0;
-    let high = count;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (comparePairs(sorted[middle]!, pair) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    for (let at = count; at > low; at--) sorted[at] = sorted[at - 1]!;
-    sorted[low] = pair;
-  }
-  let text = '';
-  for (let i = 0; i < sorted.length; i++) text += i === 0 ? sorted[i]!.text : `&${sorted[i]!.text}`;
-  return text;
+  const pairs = fields.map(({ path, value }): Pair => ({ key: codePointKey(path), text: `${escapePart(path)}=${escapePart(value)}` }));
+  return pairs
+    .sort(comparePairs)
+    .map((pair) => pair.text)
+    .join('&');
 }
 
 /**

@@ -111,8 +111,9 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
   }
   if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
   const fields: SignableField[] = [];
-  visitRecordLeaves(record, { operation }, (path, value, segment) => {
-    fields.push(typeof segment === 'string' && isCardDataField(segment) ? new SecretField(path, value) : Object.freeze({ path, value }));
+  visitRecordLeaves(record, { operation }, (path, value, segments) => {
+    const key = segments.at(-1);
+    fields.push(typeof key === 'string' && isCardDataField(key) ? new SecretField(path, value) : Object.freeze({ path, value }));
   });
   return new BuiltSignableMessage(op, Object.freeze(fields), body);
 }

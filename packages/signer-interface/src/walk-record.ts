@@ -4,19 +4,6 @@ import { SignableMessageError } from './signable-message-error.ts';
 /** The member left out of every signed message: the signature cannot cover itself. */
 export const ENCRYPTION_DATA = 'encryption_data';
 
-/** One step into a record: an object key or an array index. */
-export type PathSegment = string | number;
-
-/** Writes segments as a field path: `capture_orders[0].amount`, `the service` (keys are not escaped). */
-export function formatFieldPath(segments: readonly PathSegment[]): string {
-  let out = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out === '' ? segment : `.${segment}`;
-  }
-  return out;
-}
-
 /** True for `{}`-style objects; class instances (Date, Map, Buffer) are not plain. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -47,63 +34,61 @@ export function tooDeepError(context: { operation?: string }, path: string): Sig
 
 const UNSIGNABLE = 'values must be strings, finite numbers, booleans, null, arrays or plain objects';
 
-/** A container the walk is in, its key or index in its parent (none for the record), its parent's frame and its depth. */
-export interface WalkFrame {
-  readonly container: object;
-  readonly segment: PathSegment | undefined;
-  readonly parent: WalkFrame | undefined;
-  readonly depth: number;
-}
+/** One step into a record: an object key or an array index. */
+export type PathSegment = string | number;
 
-/** What a walk hands each leaf: its path, its value as signed text, its key or index, and the frame of its container. */
-export type LeafVisitor = (path: string, value: string, segment: PathSegment, frame: WalkFrame) => void;
+/** What a walk hands each leaf: its path, its value as signed text, and the keys and indexes from the record to it (the walk's own list: copy it to keep it). */
+export type LeafVisitor = (path: string, value: string, segments: readonly PathSegment[]) => void;
 
-/** One walk: what its errors name, and what it calls for each leaf. */
-type Walk = { readonly context: { operation?: string }; readonly onLeaf: LeafVisitor };
+/** One walk: what its errors name, what it calls for each leaf, the segments to where it is and the containers it is in. */
+type Walk = { readonly context: { operation?: string }; readonly onLeaf: LeafVisitor; readonly segments: PathSegment[]; readonly above: object[] };
 
 function refuse(walk: Walk, path: string, value: unknown, why: string): never {
   throw new SignableMessageError(`Cannot sign: the value at "${path}" is ${why}.`, { ...walk.context, path, valueType: describeValue(value) });
 }
 
 // Calls the visitor for a leaf, walks into an array or a plain object, refuses anything else.
-function visit(walk: Walk, value: unknown, path: string, segment: PathSegment, frame: WalkFrame): void {
+function visit(walk: Walk, value: unknown, path: string): void {
   switch (typeof value) {
     case 'string':
-      return walk.onLeaf(path, value, segment, frame);
+      return walk.onLeaf(path, value, walk.segments);
     case 'boolean':
-      return walk.onLeaf(path, value ? 'true' : 'false', segment, frame);
+      return walk.onLeaf(path, value ? 'true' : 'false', walk.segments);
     case 'number':
       if (!Number.isFinite(value)) refuse(walk, path, value, 'not a finite number');
-      return walk.onLeaf(path, JSON.stringify(value), segment, frame);
+      return walk.onLeaf(path, JSON.stringify(value), walk.segments);
     case 'undefined':
       // Only reached for array elements and holes (members are skipped): JSON writes them as null.
-      return walk.onLeaf(path, '', segment, frame);
+      return walk.onLeaf(path, '', walk.segments);
     case 'object':
-      if (value === null) return walk.onLeaf(path, '', segment, frame);
-      if (Array.isArray(value) || isPlainObject(value)) return visitContainer(walk, value, path, segment, frame);
+      if (value === null) return walk.onLeaf(path, '', walk.segments);
+      if (Array.isArray(value) || isPlainObject(value)) return visitContainer(walk, value, path);
       return refuse(walk, path, value, `a ${describeValue(value)}; ${UNSIGNABLE}`);
     default:
       return refuse(walk, path, value, `a ${typeof value}; ${UNSIGNABLE}`);
   }
 }
 
-function visitContainer(walk: Walk, container: unknown[] | Record<string, unknown>, path: string, segment: PathSegment | undefined, parent: WalkFrame | undefined): void {
-  const depth = parent === undefined ? 0 : parent.depth + 1;
-  // Bounds the recursion (one frame per level): deeper input is refused, never walked.
-  if (depth >= MAX_RECORD_DEPTH) throw tooDeepError(walk.context, path);
-  for (let above = parent; above !== undefined; above = above.parent) {
-    if (above.container === container) refuse(walk, path, container, 'a circular reference');
-  }
-  const frame: WalkFrame = { container, segment, parent, depth };
-  if (Array.isArray(container)) {
-    // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
-    for (let index = 0; index < container.length; index++) visit(walk, container[index], `${path}[${index}]`, index, frame);
-  } else {
-    for (const key of Object.keys(container)) {
-      const member = container[key];
-      if (key !== ENCRYPTION_DATA && member !== undefined) visit(walk, member, path === '' ? key : `${path}.${key}`, key, frame);
+// Walks into a member or element: `segment` is its key or index.
+function visitMember(walk: Walk, value: unknown, path: string, segment: PathSegment): void {
+  walk.segments.push(segment);
+  visit(walk, value, path);
+  walk.segments.pop();
+}
+
+// Bounded (one frame per level): a container deeper than MAX_RECORD_DEPTH is refused, never walked; so is a cycle.
+function visitContainer(walk: Walk, container: unknown[] | Record<string, unknown>, path: string): void {
+  if (walk.above.length >= MAX_RECORD_DEPTH) throw tooDeepError(walk.context, path);
+  if (walk.above.includes(container)) refuse(walk, path, container, 'a circular reference');
+  walk.above.push(container);
+  // An index loop, not forEach: holes in a sparse array are written as null by JSON, so they count as "".
+  if (Array.isArray(container)) for (let index = 0; index < container.length; index++) visitMember(walk, container[index], `${path}[${index}]`, index);
+  else {
+    for (const [key, member] of Object.entries(container)) {
+      if (key !== ENCRYPTION_DATA && member !== undefined) visitMember(walk, member, path === '' ? key : `${path}.${key}`, key);
     }
   }
+  walk.above.pop();
 }
 
 /**
@@ -116,5 +101,5 @@ export function visitRecordLeaves(record: unknown, context: { operation?: string
     const valueType = describeValue(record);
     throw new SignableMessageError(`Cannot sign: the record must be a plain object, not ${valueType}.`, { ...context, valueType });
   }
-  visitContainer({ context, onLeaf }, record, '', undefined, undefined);
+  visitContainer({ context, onLeaf, segments: [], above: [] }, record, '');
 }

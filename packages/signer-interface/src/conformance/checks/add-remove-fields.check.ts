@@ -1,4 +1,5 @@
-import { formatFieldPath, type PathSegment } from '../../walk-record.ts';
+import type { PathSegment } from '../../walk-record.ts';
+import { formatFieldPath } from '../field-path.ts';
 import { walkRecord } from '../record-leaves.ts';
 import type { ConformanceCheck } from '../conformance-check.ts';
 import type { ConformanceContext } from '../conformance-context.ts';

@@ -1,4 +1,4 @@
-import { formatFieldPath } from '../../walk-record.ts';
+import { formatFieldPath } from '../field-path.ts';
 import { walkRecord } from '../record-leaves.ts';
 import type { ConformanceCheck } from '../conformance-check.ts';
 import { emptyValuesFixtures } from '../conformance-fixtures.ts';

@@ -1,5 +1,5 @@
 import { operations } from '@gw/types';
-import { formatFieldPath } from '../../walk-record.ts';
+import { formatFieldPath } from '../field-path.ts';
 import { walkRecord } from '../record-leaves.ts';
 import type { ConformanceCheck } from '../conformance-check.ts';
 import { largeBatchFixtures } from '../conformance-fixtures.ts';
