@@ -264,7 +264,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return work;
   };
   const control: ControlDeps | null =
-    options.control === false ? null : { state, clock: sandboxClock, ids, faults, notifier, notify, redirect: deps, keeper, reset, advanceClock: advance, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+    options.control === false ? null : { state, clock: sandboxClock, ids, faults, drift, notifier, notify, redirect: deps, keeper, reset, advanceClock: advance, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
 
   const server = createServer(limits.serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {
