@@ -13,8 +13,8 @@ export function capturedIo(options: { stdin?: string; env?: Record<string, strin
 }
 
 /** Runs `gw args` in `cwd` with captured output: its exit status and what it printed. */
-export async function gwIn(cwd: string, args: string[]): Promise<{ status: number; out: string; err: string }> {
-  const c = capturedIo({ cwd });
+export async function gwIn(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ status: number; out: string; err: string }> {
+  const c = capturedIo({ cwd, env });
   const status = await runCli(args, c.io, c.signals);
   return { status, out: c.out(), err: c.err() };
 }

@@ -4,3 +4,4 @@ export type { DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservatio
 export type { Exchange } from './check/exchange.ts';
 export { proposeSpecPatch } from './patch/propose-spec-patch.ts';
 export type { SkippedDrift, SpecChange, SpecPatch } from './patch/spec-patch-types.ts';
+export { checkHar, type HarCheck, type HarCheckOptions } from './har/check-har.ts';
