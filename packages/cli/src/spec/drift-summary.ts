@@ -27,3 +27,13 @@ export function printDriftSummary(io: CliIo, report: DriftReport): void {
 export function driftJson(report: DriftReport): string {
   return `${JSON.stringify({ exchanges: report.exchanges, drift: report.drift, observations: report.observations }, null, 2)}\n`;
 }
+
+/** The summary as table rows: the exchanges, then each drift (operation, side, kind, path) with count and example. */
+export function driftRows(report: DriftReport): [string, string][] {
+  const rows: [string, string][] = [['exchanges checked', `${report.exchanges} (signatures ${report.signaturesChecked ? 'verified' : 'not checked'})`]];
+  for (const entry of report.drift) {
+    rows.push([`${entry.operation} ${entry.side} ${entry.kind}${entry.path ? ` ${entry.path}` : ''}`, `${entry.count}x${entry.example ? `, e.g. ${entry.example}` : ''}`]);
+  }
+  rows.push(['kinds of drift', String(report.drift.length)]);
+  return rows;
+}
