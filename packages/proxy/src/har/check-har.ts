@@ -16,7 +16,9 @@ export interface HarCheckOptions {
 
 /** A HAR recording's check: the same report a proxy writes, and the entries that were not `/v1` exchanges. */
 export interface HarCheck {
+  /** The report, in the format `gw proxy --report` writes and `gw spec drift` reads. */
   readonly report: DriftReport;
+  /** Entries that were not `/v1` exchanges (pages, images, …) or got no answer: not checked. */
   readonly skipped: number;
 }
 
