@@ -12,15 +12,13 @@ import { runBatch, type BatchClient } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { encodeRequestBody } from '@gw/xml-codec';
-import { writeResultsSection } from '../results.ts';
+import { median, writeResultsSection } from '../results.ts';
 // The batch package's throwaway PostgreSQL cluster (initdb + pg_ctl as postgres, a free port, removed at the end).
 import { createDatabase, startCluster } from '@gw/test-postgres';
-import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from './authorise-orders.ts';
-import { postgresCpuMicros, postgresCpuSince } from './postgres-cpu.ts';
+import { postgresCpuMicros, postgresCpuSince, processCpuMicros } from '../cpu.ts';
 import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
-import { processCpuMicros } from './process-cpu.ts';
-import { median } from '../median.ts';
 import { fleetRows } from './fleet.ts';
+import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from '@gw/test-support';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
 // The headline: a gateway 20 and 100 ms away (the sandbox's capture latency), where what users feel is the runner's
@@ -47,7 +45,7 @@ const clientOptions = { baseUrl: url, merchantId: merchant.merchant_id, accountI
 const client = createClient(clientOptions) as unknown as BatchClient;
 const setup = createClient(clientOptions) as unknown as AuthorisingClient;
 
-const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, prefix);
+const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, { prefix });
 
 async function handLoop(orders: CaptureOrder[]): Promise<Measurement> {
   const bodies: string[] = [];
@@ -211,7 +209,7 @@ rows.push(
   `Streaming ${STREAMED.toLocaleString('en')} orders that succeed from a JSONL file through runBatch (journal on, \`keepOutcomes: false\`): RSS ${(m.base / 2 ** 20).toFixed(0)} MB at the start, peak ${(m.peak / 2 ** 20).toFixed(0)} MB, growth **${m.growthMb.toFixed(1)} MB** (goal under 100 MB); ${m.seconds.toFixed(1)} s; outcomes ${JSON.stringify(m.counts)}.`,
 );
 // Does a fleet scale? One process and three (the coordinator and two workers) on one batch in the ledger.
-rows.push('', ...(await fleetRows({ url, ledgerUrl: await createDatabase(cluster.url, 'fleet'), authorise })));
+rows.push('', ...(await fleetRows({ url, ledgerUrl: await createDatabase(cluster.url, 'fleet'), authorise, sandboxCpuMicros, postgresCpuMicros: () => postgresCpuMicros(clusterPort), postgresCpuSince: (before) => postgresCpuSince(clusterPort, before).total })));
 writeResultsSection('batch', rows.join('\n'));
 console.log(rows.join('\n'));
 // The clients' and the ledger's pools would keep the process alive: exit (the exit hook stops the sandbox and the cluster).

@@ -4,12 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { createClient } from '@gw/client';
 import { runBatch, runBatchWorker, type BatchClient, type LedgerBatchResult } from '@gw/batch';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, sandboxReconciler } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, sandboxReconciler } from '@gw/sandbox/client';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 
+const cpuMs = (usage: NodeJS.CpuUsage): number => (usage.user + usage.system) / 1000;
 const { SANDBOX_URL, LEDGER, BATCH, ROLE, ORDERS, CONCURRENCY } = process.env;
-// Since this process started (performance's time origin): how long Node took to load gw.
+// Since this process started (performance's time origin): how long Node took to load gw, and the CPU time that took.
 const started = performance.now();
+const loadCpu = process.cpuUsage();
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const client = createClient({ baseUrl: SANDBOX_URL!, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as BatchClient;
 // The library's defaults for leases, timeouts and polling.
@@ -18,5 +20,5 @@ const result: LedgerBatchResult =
   ROLE === 'run'
     ? await runBatch({ ...settings, operation: 'capture', orders: JSON.parse(readFileSync(ORDERS!, 'utf8')) as Record<string, string>[] })
     : await runBatchWorker(settings);
-process.stdout.write(JSON.stringify({ role: ROLE, counts: result.counts, worker: result.worker, roundTrips: result.roundTrips, durationMs: result.durationMs, loadMs: started }));
+process.stdout.write(JSON.stringify({ role: ROLE, counts: result.counts, worker: result.worker, roundTrips: result.roundTrips, durationMs: result.durationMs, loadMs: started, startedAt: performance.timeOrigin + started, cpuMs: cpuMs(process.cpuUsage()), loadCpuMs: cpuMs(loadCpu) }));
 process.exit(0);

@@ -3,12 +3,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, verifyNotificationSync, verifySettings } from '@gw/notifications';
-import { BENCH_SECRET, cardPaymentNotifications, handWrittenHeaders, handWrittenVerify } from './fixtures.ts';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { Bench, type Task } from 'tinybench';
 import { writeResultsSection } from '../results.ts';
-import { heapBytesPerCall } from './heap-per-call.ts';
-import { cpuMicrosPerCall, gwSyncVerifyParseDedupe, gwVerifyParseDedupe, handWrittenCheck } from './workloads.ts';
+import { BENCH_SECRET, cardPaymentNotifications, cpuMicrosPerCall, gwSyncVerifyParseDedupe, gwVerifyParseDedupe, handWrittenCheck, handWrittenHeaders, handWrittenVerify, heapBytesPerCall } from './workloads.ts';
 
 const GOAL = 0.5;
 const TIME_MS = 1500;
@@ -107,7 +105,7 @@ const cpu = await cpuMicrosPerCall({ gw: gwVerifyParseDedupeTask, sync: gwSyncVe
 const cpuRatio = cpu.raw / cpu.gw;
 const cpuHandRatio = cpu.hand / cpu.gw;
 const cpuSyncHandRatio = cpu.hand / cpu.sync;
-// JS heap allocated per call (see heap-per-call.ts); the store is fresh every COUNT calls, as in the loops above.
+// JS heap allocated per call (heapBytesPerCall); the store is fresh every COUNT calls, as in the loops above.
 const heapStore = { current: createMemoryDedupeStore() };
 const heap = {
   gw: await heapBytesPerCall((i) => {
@@ -174,7 +172,7 @@ ${rows.join('\n')}
   de-duplicate ${cpu.gw.toFixed(2)} µs awaited, ${cpu.sync.toFixed(2)} µs synchronous; raw as a hand-written receiver ${cpu.hand.toFixed(2)} µs
   (**${cpuHandRatio.toFixed(2)}x** awaited, **${cpuSyncHandRatio.toFixed(2)}x** synchronous), the bare minimum ${cpu.raw.toFixed(2)} µs (**${cpuRatio.toFixed(2)}x** awaited)
   (load average at the end: ${load}; this figure moves less with other processes' load than the throughput above).
-- JS heap allocated per call (\`heap-per-call.ts\`: used heap size around batches too small to collect, median): gw verify + parse +
+- JS heap allocated per call (used heap size around batches too small to collect, median): gw verify + parse +
   de-duplicate (synchronous) ${Math.round(heap.gw)} B, of which \`JSON.parse\` alone ${Math.round(heap.parse)} B and the body's text about ${bytes + 16} B; the hand-written receiver
   ${Math.round(heap.hand)} B.
 - What parsing alone costs here: \`JSON.parse\` of one body runs at ${parseAlone.toFixed(2)}x the raw verification's rate, so raw verification plus

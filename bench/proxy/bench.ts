@@ -3,17 +3,16 @@
 // latency at concurrency 1 (the added latency) and requests/s at concurrency 32, with each process's CPU per request.
 // Sandbox, proxy and forwarder each run in their own process (the last two are this file, started with a mode).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Agent as HttpAgent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { startProxy } from '@gw/proxy';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { Agent, request } from 'undici';
-import { median } from '../median.ts';
-import { writeResultsSection } from '../results.ts';
+import { processCpuMicros } from '../cpu.ts';
+import { median, writeResultsSection } from '../results.ts';
+import { startSandboxProcess } from '../sandbox/sandbox-process.ts';
 
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const SERIAL_REQUESTS = Number(process.env.GW_BENCH_REQUESTS ?? 3000);
@@ -52,16 +51,6 @@ async function startChild(args: string[]): Promise<{ child: ChildProcess; url: s
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
   return { child, url: `http://127.0.0.1:${port}` };
-}
-
-/** A process's CPU time (user + system) in µs, from /proc (Linux), or NaN elsewhere. */
-function cpuMicros(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 function captureBody(): string {
@@ -107,7 +96,7 @@ async function throughput(call: () => Promise<void>, seconds: number): Promise<{
 }
 
 async function bench(): Promise<void> {
-  const sandbox = await startChild([join(import.meta.dirname, '../client/sandbox-server.ts')]);
+  const sandbox = await startSandboxProcess();
   const hops = { proxy: await startChild([import.meta.filename, 'proxy-server', sandbox.url]), forwarder: await startChild([import.meta.filename, 'forwarder', sandbox.url]) };
   try {
     const body = captureBody();
@@ -124,9 +113,9 @@ async function bench(): Promise<void> {
       for (const side of order) row[side].p50 = await serialP50(calls[side], SERIAL_REQUESTS / ROUNDS);
       for (const side of order) {
         const hop = side === 'direct' ? undefined : hops[side].child.pid;
-        const [hop0, sandbox0] = [cpuMicros(hop), cpuMicros(sandbox.child.pid)];
+        const [hop0, sandbox0] = [processCpuMicros(hop), processCpuMicros(sandbox.child.pid)];
         const { rps, done } = await throughput(calls[side], PARALLEL_SECONDS);
-        Object.assign(row[side], { rps, hopCpu: (cpuMicros(hop) - hop0) / done, sandboxCpu: (cpuMicros(sandbox.child.pid) - sandbox0) / done });
+        Object.assign(row[side], { rps, hopCpu: (processCpuMicros(hop) - hop0) / done, sandboxCpu: (processCpuMicros(sandbox.child.pid) - sandbox0) / done });
       }
       rounds.push(row);
       console.log(`round ${round + 1}`, JSON.stringify(row));

@@ -12,8 +12,7 @@ import { operations } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { plainNpmEnv } from '../../scripts/plain-npm-env.ts';
 import { writeResultsSection } from '../results.ts';
-import { captureBody } from './capture-body.ts';
-import { cpuPerRequest, cpuTable } from './cpu-per-request.ts';
+import { captureBody, cpuPerRequest, cpuTable } from './cpu-per-request.ts';
 
 const DURATION_S = Number(process.env.GW_BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
@@ -171,7 +170,7 @@ const lines = [
   '',
   `- sandbox / bare node:http: **${(sandbox.rps / bare.rps).toFixed(2)}x** (goal at least 0.5x)`,
   `- sandbox --state / bare node:http: **${(sandboxState.rps / bare.rps).toFixed(2)}x** (goal at least 0.4x). A capture of an order the sandbox does not hold changes nothing, so nothing is written: this row is the cost of having a state file open; the payments below write on every request.`,
-  `- for reference, sandbox / bare node:http answering from setImmediate: ${(sandbox.rps / bareDeferred.rps).toFixed(2)}x. The sandbox writes each answer from setImmediate (after the poll phase has read the other requests that arrived), which alone takes a bare server from ${Math.round(bare.rps)} to ${Math.round(bareDeferred.rps)} requests/s here; the goal is judged against the bare server as the issue defines it (answering at once).`,
+  `- for reference, sandbox / bare node:http answering from setImmediate: ${(sandbox.rps / bareDeferred.rps).toFixed(2)}x. The sandbox writes each answer from setImmediate (after the poll phase has read the other requests that arrived), which alone takes a bare server from ${Math.round(bare.rps)} to ${Math.round(bareDeferred.rps)} requests/s here; the goal is judged against the bare server answering at once.`,
   `- sandbox / prism mock: **${(sandbox.rps / prism.rps).toFixed(2)}x** (goal at least 5x)`,
   '',
   `POST /v1/authorise, card payments, each a new order (signed beforehand, each body sent once per server), ${CONNECTIONS} connections, ${DURATION_S} s per server in the same interleaved rounds, no warm-up (it would reuse bodies):`,
@@ -186,7 +185,7 @@ lines.push(
   '',
   cpuTable(cpu),
   '',
-  `- sandbox CPU per request / bare node:http: **${cpuRatio('@gw/sandbox')}x**; with --state: **${cpuRatio('@gw/sandbox --state')}x**. A diagnostic beside the goal, not the goal (the issue sets it on requests/s, above): each server's own CPU time per request moves far less with other processes' load than requests/s does, so it is the figure to watch while changing the request path on a shared machine; the requests/s ratio also counts what the client (autocannon, in this process, on the same two cores) costs each side. Alone: \`cd bench && pnpm exec node --conditions=@gw/source sandbox/cpu-per-request.ts\` (GW_CPU_REQUESTS, GW_CPU_ROUNDS, GW_CPU_OTHER_ROOT=<older checkout> to compare; GW_CPU_PROF=<dir> writes each server's --cpu-prof).`,
+  `- sandbox CPU per request / bare node:http: **${cpuRatio('@gw/sandbox')}x**; with --state: **${cpuRatio('@gw/sandbox --state')}x**. A diagnostic beside the goal, not the goal (which is set on requests/s, above): each server's own CPU time per request moves far less with other processes' load than requests/s does, so it is the figure to watch while changing the request path on a shared machine; the requests/s ratio also counts what the client (autocannon, in this process, on the same two cores) costs each side. Alone: \`cd bench && pnpm exec node --conditions=@gw/source sandbox/cpu-per-request.ts\` (GW_CPU_REQUESTS, GW_CPU_ROUNDS, GW_CPU_OTHER_ROOT=<older checkout> to compare).`,
 );
 writeResultsSection('sandbox', lines.join('\n'));
 console.log(lines.join('\n'));

@@ -1,5 +1,5 @@
 // CPU time per request of @gw/sandbox (state in memory, and with a state file) against a bare node:http server, each
-// server in its own process reporting its own process.cpuUsage() (cpu-report.ts), for the bench's exact request
+// server in its own process, its CPU time read from /proc (schedstat, ns), for the bench's exact request
 // (POST /v1/capture, one order the sandbox does not hold, signed, 32 connections, keep-alive), sent by autocannon from
 // this process. CPU per request is what bounds a server's throughput, and load on a shared machine distorts it far less
 // than requests/s. GW_CPU_REQUESTS (default 12000) per server per round, GW_CPU_ROUNDS (default 5) interleaved rounds
@@ -13,15 +13,28 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { captureBody } from './capture-body.ts';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
+import { preciseCpuMicros } from '../cpu.ts';
 
 const REQUESTS = Number(process.env.GW_CPU_REQUESTS ?? 12_000);
 const ROUNDS = Number(process.env.GW_CPU_ROUNDS ?? 5);
 const CONNECTIONS = 32;
 const here = import.meta.dirname;
-const report = join(here, 'cpu-report.ts');
 
-/** A server process that answers `cpu` on stdin with its own CPU time. */
+/** The signed JSON body of the bench's request: POST /v1/capture of one order the sandbox does not hold. */
+export async function captureBody(): Promise<string> {
+  const record = {
+    merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
+    capture_orders: [{ transaction_id: 'T2026112200000001', order_no: 'BENCH-1', currency: 'USD', amount: '10.00' }],
+  };
+  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+  const encryption_data = await signer.sign(createSignableMessage({ operation: 'capture', record, body: JSON.stringify(record) }));
+  return JSON.stringify({ ...record, encryption_data });
+}
+
+/** A server process and its CPU time so far (µs). */
 interface Measured {
   readonly name: string;
   readonly child: ChildProcess;
@@ -30,8 +43,7 @@ interface Measured {
 }
 
 async function startMeasured(name: string, script: string, env: NodeJS.ProcessEnv = {}): Promise<Measured> {
-  const args = ['--conditions=@gw/source', `--import=${report}`, ...(process.env.GW_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.GW_CPU_PROF}`, `--cpu-prof-name=${name.replace(/\W+/g, '-')}.cpuprofile`] : []), script];
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--conditions=@gw/source', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const waiting: ((line: string) => void)[] = [];
   lines.on('line', (line) => waiting.shift()?.(line));
@@ -39,11 +51,9 @@ async function startMeasured(name: string, script: string, env: NodeJS.ProcessEn
   const port = Number(/PORT (\d+)/.exec(await next())?.[1]);
   if (!port) throw new Error(`${name} did not print its port`);
   const cpu = async () => {
-    const answer = next();
-    child.stdin!.write('cpu\n');
-    const match = /CPU (\d+) (\d+)/.exec(await answer);
-    if (!match) throw new Error(`${name} did not report its CPU`);
-    return Number(match[1]) + Number(match[2]);
+    const micros = preciseCpuMicros(child.pid!);
+    if (Number.isNaN(micros)) throw new Error(`${name}: its CPU time cannot be read from /proc`);
+    return micros;
   };
   return { name, child, port, cpu };
 }
@@ -109,9 +119,7 @@ export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, othe
     });
     return { rows, requests, rounds, load: loadavg().map((l) => l.toFixed(2)).join(' ') };
   } finally {
-    for (const server of servers) server.child.stdin!.write('exit\n');
-    await new Promise((r) => setTimeout(r, 1000));
-    for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGTERM');
+    for (const server of servers) server.child.kill('SIGTERM');
     rmSync(stateDir, { recursive: true, force: true });
   }
 }
@@ -119,7 +127,7 @@ export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, othe
 /** The result as a markdown table with its conditions. */
 export function cpuTable(result: CpuResult): string {
   return [
-    `Each server's own CPU time (process.cpuUsage, user + system) per POST /v1/capture, ${result.requests} requests x ${result.rounds} interleaved rounds per server after a warm-up, ${CONNECTIONS} connections, node ${process.version}, load average at the end ${result.load}. Best round (other processes only ever add CPU time per request) and median round:`,
+    `Each server's own CPU time (from /proc, user + system) per POST /v1/capture, ${result.requests} requests x ${result.rounds} interleaved rounds per server after a warm-up, ${CONNECTIONS} connections, node ${process.version}, load average at the end ${result.load}. Best round (other processes only ever add CPU time per request) and median round:`,
     '',
     '| server | CPU µs per request, best round | median round | best / bare node:http |',
     '|---|---:|---:|---:|',

@@ -35,6 +35,11 @@ export interface OutcomeCounts {
   unknown: number;
 }
 
+/** How many outcomes the counts hold, of every kind. */
+export function countOf(counts: OutcomeCounts): number {
+  return counts.succeeded + counts.failed + counts.rejected + counts.unknown;
+}
+
 /** A fresh zeroed count. */
 export function emptyCounts(): OutcomeCounts {
   return { succeeded: 0, failed: 0, rejected: 0, unknown: 0 };

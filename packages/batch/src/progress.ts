@@ -1,4 +1,4 @@
-import type { OutcomeCounts } from './outcome.ts';
+import { countOf, type OutcomeCounts } from './outcome.ts';
 
 /** A progress event: how far the batch is, how fast it goes, and when it should end. */
 export interface BatchProgress {
@@ -19,7 +19,7 @@ export interface BatchProgress {
 /** Computes progress figures from counts and the clock. */
 export function progressOf(options: { counts: OutcomeCounts; total: number | null; inFlight: number; startedAt: number; now: number }): BatchProgress {
   const { counts, total, inFlight, startedAt, now } = options;
-  const done = counts.succeeded + counts.failed + counts.rejected + counts.unknown;
+  const done = countOf(counts);
   const elapsedMs = Math.max(1, now - startedAt);
   const ratePerSecond = (done * 1000) / elapsedMs;
   const etaSeconds = total === null || ratePerSecond === 0 ? null : Math.max(0, (total - done) / ratePerSecond);

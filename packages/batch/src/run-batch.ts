@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
+import { withoutCardData } from '@gw/types';
 import type { BatchOperation, BatchOrders } from './batch-operation.ts';
 import type { OpenJournalFile } from './journal/batch-journal.ts';
 import type { BatchResult, BatchSettings } from './batch-settings.ts';
 import type { PendingOrder } from './send/pending-order.ts';
 import { runJournalBatch } from './journal/journal-batch.ts';
-import { withoutCardData } from './card-data.ts';
 import { JournalInUseError } from './journal-in-use-error.ts';
 import { requestsEndWithinMs } from './batch-defaults.ts';
 import { lockJournal } from './journal/journal-lock.ts';
@@ -27,8 +27,8 @@ export interface RunBatchOptions<Op extends BatchOperation> extends BatchSetting
  * (named in `cardFields`, the order is then refused at intake): nothing after this sees a card value.
  */
 function pendingOrder(index: number, input: unknown): PendingOrder {
-  const { order, cardFields } = withoutCardData(input !== null && typeof input === 'object' ? input : {});
-  return cardFields.length > 0 ? { index, order, resends: 0, cardFields } : { index, order, resends: 0 };
+  const { record: order, cardData } = withoutCardData((input !== null && typeof input === 'object' ? input : {}) as Record<string, unknown>);
+  return cardData.length > 0 ? { index, order, resends: 0, cardFields: cardData } : { index, order, resends: 0 };
 }
 
 /** Numbers the input orders as they are read. */

@@ -1,6 +1,7 @@
 // Test helpers: a real sandbox on 127.0.0.1, the real client, and authorised orders to act on.
 import { readFileSync } from 'node:fs';
 import { createClient } from '@gw/client';
+import { authoriseOrders, type AuthorisingClient } from '@gw/test-support';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { runBatch, type BatchClient } from '../src/index.ts';
@@ -20,19 +21,12 @@ export function clientFor(sandbox: Sandbox, overrides: Record<string, unknown> =
   }) as unknown as BatchClient;
 }
 
-let sequence = 0;
+/** A capture-ready order record (a type alias, so it is a `Record<string, string>` as batch inputs are). */
+type Order = { transaction_id: string; order_no: string; currency: string; amount: string };
 
 /** Authorises `count` card payments in the sandbox through the client and returns capture-ready order records. */
-export async function authorisedOrders(sandbox: Sandbox, count: number, amount = '25.00') {
-  const client = clientFor(sandbox) as unknown as { authoriseCard(r: Record<string, unknown>): Promise<Record<string, unknown>> };
-  const orders: { transaction_id: string; order_no: string; currency: string; amount: string }[] = [];
-  const run = async (i: number) => {
-    const order_no = `B-${process.pid}-${++sequence}-${i}`;
-    const respon = await client.authoriseCard({ order_no, currency: 'USD', amount, card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-    orders[i] = { transaction_id: String(respon.transaction_id), order_no, currency: 'USD', amount };
-  };
-  for (let i = 0; i < count; i += 32) await Promise.all(Array.from({ length: Math.min(32, count - i) }, (_, k) => run(i + k)));
-  return orders;
+export function authorisedOrders(sandbox: Sandbox, count: number, amount = '25.00'): Promise<Order[]> {
+  return authoriseOrders(clientFor(sandbox) as unknown as AuthorisingClient, count, { prefix: 'B', amount });
 }
 
 /** Asserts the invariant of the batch: every input index exactly once. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@gw/test-support';
 import { newBatchId, outcomesFromLedger, type BatchClient } from '../src/index.ts';
 import { start, type Child } from './fleet/fleet-round.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
@@ -37,13 +38,6 @@ async function capturedOrders(count: number) {
   return orders;
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the batch to start');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** How many times each order had the operation applied, by the sandbox's own state. */
 function appliedPerOrder(operation: 'refund' | 'capture', orders: readonly { transaction_id: string }[]): number[] {
@@ -66,7 +60,7 @@ describe('a PostgreSQL worker stopped (SIGSTOP) while it holds chunks in flight 
       try {
         const coordinator = start({ ...env, ROLE: 'run', HOLDER: 'coordinator' });
         children.push(coordinator);
-        await until(() => appliedPerOrder(operation, orders).some((n) => n > 0), 30_000);
+        await until(() => appliedPerOrder(operation, orders).some((n) => n > 0), 30_000, 'the batch to start');
         await new Promise((r) => setTimeout(r, 300));
         coordinator.process.kill('SIGSTOP');
         const worker = start({ ...env, ROLE: 'worker', HOLDER: 'joiner' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { createDatabase, startCluster, type Cluster } from '@gw/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@gw/test-support';
 import { newBatchId, outcomesFromLedger } from '../src/index.ts';
 import { start, type Child } from './fleet/fleet-round.ts';
 import { authorisedOrders } from './harness.ts';
@@ -27,13 +28,6 @@ afterAll(async () => {
 
 const captured = (orders: readonly { transaction_id: string }[]) => orders.map((o) => sandbox.state.appliedCounts('capture').get(o.transaction_id) ?? 0);
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** A capture batch of fresh orders under a coordinator process; PostgreSQL is halted once a tenth of them took effect. */
 async function batchWithAnOutage(outageMs: number) {
@@ -44,7 +38,7 @@ async function batchWithAnOutage(outageMs: number) {
   const ledger = await createDatabase(cluster.url, `outage_${outageMs}_${process.pid}`);
   const env = { SANDBOX_URL: sandbox.url, LEDGER: ledger, BATCH: newBatchId(), ORDERS: file, ...TIMING };
   const coordinator: Child = start({ ...env, ROLE: 'run', HOLDER: 'coordinator' });
-  await until(() => captured(orders).filter((n) => n > 0).length >= ORDERS / 10, 30_000);
+  await until(() => captured(orders).filter((n) => n > 0).length >= ORDERS / 10, 30_000, 'a tenth of the captures');
   cluster.halt();
   const sentBefore = captured(orders).filter((n) => n > 0).length;
   await new Promise((r) => setTimeout(r, outageMs));

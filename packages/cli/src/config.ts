@@ -16,7 +16,8 @@ export interface GwConfig {
   readonly concurrency?: number;
 }
 
-const ENV: Record<keyof GwConfig, string> = {
+/** The environment variable of each setting (`GW_SECRET` for `secret`). */
+export const CONFIG_ENV: Readonly<Record<keyof GwConfig, string>> = {
   baseUrl: 'GW_BASE_URL',
   merchantId: 'GW_MERCHANT_ID',
   accountId: 'GW_ACCOUNT_ID',
@@ -55,8 +56,8 @@ function readConfigFile(io: CliIo, path: string | undefined): Partial<Record<key
     throw configError(`config file ${chosen} is not valid JSON`);
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw configError(`config file ${chosen} must hold a JSON object`);
-  const unknown = Object.keys(parsed).filter((k) => !(k in ENV));
-  if (unknown.length > 0) throw configError(`config file ${chosen}: unknown setting(s) ${unknown.join(', ')}; known: ${Object.keys(ENV).join(', ')}`);
+  const unknown = Object.keys(parsed).filter((k) => !(k in CONFIG_ENV));
+  if (unknown.length > 0) throw configError(`config file ${chosen}: unknown setting(s) ${unknown.join(', ')}; known: ${Object.keys(CONFIG_ENV).join(', ')}`);
   return parsed as Partial<Record<keyof GwConfig, unknown>>;
 }
 
@@ -64,8 +65,8 @@ function readConfigFile(io: CliIo, path: string | undefined): Partial<Record<key
 export function resolveConfig(io: CliIo, flags: Partial<Record<keyof GwConfig, unknown>> & { config?: string }): GwConfig {
   const file = readConfigFile(io, flags.config);
   const out: Record<string, string | number> = {};
-  for (const key of Object.keys(ENV) as (keyof GwConfig)[]) {
-    const value = coerce(key, flags[key], `--${key}`) ?? coerce(key, io.env[ENV[key]], ENV[key]) ?? coerce(key, file[key], 'config file');
+  for (const key of Object.keys(CONFIG_ENV) as (keyof GwConfig)[]) {
+    const value = coerce(key, flags[key], `--${key}`) ?? coerce(key, io.env[CONFIG_ENV[key]], CONFIG_ENV[key]) ?? coerce(key, file[key], 'config file');
     if (value !== undefined) out[key] = value;
   }
   return out as GwConfig;
@@ -73,7 +74,7 @@ export function resolveConfig(io: CliIo, flags: Partial<Record<keyof GwConfig, u
 
 /** The settings a command needs to talk to a gateway, or a GW_CONFIG error naming every missing one. */
 export function requireGateway(config: GwConfig): Required<Pick<GwConfig, 'baseUrl' | 'merchantId' | 'accountId'>> & GwConfig {
-  const missing = (['baseUrl', 'merchantId', 'accountId'] as const).filter((k) => !config[k]).map((k) => `${k} (--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} or ${ENV[k]})`);
+  const missing = (['baseUrl', 'merchantId', 'accountId'] as const).filter((k) => !config[k]).map((k) => `${k} (--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} or ${CONFIG_ENV[k]})`);
   if (!config.secret && !config.signer) missing.push('a signer: secret (--secret or GW_SECRET) for the reference HMAC signer, or signer (--signer or GW_SIGNER) naming a module');
   if (missing.length > 0) throw configError(`missing ${missing.join('; ')}`);
   return config as Required<Pick<GwConfig, 'baseUrl' | 'merchantId' | 'accountId'>> & GwConfig;

@@ -1,5 +1,5 @@
 import { createClient, type ClientHooks } from '@gw/client';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox/client';
 import { requireGateway, resolveConfig, type GwConfig } from './config.ts';
 import type { CliIo } from './io.ts';
 import { loadSigner } from './signer.ts';

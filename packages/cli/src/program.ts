@@ -1,16 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { isGwError } from '@gw/types';
-import { registerBatch } from './commands/batch.ts';
-import { registerCall } from './commands/call.ts';
-import { registerDecode } from './commands/decode.ts';
-import { registerDemo } from './commands/demo.ts';
-import { registerListen } from './commands/listen.ts';
-import { registerProxy } from './commands/proxy.ts';
-import { registerSpec } from './commands/spec.ts';
-import { registerNotifications } from './commands/notifications.ts';
-import { registerTrigger } from './commands/trigger.ts';
-import { registerSandbox } from './commands/sandbox.ts';
 import { EXIT_CODES, exitCodeFor, exitCodeHelp } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
 import { paint, warn } from './output.ts';
@@ -29,6 +19,67 @@ function withGatewayOptions(command: Command): Command {
     .option('--sandbox-defaults', "use the sandbox's default merchant, account and signer secret");
 }
 
+/** What registering a command may use: the program's I/O, signals, exit status and the gateway options. */
+interface CommandContext {
+  readonly io: CliIo;
+  readonly signals: NodeJS.EventEmitter;
+  readonly run: { exitCode: number };
+}
+
+/**
+ * Every command, in the order help lists them, each loaded only when needed: `gw batch worker` loads the batch
+ * runner and the client, not the sandbox server, the proxy or the notifications receiver (a process of a fleet starts
+ * faster); help, an unknown command or no command loads them all.
+ */
+const COMMANDS: Record<string, () => Promise<(program: Command, context: CommandContext) => void>> = {
+  sandbox: async () => {
+    const { registerSandbox } = await import('./commands/sandbox.ts');
+    return (program, { io, signals }) => registerSandbox(program, io, signals);
+  },
+  demo: async () => {
+    const { registerDemo } = await import('./commands/demo.ts');
+    return (program, { io, run }) => registerDemo(program, io, run);
+  },
+  call: async () => {
+    const { registerCall } = await import('./commands/call.ts');
+    return (program, { io, run }) => registerCall(program, io, withGatewayOptions, run);
+  },
+  batch: async () => {
+    const { registerBatch } = await import('./commands/batch.ts');
+    return (program, { io, signals, run }) => registerBatch(program, io, withGatewayOptions, signals, run);
+  },
+  decode: async () => {
+    const { registerDecode } = await import('./commands/decode.ts');
+    return (program, { io }) => registerDecode(program, io);
+  },
+  listen: async () => {
+    const { registerListen } = await import('./commands/listen.ts');
+    return (program, { io, signals }) => registerListen(program, io, signals);
+  },
+  proxy: async () => {
+    const { registerProxy } = await import('./commands/proxy.ts');
+    return (program, { io, signals }) => registerProxy(program, io, signals);
+  },
+  spec: async () => {
+    const { registerSpec } = await import('./commands/spec.ts');
+    return (program, { io, run }) => registerSpec(program, io, run);
+  },
+  trigger: async () => {
+    const { registerTrigger } = await import('./commands/trigger.ts');
+    return (program, { io }) => registerTrigger(program, io, withGatewayOptions);
+  },
+  notifications: async () => {
+    const { registerNotifications } = await import('./commands/notifications.ts');
+    return (program, { io }) => registerNotifications(program, io);
+  },
+};
+
+/** The commands `argv` needs: the one it names first, or all of them (help, an unknown command, none). */
+function commandsFor(argv: readonly string[]): string[] {
+  const first = argv[0];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+}
+
 /** Runs `gw` with `argv` (without the node and script names); resolves to the exit status. */
 export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS.EventEmitter = process): Promise<number> {
   const run = { exitCode: EXIT_CODES.ok as number };
@@ -39,16 +90,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
     .addHelpText('after', `\nConfiguration: flags, then GW_* environment variables, then a JSON config file.\n\n${exitCodeHelp()}`)
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
-  registerSandbox(program, io, signals);
-  registerDemo(program, io, run);
-  registerCall(program, io, withGatewayOptions, run);
-  registerBatch(program, io, withGatewayOptions, signals, run);
-  registerDecode(program, io);
-  registerListen(program, io, signals);
-  registerProxy(program, io, signals);
-  registerSpec(program, io, run);
-  registerTrigger(program, io, withGatewayOptions);
-  registerNotifications(program, io);
+  const registers = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, { io, signals, run });
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   try {
     await program.parseAsync([...argv], { from: 'user' });

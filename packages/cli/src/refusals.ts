@@ -1,10 +1,11 @@
-import { operations, type OperationName } from '@gw/types';
+import { operations, textOf, type OperationName } from '@gw/types';
 
 // cancelSubscription answers no return_status; its cancel_status says whether it was applied (UNKNOWNS U29).
 const TOP_STATUS: Partial<Record<OperationName, string>> = { cancelSubscription: 'cancel_status' };
 
+/** A member's text; a JSON answer's number (a status of 1) counts as its digits. */
 function text(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+  return typeof value === 'number' ? String(value) : textOf(value);
 }
 
 /**

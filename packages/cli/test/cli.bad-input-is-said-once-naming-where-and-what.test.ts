@@ -2,18 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { EXIT_CODES } from '../src/index.ts';
+import { gw as run } from './io.ts';
 
 // Nothing listens on port 9 of loopback: every case here is refused before a request could be sent.
 const NOWHERE = ['--base-url', 'http://127.0.0.1:9', '--sandbox-defaults'];
 
-async function gw(args: string[], options: { stdin?: string; terminal?: boolean } = {}) {
-  const c = capturedIo({ stdin: options.stdin ?? '', env: { NO_COLOR: '1' } });
-  if (options.terminal) Object.assign(c.io.stderr, { isTTY: true });
-  const status = await runCli(args, c.io, c.signals);
-  return { status, out: c.out(), err: c.err() };
-}
+const gw = (args: string[], options: { stdin?: string; terminal?: boolean } = {}) => run(args, { ...options, env: { NO_COLOR: '1' } });
 
 describe('gw call with bad input', () => {
   it('bad JSON on standard input: exit 3 (bad input), naming standard input and the line and column', async () => {

@@ -2,46 +2,30 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createClient } from '@gw/client';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { createHmacSha256Signer } from '@gw/signer-interface';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
-import { gwIn } from './io.ts';
+import { gw } from './io.ts';
+import { authorisedOrdersFile, sandboxForFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.stop());
-
-const gw = (args: string[], cwd: string) => gwIn(cwd, args);
+sandboxForFile((started) => (sandbox = started));
 
 describe('gw batch on a journal another run is using', () => {
   it('--resume exits 2 (usage/config) naming the holder, sends nothing, and the run goes on to refund each order once', async () => {
-    const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-    const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-lock-'));
-    const rows = ['transaction_id,order_no,currency,amount'];
-    const refundRows = ['transaction_id,currency,amount,refund_amount,refund_reason'];
-    const ids: string[] = [];
-    for (let i = 0; i < 150; i += 1) {
-      const order_no = `LOCK-${process.pid}-${i}`;
-      const paid = await client.authoriseCard({ order_no, currency: 'USD', amount: '9.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-      rows.push(`${paid.transaction_id},${order_no},USD,9.00`);
-      refundRows.push(`${paid.transaction_id},USD,9.00,4.00,lock test`);
-      ids.push(String(paid.transaction_id));
-    }
-    writeFileSync(join(dir, 'orders.csv'), `${rows.join('\n')}\n`);
+    const orders = await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), 150, { prefix: 'LOCK', amount: '9.00' });
+    const ids = orders.map((o) => o.transaction_id);
+    const refundRows = ['transaction_id,currency,amount,refund_amount,refund_reason', ...ids.map((id) => `${id},USD,9.00,4.00,lock test`)];
     writeFileSync(join(dir, 'refunds.csv'), `${refundRows.join('\n')}\n`);
     const flags = ['--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox'];
-    expect((await gw(['batch', 'capture', 'orders.csv', '--journal', 'capture.jsonl', ...flags], dir)).status).toBe(EXIT_CODES.ok);
+    expect((await gw(['batch', 'capture', 'orders.csv', '--journal', 'capture.jsonl', ...flags], { cwd: dir })).status).toBe(EXIT_CODES.ok);
 
     sandbox.faults.setRules({ '/v1/refund': { latencyMs: 1_500 } });
-    const run = gw(['batch', 'refund', 'refunds.csv', '--journal', 'refund.jsonl', ...flags], dir);
+    const run = gw(['batch', 'refund', 'refunds.csv', '--journal', 'refund.jsonl', ...flags], { cwd: dir });
     const journal = join(dir, 'refund.jsonl');
     while (!(existsSync(journal) && readFileSync(journal, 'utf8').includes('"type":"intent"'))) await sleep(10);
-    const resume = await gw(['batch', 'refund', 'refunds.csv', '--journal', 'refund.jsonl', '--resume', ...flags], dir);
+    const resume = await gw(['batch', 'refund', 'refunds.csv', '--journal', 'refund.jsonl', '--resume', ...flags], { cwd: dir });
     expect(resume.status).toBe(EXIT_CODES.usage);
     expect(resume.err).toContain('GW_CONFIG');
     expect(resume.err).toContain(`pid ${process.pid} on host ${hostname()}`);

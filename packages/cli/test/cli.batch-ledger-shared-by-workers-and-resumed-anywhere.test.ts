@@ -1,14 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@gw/client';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { createHmacSha256Signer } from '@gw/signer-interface';
+import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // A throwaway PostgreSQL cluster (a real server, started for this file and removed after it).
 import { createDatabase, startCluster } from '@gw/test-postgres';
-import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { EXIT_CODES } from '../src/index.ts';
+import { gw as run } from './io.ts';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
 let cluster: Awaited<ReturnType<typeof startCluster>>;
@@ -23,28 +22,12 @@ afterAll(async () => {
   cluster.stop();
 });
 
-async function gw(args: string[], cwd: string, interrupt = false) {
-  const c = capturedIo({ cwd });
-  // Ctrl-C as soon as the batch has started in the ledger (its id is printed then).
-  const watch = interrupt ? setInterval(() => c.out().includes(' in postgres://') && (clearInterval(watch!), c.signals.emit('SIGINT')), 1) : null;
-  const status = await runCli(args, c.io, c.signals);
-  if (watch) clearInterval(watch);
-  return { status, out: c.out(), err: c.err() };
-}
+/** Runs gw in `cwd`; with `interrupt`, Ctrl-C as soon as the batch has started in the ledger (its id is printed then). */
+const gw = (args: string[], cwd: string, interrupt = false) => run(args, { cwd, ...(interrupt ? { interruptWhen: (out: string) => out.includes(' in postgres://') } : {}) });
 
+/** Authorises `count` orders, writes them as `dir/name`, and returns their transaction ids. */
 async function ordersFile(dir: string, name: string, count: number): Promise<string[]> {
-  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
-  const rows = ['transaction_id,order_no,currency,amount'];
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const order_no = `LED-${dir.slice(-6)}-${process.pid}-${i}`;
-    const paid = await client.authoriseCard({ order_no, currency: 'USD', amount: '3.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-    rows.push(`${paid.transaction_id},${order_no},USD,3.00`);
-    ids.push(String(paid.transaction_id));
-  }
-  writeFileSync(join(dir, name), `${rows.join('\n')}\n`);
-  return ids;
+  return (await authorisedOrdersFile(sandbox, join(dir, name), count, { prefix: 'LED', amount: '3.00' })).map((o) => o.transaction_id);
 }
 
 describe('gw batch --ledger (PostgreSQL)', () => {

@@ -1,19 +1,13 @@
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../src/index.ts';
+import { gw } from './io.ts';
+import { sandboxForFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.stop());
+sandboxForFile((started) => (sandbox = started));
 
-async function call(operation: string, record: unknown) {
-  const c = capturedIo({ stdin: JSON.stringify(record) });
-  const status = await runCli(['call', operation, '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults'], c.io, c.signals);
-  return { status, out: c.out(), err: c.err() };
-}
+const call = (operation: string, record: unknown) => gw(['call', operation, '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults'], { stdin: JSON.stringify(record) });
 
 const card = { currency: 'USD', amount: '3.00', expiration_month: '12', expiration_year: '2030', security_code: '123' };
 

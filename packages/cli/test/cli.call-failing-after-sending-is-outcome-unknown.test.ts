@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { createClient } from '@gw/client';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { createHmacSha256Signer } from '@gw/signer-interface';
+import { startSandbox, type Sandbox } from '@gw/sandbox';
+import { authoriseOrders } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { EXIT_CODES } from '../src/index.ts';
+import { gw as run } from './io.ts';
+import { sandboxClient } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
 let hostile: Server;
@@ -31,21 +31,15 @@ afterAll(async () => {
   await new Promise((resolve) => hostile.close(resolve));
 });
 
-async function gw(args: string[], stdin: unknown) {
-  const c = capturedIo({ stdin: JSON.stringify(stdin), cwd: import.meta.dirname });
-  const status = await runCli(args, c.io, c.signals);
-  return { status, out: c.out(), err: c.err() };
-}
+const gw = (args: string[], stdin: unknown) => run(args, { stdin: JSON.stringify(stdin), cwd: import.meta.dirname });
 
 describe('gw call when something throws after the request was sent', () => {
   it('a verifier that throws: the capture was applied, gw exits 8 (outcome unknown) with a code, never 1', async () => {
-    const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-    const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
-    const order_no = `DOWN-${process.pid}`;
-    const paid = await client.authoriseCard({ order_no, currency: 'USD', amount: '4.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-    const capture = { capture_orders: [{ transaction_id: paid.transaction_id, order_no, currency: 'USD', amount: '4.00' }] };
+    const [paid] = await authoriseOrders(sandboxClient(sandbox), 1, { prefix: 'DOWN', amount: '4.00' });
+    const { order_no } = paid!;
+    const capture = { capture_orders: [paid] };
     const result = await gw(['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'verifier-down-signer.ts')], capture);
-    expect(sandbox.state.appliedCounts('capture').get(String(paid.transaction_id))).toBe(1);
+    expect(sandbox.state.appliedCounts('capture').get(paid!.transaction_id)).toBe(1);
     expect(result.status).toBe(EXIT_CODES.outcomeUnknown);
     expect(result.err).toContain('GW_OUTCOME_UNKNOWN');
     expect(result.err).toContain(`query by order_no ${order_no}`);

@@ -1,23 +1,15 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../src/index.ts';
+import { gw } from './io.ts';
+import { sandboxForFile } from './sandbox-harness.ts';
 
 const examples = join(import.meta.dirname, '../../../spec/v1/examples');
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.stop());
-
-async function gw(args: string[], options: Parameters<typeof capturedIo>[0] = {}) {
-  const c = capturedIo(options);
-  const status = await runCli(args, c.io, c.signals);
-  return { status, out: c.out(), err: c.err() };
-}
+sandboxForFile((started) => (sandbox = started));
 
 describe('gw on the command line', () => {
   it('prints help with every command and the exit statuses, on every command', async () => {

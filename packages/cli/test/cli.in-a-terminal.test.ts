@@ -1,12 +1,11 @@
 // gw driven as a person would: in a real terminal (tmux), reading the screen, pressing Ctrl-C.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@gw/client';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { createHmacSha256Signer } from '@gw/signer-interface';
+import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
 const socket = `gw-test-${process.pid}`;
 const bin = join(import.meta.dirname, '../src/bin.ts');
@@ -63,20 +62,8 @@ describe('gw in a terminal', () => {
   }, 150_000);
 
   it('shows batch progress, stops cleanly on Ctrl-C, and finishes with --resume: nothing captured twice', async () => {
-    const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-    const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
     const dir = mkdtempSync(join(tmpdir(), 'gw-tty-'));
-    const rows = ['transaction_id,order_no,currency,amount'];
-    const ids: string[] = [];
-    for (let i = 0; i < 600; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, async (_, k) => {
-        const order_no = `TTY-${process.pid}-${i + k}`;
-        const respon = await client.authoriseCard({ order_no, currency: 'USD', amount: '5.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-        rows.push(`${respon.transaction_id},${order_no},USD,5.00`);
-        ids.push(String(respon.transaction_id));
-      }));
-    }
-    writeFileSync(join(dir, 'orders.csv'), rows.join('\n') + '\n');
+    const ids = (await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), 600, { prefix: 'TTY', amount: '5.00' })).map((o) => o.transaction_id);
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 400 } });
     const command = `cd ${dir} && ${gw} batch capture orders.csv --journal orders.journal.jsonl --base-url ${sandbox.url} --sandbox-defaults --reconcile sandbox --concurrency 1`;
     open('batch', command);

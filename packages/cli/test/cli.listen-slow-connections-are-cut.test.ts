@@ -1,14 +1,15 @@
 // gw listen bounds what a connection may hold, as the sandbox does (UNKNOWNS U51): headers sent one byte at a time, a
 // body that never finishes and a body that stops are cut within its limits, an idle keep-alive connection is closed,
 // connections over the limit are refused; a notification sent meanwhile still goes through.
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createNotificationReceiver, type NotificationEvent } from '@gw/notifications';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { NotificationEvent } from '@gw/notifications';
 import { signedNotification } from '@gw/notifications/testing';
-import { createHmacSha256Signer } from '@gw/signer-interface';
+import { closedAfter as closed, openSocket } from '@gw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { capturedIo, gwStarted } from './io.ts';
+import { merchantApp } from './merchant-app.ts';
 
 const SECRET = 'listen-limits-secret';
 const servers: Server[] = [];
@@ -24,47 +25,23 @@ afterEach(async () => {
 
 /** The merchant's app: the @gw/notifications receiver on real HTTP. */
 async function app(): Promise<{ url: string; handled: NotificationEvent[] }> {
-  const handled: NotificationEvent[] = [];
-  const receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], onEvent: (e) => void handled.push(e) });
-  const server = createServer((req, res) => void receiver.node(req, res));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/gw`, handled };
+  const started = await merchantApp(SECRET);
+  servers.push(started.server);
+  return started;
 }
 
 /** Runs `gw listen` in this process with `flags`; resolves with its URL once it listens. */
 async function listen(forwardTo: string, flags: string[]) {
-  const c = capturedIo({ env: { GW_TEST_SECRET: SECRET } });
-  const exit = runCli(['listen', '--forward-to', forwardTo, '--port', '0', '--secret-env', 'GW_TEST_SECRET', ...flags], c.io, c.signals);
-  const until = Date.now() + 10_000;
-  while (!c.out().includes('receiving on') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  const url = /receiving on (\S+),/.exec(c.out())![1]!;
-  const stop = async () => (c.signals.emit('SIGINT'), exit);
-  listeners.push(stop);
-  return { url, port: Number(new URL(url).port), c, stop };
+  const started = await gwStarted(['listen', '--forward-to', forwardTo, '--port', '0', '--secret-env', 'GW_TEST_SECRET', ...flags], /receiving on (\S+),/, { env: { GW_TEST_SECRET: SECRET } });
+  listeners.push(started.stop);
+  return { ...started, port: Number(new URL(started.url).port) };
 }
 
-/** A raw connection to 127.0.0.1:`port`, resolved once connected. */
-function open(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket));
-    sockets.push(socket);
-    socket.on('error', reject);
-  });
-}
-
-/** What the server sent and how long after `since` it closed the connection (null: still open after `waitMs`). */
-function closed(socket: Socket, since: number, waitMs: number): Promise<{ afterMs: number | null; received: string }> {
-  let received = '';
-  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-  socket.on('error', () => undefined);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ afterMs: null, received }), waitMs);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve({ afterMs: Date.now() - since, received });
-    });
-  });
+/** A raw connection to 127.0.0.1:`port`, resolved once connected; destroyed after the test. */
+async function open(port: number): Promise<Socket> {
+  const socket = await openSocket(port);
+  sockets.push(socket);
+  return socket;
 }
 
 /** Writes `text` one byte every `everyMs`, then `filler` forever, until the connection closes. */

@@ -5,34 +5,28 @@ import { mkdtempSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@gw/client';
-import { createNotificationReceiver, type NotificationEvent } from '@gw/notifications';
+import type { NotificationEvent } from '@gw/notifications';
 import { signedNotification } from '@gw/notifications/testing';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
+import { until as waitUntil } from '@gw/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { capturedIo, gwStarted } from './io.ts';
+import { merchantApp } from './merchant-app.ts';
 
 const servers: Server[] = [];
 afterEach(() => servers.splice(0).forEach((s) => s.close()));
 
 /** The merchant's app: the @gw/notifications receiver on real HTTP. */
 async function app(): Promise<{ url: string; handled: NotificationEvent[] }> {
-  const handled: NotificationEvent[] = [];
-  const receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET })], onEvent: (e) => void handled.push(e) });
-  const server = createServer((req, res) => void receiver.node(req, res));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  servers.push(server);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/gw`, handled };
+  const started = await merchantApp(SANDBOX_DEFAULT_SECRET);
+  servers.push(started.server);
+  return started;
 }
 
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Waits (10 s at most) until `check` holds. */
+const until = (check: () => boolean) => waitUntil(check, 10_000);
 
 /** An application that answers every notification 200; `forwarded()` counts what reached it. Closed after each test. */
 async function acceptingTarget(): Promise<{ url: string; forwarded: () => number }> {
@@ -50,10 +44,7 @@ async function acceptingTarget(): Promise<{ url: string; forwarded: () => number
 describe('gw listen', () => {
   it("receives the sandbox's notifications, prints kind, id and verification, forwards them to the app unchanged", async () => {
     const target = await app();
-    const c = capturedIo();
-    const running = runCli(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults'], c.io, c.signals);
-    await until(() => c.out().includes('receiving on'));
-    const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+    const { c, url: listenUrl, exit: running } = await gwStarted(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults'], /receiving on (\S+),/);
 
     await using sandbox = await startSandbox();
     const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }) });
@@ -84,10 +75,7 @@ describe('gw listen', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
     await new Promise((r) => closed.close(r));
-    const c = capturedIo({ env: { GW_TEST_SECRET: 's3' } });
-    const running = runCli(['listen', '--forward-to', deadUrl, '--port', '0', '--secret-env', 'GW_TEST_SECRET'], c.io, c.signals);
-    await until(() => c.out().includes('receiving on'));
-    const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+    const { c, url: listenUrl, exit: running } = await gwStarted(['listen', '--forward-to', deadUrl, '--port', '0', '--secret-env', 'GW_TEST_SECRET'], /receiving on (\S+),/, { env: { GW_TEST_SECRET: 's3' } });
     const n = await signedNotification({ event: { kind: 'payout.completed', operation: 'payout', data: { status: 'COMPLETED' } }, secret: 's3' });
     const answer = await fetch(listenUrl, { method: 'POST', headers: n.headers, body: n.body });
     expect(answer.status).toBe(502);
@@ -104,10 +92,7 @@ describe('gw listen', () => {
     const seenFile = join(mkdtempSync(join(tmpdir(), 'gw-listen-')), 'seen.log');
     const n = await signedNotification({ event: { kind: 'payment.authorised', operation: 'authoriseCard', data: { order_no: 'D-1' } }, secret: SANDBOX_DEFAULT_SECRET });
     for (let run = 0; run < 2; run++) {
-      const c = capturedIo();
-      const running = runCli(['listen', '--forward-to', targetUrl, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', seenFile], c.io, c.signals);
-      await until(() => c.out().includes('receiving on'));
-      const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+      const { c, url: listenUrl, exit: running } = await gwStarted(['listen', '--forward-to', targetUrl, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', seenFile], /receiving on (\S+),/);
       for (let i = 0; i < 2; i++) expect((await fetch(listenUrl, { method: 'POST', headers: n.headers, body: n.body })).status).toBe(200);
       await until(() => c.out().split('\n').filter((l) => l.includes(n.event.id)).length === 2);
       expect(c.out()).toContain('duplicate of an event already forwarded: not forwarded, answered 200');
@@ -129,10 +114,7 @@ describe('gw listen', () => {
       writeFileSync(join(dir, 'filler'), Buffer.alloc(bavail * bsize));
       const target = await acceptingTarget();
       const n = await signedNotification({ event: { kind: 'payment.authorised', operation: 'authoriseCard', data: { order_no: 'FULL-1' } }, secret: SANDBOX_DEFAULT_SECRET });
-      const c = capturedIo();
-      const running = runCli(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', join(dir, 'seen.log')], c.io, c.signals);
-      await until(() => c.out().includes('receiving on') || c.err() !== '');
-      const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+      const { c, url: listenUrl, exit: running } = await gwStarted(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults', '--skip-duplicates', '--seen-file', join(dir, 'seen.log')], /receiving on (\S+),/);
       for (let i = 0; i < 3; i++) expect((await fetch(listenUrl, { method: 'POST', headers: n.headers, body: n.body })).status).toBe(200);
       await until(() => c.out().split('\n').filter((l) => l.includes(n.event.id)).length === 3);
       expect(target.forwarded()).toBe(1);
@@ -154,10 +136,7 @@ describe('gw listen', () => {
 describe('gw trigger', () => {
   it('makes the sandbox send a notification of the kind asked, received verified through gw listen', async () => {
     const target = await app();
-    const c = capturedIo();
-    const running = runCli(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults'], c.io, c.signals);
-    await until(() => c.out().includes('receiving on'));
-    const listenUrl = /receiving on (\S+),/.exec(c.out())![1]!;
+    const { c, url: listenUrl, exit: running } = await gwStarted(['listen', '--forward-to', target.url, '--port', '0', '--sandbox-defaults'], /receiving on (\S+),/);
     await using sandbox = await startSandbox();
     // cancelled and expired: a pending alternative-method payment settled through the control API, as an operator would.
     const kinds = ['payment.authorised', 'payment.declined', 'payment.cancelled', 'payment.expired', 'payout.completed', 'payout.failed'];

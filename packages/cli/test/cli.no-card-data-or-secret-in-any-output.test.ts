@@ -1,5 +1,5 @@
 // Runs the whole demo and a batch, then searches everything a user or operator can see for card data and the secret.
-import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { runCli } from '../src/index.ts';
 import { DEMO_SECURITY_CODE } from '../src/demo/demo-steps.ts';
 import { runDemo } from '../src/demo/run-demo.ts';
 import { capturedIo } from './io.ts';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
 const CARDS = Object.values(TEST_CARDS);
 const CVV = DEMO_SECURITY_CODE;
@@ -79,12 +80,7 @@ describe('card data and the secret in what users and operators see', () => {
     const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer, hooks });
     const card = { currency: 'USD', card: TEST_CARDS.approved, expiration_month: '12', expiration_year: '2030', security_code: CVV, notify_url: receiverUrl };
     const dir = mkdtempSync(join(tmpdir(), 'gw-leaks-'));
-    const rows = ['transaction_id,order_no,currency,amount'];
-    await Promise.all(Array.from({ length: 60 }, async (_, i) => {
-      const paid = await client.authoriseCard({ ...card, order_no: `LEAK-${process.pid}-${i}`, amount: '7.00' });
-      rows.push(`${paid.transaction_id},LEAK-${process.pid}-${i},USD,7.00`);
-    }));
-    writeFileSync(join(dir, 'orders.csv'), `${rows.join('\n')}\n`);
+    await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), 60, { prefix: 'LEAK', amount: '7.00', card, client });
     const batchIo = capturedIo({ cwd: dir, env: { GW_BASE_URL: sandbox.url, GW_MERCHANT_ID: SANDBOX_DEFAULT_MERCHANT.merchantId, GW_ACCOUNT_ID: SANDBOX_DEFAULT_MERCHANT.accountId, GW_SECRET: SANDBOX_DEFAULT_SECRET } });
     expect(await runCli(['batch', 'capture', 'orders.csv', '--journal', 'orders.journal.jsonl', '--reconcile', 'sandbox'], batchIo.io, batchIo.signals)).toBe(0);
     seen.stdout!.push(batchIo.out());
@@ -127,7 +123,7 @@ describe('card data and the secret in what users and operators see', () => {
     for (const order of sandbox.state.orders.values()) {
       // Each order's pay page at its token; an order without one (a direct card payment) gets the 404 page.
       const page = await fetch(`${sandbox.url}/sandbox/pay/${encodeURIComponent(order.payToken ?? order.transactionId)}`, { redirect: 'manual' });
-      // The hosted checkout page lists the published test cards on purpose (issue 13): that list is left out of the search.
+      // The hosted checkout page lists the published test cards on purpose (a shopper in the sandbox picks one): that list is left out of the search.
       const html = (await page.text()).replace(/<section aria-labelledby="cards-title">[\s\S]*?<\/section>/, '');
       seen.pages!.push(`${page.status} ${page.headers.get('location') ?? ''}\n${html}`);
     }

@@ -7,7 +7,7 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, SANDBOX_PAYMENT_STATUS } from '@gw/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES, runCli } from '../src/index.ts';
-import { capturedIo } from './io.ts';
+import { capturedIo, gwStarted } from './io.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-cli-sandbox-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,16 +25,7 @@ function getWithHost(url: string, path: string, host: string): Promise<{ status:
 }
 
 /** Runs `gw sandbox ...` in this process; resolves once it printed its address. */
-async function running(args: string[], env: Record<string, string> = {}) {
-  const c = capturedIo({ env, cwd: dir });
-  const exit = runCli(['sandbox', ...args], c.io, c.signals);
-  const until = Date.now() + 10_000;
-  while (!/listening on (http:\S+)/.test(c.out()) && Date.now() < until) {
-    if (await Promise.race([exit.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))])) break;
-  }
-  const url = /listening on (http:\S+)/.exec(c.out())?.[1];
-  return { url: url!, c, stop: async () => (c.signals.emit('SIGINT'), exit) };
-}
+const running = (args: string[], env: Record<string, string> = {}) => gwStarted(['sandbox', ...args], /listening on (http:\S+)/, { env, cwd: dir });
 
 describe('gw sandbox flags', () => {
   it('refuses bad flags naming every problem at once, exit 2, without printing a secret', async () => {

@@ -6,9 +6,9 @@ import { createClient, type GwClient } from '@gw/client';
 import { startProxy, type DriftReport, type Exchange } from '@gw/proxy';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '@gw/test-support/chromium';
 import { describe, expect, it } from 'vitest';
-import { gwIn } from './io.ts';
+import { gw } from './io.ts';
 
 const CARD = '4111111111111111';
 const CVV = '737';
@@ -36,7 +36,7 @@ async function clientTraffic(): Promise<Exchange[]> {
 
 /** Chromium on a page of the sandbox sends the same requests with fetch, recording a HAR of everything it did. */
 async function recordHar(sandboxUrl: string, exchanges: readonly Exchange[], harPath: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ recordHar: { path: harPath } });
     const page = await context.newPage();
@@ -64,7 +64,7 @@ describe('gw spec check --har', () => {
     expect(har).toContain(CARD);
 
     const env = { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET };
-    const c = await gwIn(dir, ['spec', 'check', '--har', 'traffic.har', '--secret-env', 'GW_TEST_SECRET', '--report', 'drift.json'], env);
+    const c = await gw(['spec', 'check', '--har', 'traffic.har', '--secret-env', 'GW_TEST_SECRET', '--report', 'drift.json'], { cwd: dir, env });
     expect(c.err).toBe('');
     expect(c.status).toBe(13);
     expect(c.out).toMatch(/traffic\.har: 5 \/v1 exchange\(s\) checked, [1-9]\d* other entr(y|ies) skipped/);
@@ -81,7 +81,7 @@ describe('gw spec check --har', () => {
     for (const secret of [CARD, `"${CVV}"`, SANDBOX_DEFAULT_SECRET]) expect(JSON.stringify(report) + c.out, secret).not.toContain(secret);
 
     // The report is the proxy's format: gw spec drift reads it, --json gives the same drift.
-    const json = await gwIn(dir, ['spec', 'drift', 'drift.json', '--json']);
+    const json = await gw(['spec', 'drift', 'drift.json', '--json'], { cwd: dir });
     expect(json.status).toBe(13);
     expect(JSON.parse(json.out).drift).toEqual(report.drift);
   }, 60_000);
@@ -91,13 +91,13 @@ describe('gw spec check --har', () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'not.har'), '{"log":{}}');
     await writeFile(join(dir, 'bad.har'), JSON.stringify({ log: { entries: [{ request: { url: 'http://127.0.0.1/v1/capture' }, response: {}, startedDateTime: 'soon' }, 7] } }));
-    const not = await gwIn(dir, ['spec', 'check', '--har', 'not.har']);
+    const not = await gw(['spec', 'check', '--har', 'not.har'], { cwd: dir });
     expect(not.status).toBe(7);
     expect(not.err).toContain('not a HAR recording: it has no log.entries array');
-    const bad = await gwIn(dir, ['spec', 'check', '--har', 'bad.har']);
+    const bad = await gw(['spec', 'check', '--har', 'bad.har'], { cwd: dir });
     expect(bad.status).toBe(7);
     for (const problem of ['log.entries[0].response.status: missing', 'log.entries[0].startedDateTime: missing or not a date', 'log.entries[1]: is not an object']) expect(bad.err).toContain(problem);
-    const missing = await gwIn(dir, ['spec', 'check', '--har', 'none.har']);
+    const missing = await gw(['spec', 'check', '--har', 'none.har'], { cwd: dir });
     expect(missing.status).toBe(2);
     expect(missing.err).toContain('cannot read the HAR file none.har: ENOENT');
   });

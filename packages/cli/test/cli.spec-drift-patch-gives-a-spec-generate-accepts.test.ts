@@ -8,7 +8,7 @@ import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox } from '
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { gwIn } from './io.ts';
+import { gw } from './io.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -51,7 +51,7 @@ describe('gw spec drift REPORT --patch', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-patch-'));
     await driftReport(dir);
     cpSync(join(repoRoot, 'spec/v1'), join(dir, 'spec/v1'), { recursive: true });
-    const patched = await gwIn(dir, ['spec', 'drift', 'drift.json', '--patch', '--out', 'proposed.yaml']);
+    const patched = await gw(['spec', 'drift', 'drift.json', '--patch', '--out', 'proposed.yaml'], { cwd: dir });
     expect(patched.err).toBe('');
     expect(patched.status).toBe(13);
     expect(patched.out).toContain('proposed spec: proposed.yaml (2 change(s) to spec/v1/openapi.yaml)');
@@ -87,10 +87,10 @@ describe('gw spec drift REPORT --patch', () => {
   it('refuses to write over the spec itself (exit 2), and names a spec it cannot read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-patch-'));
     writeFileSync(join(dir, 'drift.json'), JSON.stringify({ type: 'gw-drift-report', version: 1, upstream: 'x', startedAt: '', updatedAt: '', signaturesChecked: false, exchanges: 0, unchecked: 0, drift: [], observations: {} }));
-    const over = await gwIn(dir, ['spec', 'drift', 'drift.json', '--patch', '--spec', 'openapi.yaml', '--out', './openapi.yaml']);
+    const over = await gw(['spec', 'drift', 'drift.json', '--patch', '--spec', 'openapi.yaml', '--out', './openapi.yaml'], { cwd: dir });
     expect(over.status).toBe(2);
     expect(over.err).toContain('--out ./openapi.yaml is the spec itself');
-    const missing = await gwIn(dir, ['spec', 'drift', 'drift.json', '--patch']);
+    const missing = await gw(['spec', 'drift', 'drift.json', '--patch'], { cwd: dir });
     expect(missing.status).toBe(2);
     expect(missing.err).toContain('cannot read the spec spec/v1/openapi.yaml: ENOENT; run in the repository or pass --spec FILE');
   });

@@ -1,17 +1,16 @@
 // Every command in the README's example block runs as written (against a sandbox and scratch files), on the Node.js
 // running the tests: 24 here, 22 in the repository's test:node22 run.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { createHmacSha256Signer } from '@gw/signer-interface';
+import { readmeBlocks } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.ts';
 import { capturedIo } from './io.ts';
+import { authorisedOrdersFile } from './sandbox-harness.ts';
 
-const readme = readFileSync(join(import.meta.dirname, '../README.md'), 'utf8');
-const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+const block = readmeBlocks(join(import.meta.dirname, '../README.md'), 'sh')[0] ?? '';
 const lines = block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line.length > 0);
 const examples = join(import.meta.dirname, '../../../spec/v1/examples');
 
@@ -25,15 +24,8 @@ let dir: string;
 beforeAll(async () => {
   sandbox = await startSandbox();
   dir = mkdtempSync(join(tmpdir(), 'gw-cli-readme-'));
-  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
-  const rows = ['transaction_id,order_no,currency,amount'];
-  for (let i = 0; i < 5; i += 1) {
-    const paid = await client.authoriseCard({ order_no: `README-${process.pid}-${i}`, currency: 'USD', amount: '3.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
-    rows.push(`${paid.transaction_id},README-${process.pid}-${i},USD,3.00`);
-  }
-  writeFileSync(join(dir, 'orders.csv'), `${rows.join('\n')}\n`);
-  writeFileSync(join(dir, 'query.json'), JSON.stringify({ order_no: `README-${process.pid}-0` }));
+  const orders = await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), 5, { prefix: 'README', amount: '3.00' });
+  writeFileSync(join(dir, 'query.json'), JSON.stringify({ order_no: orders[0]!.order_no }));
   writeFileSync(join(dir, 'gw.config.json'), JSON.stringify({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, secret: SANDBOX_DEFAULT_SECRET }));
   copyFileSync(join(examples, 'authoriseCard.response.xml'), join(dir, 'answer.xml'));
   copyFileSync(join(examples, 'checkout.response.html'), join(dir, 'page.html'));

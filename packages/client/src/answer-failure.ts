@@ -10,7 +10,7 @@ import { describeThrown } from './thrown.ts';
 export type AnswerFailureKind = 'verify' | 'read';
 
 /**
- * The typed error for a failure after an answer came (issue 17): the request reached the gateway, so for a
+ * The typed error for a failure after an answer came: the request reached the gateway, so for a
  * money-moving operation it is an OutcomeUnknownError, whatever threw; for a query a SignatureError (`unverifiable`)
  * or a DecodeError (`unreadable`). The thrown value is the `cause`.
  */

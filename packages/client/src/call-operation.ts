@@ -243,7 +243,7 @@ export class OperationCaller {
         return { error: answerFailureError(operation, 'verify', error, identifiers()) };
       }
       if (check === 'missing' || check === 'mismatch') {
-        // Issue 12: an unverifiable whole-request refusal (E003 for a wrong secret) is a refusal, not an unknown outcome.
+        // An unverifiable whole-request refusal (E003 for a wrong secret) is a refusal, not an unknown outcome.
         const refusal = wholeRequestRefusal(operation, decoded.record);
         return { error: new SignatureError({ operation, reason: check, response: names.fromWire(decoded.record), identifiers: identifiers(), refusal }) };
       }

@@ -1,12 +1,6 @@
 // UNKNOWNS U09: the field literally named `the service` (and any other) can travel under another name.
-import { copyRecordGraph } from './copy-record-graph.ts';
+import { copyRecordGraph, setMember } from '@gw/types';
 import { moveNumberTexts } from './exact-numbers.ts';
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  // A member named `__proto__` must stay a member, not become the prototype.
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
 
 /** Renames fields on the way out (TypeScript name → wire name) and back (wire name → TypeScript name), at any depth. */
 export class FieldNames {
@@ -48,8 +42,8 @@ export class FieldNames {
       const record = source as Record<string, unknown>;
       for (const key of Object.keys(record)) {
         const renamed = names.get(key);
-        if (renamed !== undefined) setOwn(out as Record<string, unknown>, renamed, copyOf(record[key]));
-        else if (!(reverse.has(key) && Object.hasOwn(record, reverse.get(key)!))) setOwn(out as Record<string, unknown>, key, copyOf(record[key]));
+        if (renamed !== undefined) setMember(out as Record<string, unknown>, renamed, copyOf(record[key]));
+        else if (!(reverse.has(key) && Object.hasOwn(record, reverse.get(key)!))) setMember(out as Record<string, unknown>, key, copyOf(record[key]));
       }
       moveNumberTexts(source, out, (key) => names.get(key) ?? key);
     });

@@ -1,17 +1,15 @@
-import { checkoutForm, secretFields } from '@gw/types';
-import { copyRecordGraph } from './copy-record-graph.ts';
+import { checkoutForm, copyRecordGraph, isCardDataField, secretFields } from '@gw/types';
 
 /** What a secret value is replaced with in hook payloads, error details and body excerpts. */
 export const REDACTED = '[redacted]';
 
-const SECRET_KEYS: ReadonlySet<string> = new Set(secretFields);
 // The checkout page's hidden field that repeats every parameter as one query string (UNKNOWNS U21).
 const ALL_PARAMS: string = checkoutForm.allParamsField;
 const EXCERPT_CHARS = 300;
 
 /** True for a field name marked `x-gw-secret` (card number, security code, expiry). */
 export function isSecretField(name: string): boolean {
-  return SECRET_KEYS.has(name);
+  return isCardDataField(name);
 }
 
 /** A deep copy of a record with every secret field (at any depth) replaced by "[redacted]". */
@@ -28,7 +26,7 @@ function redactValue(value: unknown): unknown {
     for (const [key, member] of Object.entries(source)) {
       if (key === '__proto__') continue;
       (target as Record<string, unknown>)[key] =
-        SECRET_KEYS.has(key) && member !== undefined && member !== ''
+        isCardDataField(key) && member !== undefined && member !== ''
           ? REDACTED
           : key === ALL_PARAMS && typeof member === 'string'
             ? redactQueryString(member)
@@ -65,7 +63,7 @@ function redactQueryString(text: string): string {
       const eq = pair.indexOf('=');
       if (eq < 0) return pair;
       const rawName = pair.slice(0, eq);
-      if (SECRET_KEYS.has(decodeFormPart(rawName))) return `${rawName}=${REDACTED}`;
+      if (isCardDataField(decodeFormPart(rawName))) return `${rawName}=${REDACTED}`;
       const value = decodeFormPart(pair.slice(eq + 1));
       const cleaned = value.replace(DIGIT_RUN, REDACTED);
       return cleaned === value ? pair : `${rawName}=${encodeURIComponent(cleaned)}`;

@@ -1,4 +1,4 @@
-import { operations, type OperationName } from '@gw/types';
+import { operations, textOf, type OperationName } from '@gw/types';
 
 /** The identifiers of a request that let a caller find out what happened to it. */
 export interface RequestIdentifiers {
@@ -16,16 +16,16 @@ export interface RequestIdentifiers {
 
 const LISTED = 5;
 
-function text(record: Record<string, unknown>, name: string): string | null {
-  const value = record[name];
-  return typeof value === 'string' && value !== '' ? value : null;
+/** A member's text, or null when it is empty or not text. */
+function identifier(record: Record<string, unknown>, name: string): string | null {
+  return textOf(record[name]) || null;
 }
 
 function collect(records: readonly unknown[], name: string): string[] {
   const out: string[] = [];
   for (const record of records) {
     if (record && typeof record === 'object') {
-      const value = text(record as Record<string, unknown>, name);
+      const value = identifier(record as Record<string, unknown>, name);
       if (value !== null) out.push(value);
     }
   }
@@ -39,9 +39,9 @@ export function requestIdentifiers(operation: OperationName, record: Record<stri
   return {
     order_no: collect(elements, 'order_no'),
     transaction_id: collect(elements, 'transaction_id'),
-    request_id: text(record, 'request_id'),
-    recurring_id: text(record, 'recurring_id'),
-    contract_name: text(record, 'contract_name'),
+    request_id: identifier(record, 'request_id'),
+    recurring_id: identifier(record, 'recurring_id'),
+    contract_name: identifier(record, 'contract_name'),
   };
 }
 

@@ -1,16 +1,16 @@
 // UNKNOWNS U22: the gateway's return to return_url is not shown; @gw/sandbox adds these parameters, signed, and this
 // checks them. A verified return says what the shopper saw; the notification or a query is the order's final word.
-import { createSignableMessage, type Verifier } from '@gw/signer-interface';
+import { RETURN_PARAMETERS as SIGNED_RETURN_PARAMETERS, returnParametersMessage, type Verifier } from '@gw/signer-interface';
 import { ReturnParametersError } from './errors/return-parameters-error.ts';
 
-/** The signed return parameters, in the order they are signed; `encryption_data` carries the signature. */
-export const RETURN_PARAMETERS = ['transaction_id', 'order_no', 'amount', 'currency', 'result', 'result_info'] as const;
-
-/** The operations whose orders come back through return_url (or end on a challenge page). */
-export type ReturnOperation = 'checkout' | 'authoriseAlternative' | 'authoriseCard';
+/** The signed return parameters, in the order they are signed (`@gw/signer-interface`'s list); `encryption_data` carries the signature. */
+export const RETURN_PARAMETERS = SIGNED_RETURN_PARAMETERS;
 
 /** Verified return parameters. `result`: `authorised`, `declined`, `cancelled`, `pending` or `expired`. */
 export type ReturnParameters = Readonly<Record<(typeof RETURN_PARAMETERS)[number], string>>;
+
+/** The operations whose orders come back through return_url (or end on a challenge page). */
+export type ReturnOperation = 'checkout' | 'authoriseAlternative' | 'authoriseCard';
 
 /** What `verifyReturnParameters` needs: the verifier of the gateway's signatures and the order's operation. */
 export interface VerifyReturnOptions {
@@ -42,7 +42,7 @@ export async function verifyReturnParameters(query: URLSearchParams | string | R
   const fail = (reason: 'incomplete' | 'missing' | 'mismatch') => new ReturnParametersError({ reason, operation: options.operation, absent, parameters: record });
   if (absent.length > 0) throw fail('incomplete');
   if (!signature) throw fail('missing');
-  const message = createSignableMessage({ operation: options.operation, record, body: () => new URLSearchParams(record).toString() });
-  if ((await options.verifier.verify(message, signature)) !== true) throw fail('mismatch');
-  return Object.freeze(record) as ReturnParameters;
+  const parameters = Object.freeze(record) as ReturnParameters;
+  if ((await options.verifier.verify(returnParametersMessage(options.operation, parameters), signature)) !== true) throw fail('mismatch');
+  return parameters;
 }

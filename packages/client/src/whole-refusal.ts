@@ -1,15 +1,10 @@
-import { operations, type OperationName } from '@gw/types';
+import { operations, textOf, type OperationName } from '@gw/types';
 import { splitCodeMessage } from './split-code-message.ts';
 
 /** The code and text of an answer that refuses a request as a whole. */
 export interface WholeRefusal {
   readonly code: string;
   readonly message: string;
-}
-
-function text(record: Record<string, unknown>, name: string): string {
-  const value = record[name];
-  return typeof value === 'string' ? value : '';
 }
 
 function refusal(status: string, failed: string, message: string): WholeRefusal | null {
@@ -29,14 +24,14 @@ export function wholeRequestRefusal(operation: OperationName, record: Record<str
   if (op.batch && !op.batch.separator) {
     const elements = record[op.batch.array];
     if (Array.isArray(elements) ? elements.length > 0 : elements !== undefined && elements !== '') return null;
-    return refusal(text(record, 'return_status'), '0', text(record, 'return_message'));
+    return refusal(textOf(record.return_status), '0', textOf(record.return_message));
   }
   switch (op.responseSchema) {
     case 'CardRespon':
     case 'AlternativeRespon':
-      return text(record, 'transaction_id') === '' ? refusal(text(record, 'order_status'), '0', text(record, 'result_info')) : null;
+      return textOf(record.transaction_id) === '' ? refusal(textOf(record.order_status), '0', textOf(record.result_info)) : null;
     case 'CancelSubscriptionResponse':
-      return refusal(text(record, 'cancel_status'), '0', text(record, 'error_message'));
+      return refusal(textOf(record.cancel_status), '0', textOf(record.error_message));
     default:
       return null;
   }

@@ -1,11 +1,11 @@
-// Issue 17: whatever throws while a request is prepared or its answer is read, the caller gets a GwError with a code,
+// Whatever throws while a request is prepared or its answer is read, the caller gets a GwError with a code,
 // and for money-moving operations an answer that came but cannot be checked or read is an unknown outcome, never "not sent".
 import { startSandbox } from '@gw/sandbox';
 import type { Signer, Verifier } from '@gw/signer-interface';
 import { describe, expect, it } from 'vitest';
 import { GwError, redactRecord } from '../src/index.ts';
 import { FieldNames } from '../src/field-names.ts';
-import { authorisedOrder, cardPayment, reply, requestsTo, sandboxClient, sandboxSigner, startRecordingServer } from './support.ts';
+import { authorisedOrder, cardPayment, reply, requestsTo, sandboxClient, sandboxSigner, startForwardingServer } from './support.ts';
 
 const downVerifier: Verifier = {
   verify() {
@@ -71,13 +71,9 @@ describe('every failure leaves the client as a GwError that says whether anythin
     await using sandbox = await startSandbox();
     await using setup = sandboxClient(sandbox);
     const order = await authorisedOrder(setup);
-    await using proxy = await startRecordingServer((request, res) => {
-      void fetch(`${sandbox.url}${request.path}`, { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body: request.body })
-        .then((answer) => answer.text())
-        .then((text) => {
-          if (request.path === '/v1/capture') reply(res, 200, `${text.slice(0, -1)},"extra":${nested(5_000)}}`);
-          else reply(res, 200, text.replace('</respon>', `<extra>${'<a>'.repeat(5_000)}x${'</a>'.repeat(5_000)}</extra></respon>`), 'application/xml');
-        });
+    await using proxy = await startForwardingServer(sandbox, (request, text, res) => {
+      if (request.path === '/v1/capture') reply(res, 200, `${text.slice(0, -1)},"extra":${nested(5_000)}}`);
+      else reply(res, 200, text.replace('</respon>', `<extra>${'<a>'.repeat(5_000)}x${'</a>'.repeat(5_000)}</extra></respon>`), 'application/xml');
     });
     const seen: unknown[] = [];
     await using client = sandboxClient(proxy, { fieldNameOverrides: { amount: 'amount' }, hooks: { onResponse: (event) => seen.push(event), onError: (event) => seen.push(event) } });

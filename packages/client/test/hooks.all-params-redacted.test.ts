@@ -1,4 +1,5 @@
-// Issue 17: redaction worked by member name and missed the query string inside the checkout page's `allParams`.
+// Redaction reaches card data inside the query string of the checkout page's `allParams`, not only members named
+// after card fields.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { redactRecord, type ResponseEvent } from '../src/index.ts';

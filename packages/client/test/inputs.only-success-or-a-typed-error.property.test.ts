@@ -1,4 +1,4 @@
-// Issue 12 "Must show": arbitrary records to every client method. The only outcomes are success or a documented typed
+// Arbitrary records to every client method. The only outcomes are success or a documented typed
 // error (GwError with a stable code), never another exception, never a hang, never card data in an error. Most inputs
 // are refused before sending; the ones that pass are answered by a real sandbox over 127.0.0.1.
 import { startSandbox, type Sandbox } from '@gw/sandbox';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GW_ERROR_CODES, GwError, type GwClient } from '../src/index.ts';
 import { CARD, CVV, exampleInput, METHOD_NAMES, sandboxClient } from './support.ts';
 
-// 100,000 inputs on Node 24 (issue 12); Node 22 runs the published tests again in CI to show they work there, with
+// 100,000 inputs on Node 24; Node 22 runs the published tests again in CI to show they work there, with
 // 5,000 of the same inputs. RUNS_OVERRIDE: a smaller count while working on this file.
 const RUNS = Number(process.env.RUNS_OVERRIDE ?? 0) || (process.versions.node.startsWith('22') ? 5_000 : 100_000);
 const CODES: ReadonlySet<string> = new Set(Object.values(GW_ERROR_CODES));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '@gw/sandbox';
+import { payoutRequest } from '@gw/test-support';
 import { describe, expect, it } from 'vitest';
 import { exactNumber, type GwClient } from '../src/index.ts';
 import { authorisedOrder, cardPayment, orderNo, sandboxClient, withSandboxClient } from './support.ts';
@@ -105,17 +106,7 @@ describe('subscription and payout', () => {
 
   it('payout: numbers typed as numbers, their wire text kept (UNKNOWNS U15)', async () => {
     const requestId = randomUUID();
-    const payout = await client.payout({
-      request_id: requestId,
-      payment_amount: '250.00',
-      payment_currency: 'USD',
-      source_amount: '250.00',
-      source_currency: 'USD',
-      fee_paid_by: 'PAYER',
-      payment_method: 'SWIFT',
-      payment_date: '2026-12-01',
-      beneficiary: { first_name: 'Ana', last_name: 'Lee', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKUS33' } },
-    });
+    const payout = await client.payout(payoutRequest(requestId));
     expect(payout).toMatchObject({ request_id: requestId, status: 'COMPLETED', amount_beneficiary_receives: 250, fee_amount: 0, beneficiary: { bank_details: { local_clearing_system: 'ACH' } } });
     expect(exactNumber(payout, 'amount_beneficiary_receives')).toBe('250');
     expect(exactNumber(payout, 'status')).toBeUndefined();

@@ -1,6 +1,6 @@
-// Issue 13: what a merchant using the client does with a redirect payment against the sandbox: verify the parameters
+// What a merchant using the client does with a redirect payment against the sandbox: verify the parameters
 // the shopper brings back, and follow a direct card payment's 3-D Secure challenge (UNKNOWNS U17, U22).
-import { RETURN_PARAMETERS as SANDBOX_RETURN_PARAMETERS, SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
+import { SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETURN_PARAMETERS, ReturnParametersError, verifyReturnParameters } from '../src/index.ts';
@@ -20,10 +20,6 @@ async function submit(url: string, form: Record<string, string>): Promise<string
 }
 
 describe('verifyReturnParameters', () => {
-  it('reads the parameters the sandbox signs, in its order (the two packages do not import each other)', () => {
-    expect(RETURN_PARAMETERS).toEqual(SANDBOX_RETURN_PARAMETERS);
-  });
-
   it('accepts what the sandbox sends to return_url, and refuses it altered, unsigned or incomplete', async () => {
     const client = sandboxClient(sandbox);
     const no = orderNo('CHK');

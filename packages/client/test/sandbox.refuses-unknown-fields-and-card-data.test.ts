@@ -1,4 +1,4 @@
-// Issue 12: the sandbox refuses names the spec does not list (unless started with unknownFields: 'accept') and card
+// The sandbox refuses names the spec does not list (unless started with unknownFields: 'accept') and card
 // data on operations that do not carry it, whatever that option says.
 import { startSandbox } from '@gw/sandbox';
 import { createSignableMessage } from '@gw/signer-interface';

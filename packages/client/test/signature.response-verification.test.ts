@@ -3,7 +3,7 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 import { encodeRespon } from '@gw/xml-codec';
 import { describe, expect, it } from 'vitest';
 import { SignatureError } from '../src/index.ts';
-import { authorisedOrder, cardPayment, reply, sandboxClient, sandboxSigner, startRecordingServer } from './support.ts';
+import { authorisedOrder, cardPayment, reply, sandboxClient, sandboxSigner, startForwardingServer, startRecordingServer } from './support.ts';
 
 describe('response signatures (UNKNOWNS U42)', () => {
   it('a response signed with another secret is refused with SignatureError; the capture did happen', async () => {
@@ -36,11 +36,7 @@ describe('response signatures (UNKNOWNS U42)', () => {
     await using setup = sandboxClient(sandbox);
     const order = await authorisedOrder(setup);
     // A man in the middle: forwards to the sandbox, then turns the element's failure into a success.
-    await using proxy = await startRecordingServer((request, res) => {
-      void fetch(`${sandbox.url}${request.path}`, { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body: request.body })
-        .then((answer) => answer.text())
-        .then((text) => reply(res, 200, text.replace('"capture_status":"1"', '"capture_status":"0"').replace('"amount":"40.00"', '"amount":"4000.00"')));
-    });
+    await using proxy = await startForwardingServer(sandbox, (_request, text, res) => reply(res, 200, text.replace('"capture_status":"1"', '"capture_status":"0"').replace('"amount":"40.00"', '"amount":"4000.00"')));
     await using client = sandboxClient(proxy);
     const error = await client.capture({ capture_orders: [order] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignatureError);

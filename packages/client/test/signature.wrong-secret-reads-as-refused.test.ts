@@ -1,4 +1,4 @@
-// Issue 12: with a wrong signing secret the gateway refuses the whole request (E003) in an answer the client cannot
+// With a wrong signing secret the gateway refuses the whole request (E003) in an answer the client cannot
 // verify. That is a refusal with the secret as its likely cause, not an unknown outcome; answers that may have moved
 // money stay unknown (signature.response-verification.test.ts).
 import { startSandbox } from '@gw/sandbox';

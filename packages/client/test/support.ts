@@ -4,9 +4,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { operations, type OperationName } from '@gw/types';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createHmacSha256Signer } from '@gw/signer-interface';
-import { createClient, type ClientOptions, type GwClient } from '../src/index.ts';
+import { orderNo } from '@gw/test-support';
+import { createClient, ValidationError, type ClientOptions, type GwClient } from '../src/index.ts';
 
 export const sandboxSigner = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 export const merchant = { merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId };
@@ -29,12 +30,7 @@ export function exampleInput(name: OperationName): Record<string, unknown> {
 /** Every client method: one per operation of the generated table. */
 export const METHOD_NAMES = Object.keys(operations) as OperationName[];
 
-let sequence = 0;
-/** A fresh order number. */
-export function orderNo(prefix = 'ORD'): string {
-  sequence += 1;
-  return `${prefix}-${process.pid}-${sequence}`;
-}
+export { orderNo } from '@gw/test-support';
 
 export const CARD = '4111111111111111';
 export const CVV = '737';
@@ -88,6 +84,15 @@ export async function startRecordingServer(answer: (request: Received, res: Serv
   };
 }
 
+/** A recording server in front of `sandbox`: forwards each request to it, then answers with what `answer` makes of its reply's text. */
+export function startForwardingServer(sandbox: { url: string }, answer: (request: Received, text: string, res: ServerResponse) => void) {
+  return startRecordingServer((request, res) => {
+    void fetch(`${sandbox.url}${request.path}`, { method: 'POST', headers: { 'content-type': String(request.headers['content-type']) }, body: request.body })
+      .then((reply) => reply.text())
+      .then((text) => answer(request, text, res));
+  });
+}
+
 /** Answers with a status, a content type and a body. */
 export function reply(res: ServerResponse, status: number, body: string, contentType = 'application/json'): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
@@ -114,3 +119,15 @@ export function withSandboxClient(use: (sandbox: Sandbox, client: GwClient) => v
   });
 }
 
+
+/** Awaits `call`, expecting a ValidationError and no request reaching `sandbox` meanwhile; returns the error. */
+export async function refusedBeforeSending(sandbox: Sandbox, call: Promise<unknown>): Promise<ValidationError> {
+  const before = sandbox.state.requestCount;
+  const error = await call.then(
+    () => expect.unreachable('expected a ValidationError'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ValidationError);
+  expect(sandbox.state.requestCount).toBe(before);
+  return error as ValidationError;
+}

@@ -1,7 +1,7 @@
 import type { Sandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
-import { ValidationError, type GwClient } from '../src/index.ts';
-import { cardPayment, sandboxClient, withSandboxClient } from './support.ts';
+import type { GwClient } from '../src/index.ts';
+import { cardPayment, refusedBeforeSending, withSandboxClient } from './support.ts';
 
 let sandbox: Sandbox;
 let client: GwClient;
@@ -10,18 +10,8 @@ withSandboxClient((s, c) => {
   client = c;
 });
 
-async function refused(call: Promise<unknown>): Promise<ValidationError> {
-  const before = sandbox.state.requestCount;
-  const error = await call.then(
-    () => {
-      throw new Error('expected a ValidationError');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ValidationError);
-  expect(sandbox.state.requestCount).toBe(before); // nothing reached the sandbox
-  return error as ValidationError;
-}
+/** Awaits `call`, expecting a ValidationError with nothing sent to the sandbox. */
+const refused = (call: Promise<unknown>) => refusedBeforeSending(sandbox, call);
 
 const order = { transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' };
 

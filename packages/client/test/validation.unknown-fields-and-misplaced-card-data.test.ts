@@ -1,10 +1,10 @@
-// Issue 12: a name the spec does not list is refused before sending (unless unknownFields: 'send'), and card data is
+// A name the spec does not list is refused before sending (unless unknownFields: 'send'), and card data is
 // refused on every operation that does not carry it, whatever that option says, without echoing it.
 import type { Sandbox } from '@gw/sandbox';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, ValidationError, type GwClient } from '../src/index.ts';
-import { CARD, CVV, reply, sandboxClient, startRecordingServer, withSandboxClient } from './support.ts';
+import { ConfigError, type GwClient } from '../src/index.ts';
+import { CARD, CVV, refusedBeforeSending, reply, sandboxClient, startRecordingServer, withSandboxClient } from './support.ts';
 
 let sandbox: Sandbox;
 let client: GwClient;
@@ -13,16 +13,8 @@ withSandboxClient((s, c) => {
   client = c;
 });
 
-async function refused(call: Promise<unknown>): Promise<ValidationError> {
-  const before = sandbox.state.requestCount;
-  const error = await call.then(
-    () => expect.unreachable('expected a ValidationError'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ValidationError);
-  expect(sandbox.state.requestCount).toBe(before); // nothing reached the sandbox
-  return error as ValidationError;
-}
+/** Awaits `call`, expecting a ValidationError with nothing sent to the sandbox. */
+const refused = (call: Promise<unknown>) => refusedBeforeSending(sandbox, call);
 
 const order = { transaction_id: 'T1', order_no: 'O1', currency: 'USD' };
 

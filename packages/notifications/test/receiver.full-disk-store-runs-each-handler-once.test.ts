@@ -1,4 +1,4 @@
-// A de-duplication store that cannot record a handled event (the file store on a full disk) no longer makes the sender's
+// A de-duplication store that cannot record a handled event (the file store on a full disk) does not make the sender's
 // retries run the handler again: every delivery is answered 2xx, the handler runs once, the failure is reported through
 // onError as a NotificationNotRecordedError; once space is freed the store records again, the missed id included.
 // A store that fails before the handler (the claim) still answers 500 without running it, so the sender retries.
@@ -106,8 +106,7 @@ describe('the file store on a full disk', () => {
       const path = join(disk.dir, 'seen', 'events.log');
       const reported: Reported[] = [];
       const runs: string[] = [];
-      // Retries that come after the claim's lease ran out (a sender retrying minutes later): before the fix, each ran
-      // the handler again.
+      // Retries that come after the claim's lease ran out (a sender retrying minutes later): none runs the handler again.
       const url = await serve(disk.store(path), reported, runs, { leaseMs: 1 });
       const a = (await signedNotification({ event: cardEvent(), secret: SECRET })).event;
       disk.fill();

@@ -2,6 +2,7 @@
 import { createClient, type ClientOptions, type GwClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
+import { payoutRequest } from '@gw/test-support';
 
 export const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 export const CARD = '4111111111111111';
@@ -30,15 +31,5 @@ export async function everyOperation(client: GwClient, formClient: GwClient, tag
   await client.cancel({ cancel_orders: [ref(three, `${tag}-3`)] });
   await client.query({ transaction_id: [two.transaction_id!] });
   await client.cancelSubscription({ recurring_id: sub.recurring_id, contract_name: 'Gold' });
-  await client.payout({
-    request_id: `0f8fad5b-d9cb-469f-a165-70867728950${tag.length % 10}`,
-    payment_amount: '250.00',
-    payment_currency: 'USD',
-    source_amount: '250.00',
-    source_currency: 'USD',
-    fee_paid_by: 'PAYER',
-    payment_method: 'SWIFT',
-    payment_date: '2026-12-01',
-    beneficiary: { first_name: 'Ana', last_name: 'Lee', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKUS33' } },
-  });
+  await client.payout(payoutRequest(`0f8fad5b-d9cb-469f-a165-70867728950${tag.length % 10}`));
 }

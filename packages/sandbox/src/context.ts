@@ -1,3 +1,4 @@
+import { textOf } from '@gw/types';
 import type { IdSource } from './ids.ts';
 import type { SandboxNotifyKind } from './notifications/event-kind.ts';
 import type { SandboxState } from './state.ts';
@@ -28,6 +29,5 @@ export interface HandlerContext {
 
 /** A string field of a record, or "" when absent or not a string. */
 export function text(record: WireRecord, field: string): string {
-  const value = record[field];
-  return typeof value === 'string' ? value : '';
+  return textOf(record[field]);
 }

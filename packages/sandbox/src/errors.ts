@@ -1,3 +1,5 @@
+import type { RefusalCode } from './refusal-codes.ts';
+
 /** A request refused before any handler ran: sent back as a structured JSON error (UNKNOWNS U49). */
 export class SandboxHttpError extends Error {
   override readonly name = 'SandboxHttpError';
@@ -17,9 +19,9 @@ export class SandboxHttpError extends Error {
 /** A request refused as a whole by the gateway's rules (unknown merchant, bad signature, over the limit): HTTP 200. */
 export class SandboxRefusal extends Error {
   override readonly name = 'SandboxRefusal';
-  readonly code: string;
+  readonly code: RefusalCode;
 
-  constructor(code: string, message: string) {
+  constructor(code: RefusalCode, message: string) {
     super(message);
     this.code = code;
   }

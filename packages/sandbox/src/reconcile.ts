@@ -1,13 +1,20 @@
-import { SANDBOX_PAYMENT_STATUS } from './operations/query.ts';
+import type { OrderOperation } from './operations/order-operation.ts';
+import { SANDBOX_PAYMENT_STATUS } from './payment-status.ts';
 
 type Verdict = 'applied' | 'not-applied' | 'unknown';
 
 /** What `@gw/batch` asks a reconciler: the operation, the order as sent, and its query record. */
 export interface SandboxReconcileInput {
+  /** An order operation (OrderOperation, from the generated table): spelled out here because the API report pins it. */
   readonly operation: 'capture' | 'cancel' | 'review' | 'refund';
   readonly order: Readonly<Record<string, unknown>>;
   readonly queried: { readonly payment_status?: string } | undefined;
 }
+
+// The reconciler takes exactly the generated table's order operations: typecheck fails here when the spec changes them.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type ExpectTrue<T extends true> = T;
+type ReconcilerTakesEveryOrderOperation = ExpectTrue<Same<SandboxReconcileInput['operation'], OrderOperation>>;
 
 // No operation acts on an order still waiting for the shopper, or abandoned by them (E211, E212).
 const NEVER_ACTED_ON = new Set<string>([SANDBOX_PAYMENT_STATUS.pending, SANDBOX_PAYMENT_STATUS.expired]);

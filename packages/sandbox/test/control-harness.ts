@@ -69,11 +69,4 @@ export async function receiver(statuses: number[] = []): Promise<Receiver> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, bodies, events, refused, server, close };
 }
 
-/** Waits until `check` is true (polling every 10 ms), or fails after `ms`. */
-export async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from '@gw/test-support';

@@ -5,7 +5,7 @@ import { SeededRandom } from '../src/random.ts';
 import { startSandbox, type Sandbox } from '../src/index.ts';
 import { cardPayment, encodeBody, signed } from './harness.ts';
 
-// 100,000 on Node 24 (issue 5); Node 22 (CI's second run, there to show the package works on Node 22) sends 5,000.
+// 100,000 on Node 24; Node 22 (CI's second run, there to show the package works on Node 22) sends 5,000.
 const TOTAL = Number(process.env.GW_FUZZ_REQUESTS ?? (process.versions.node.startsWith('22') ? 5_000 : 100_000));
 const CONCURRENCY = 32;
 const PATHS = [...new Set(Object.values(operations).map((o) => o.path)), '/v1/unknown', '/', '/v1/capture/../refund'];

@@ -8,7 +8,7 @@ import { operations, type OperationName } from '@gw/types';
 import { startSandbox, type Sandbox } from '../src/index.ts';
 import { cardPayment, encodeBody, merchant, signed } from './harness.ts';
 
-// 100,000 on Node 24 (issue 12). Node 22 (CI's second run of published packages' tests, there to show they work on
+// 100,000 on Node 24. Node 22 (CI's second run of published packages' tests, there to show they work on
 // Node 22) runs 5,000 of the same inputs: the search for a failing input is the Node 24 run's job.
 const TOTAL = Number(process.env.GW_PROPERTY_REQUESTS ?? (process.versions.node.startsWith('22') ? 5_000 : 100_000));
 const CHUNK = 2_000;

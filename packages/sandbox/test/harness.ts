@@ -1,6 +1,7 @@
 // Test helpers: signed requests sent over real HTTP (fetch) to a real sandbox; no client package involved.
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { operations, type OperationName } from '@gw/types';
+import { orderNo } from '@gw/test-support';
 import { encodeRequestBody } from '@gw/xml-codec';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '../src/index.ts';
 
@@ -48,12 +49,7 @@ export async function post(sandbox: Sandbox, path: string, body: string | Uint8A
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json };
 }
 
-let orderSeq = 0;
-/** A fresh order number. */
-export function orderNo(prefix = 'ORD'): string {
-  orderSeq += 1;
-  return `${prefix}-${process.pid}-${orderSeq}`;
-}
+export { orderNo } from '@gw/test-support';
 
 /** A card payment record. */
 export function cardPayment(overrides: Record<string, unknown> = {}): Record<string, unknown> {

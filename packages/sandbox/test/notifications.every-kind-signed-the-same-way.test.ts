@@ -1,4 +1,4 @@
-// Issue 14: every notification the sandbox sends (card authorised and declined, alternative method, hosted checkout
+// Every notification the sandbox sends (card authorised and declined, alternative method, hosted checkout
 // cancelled by the shopper and expired by the clock, payout completed and failed) is one envelope signed the same way over the delivered
 // bytes, verified by the receiver of @gw/notifications.
 import { createServer, type Server } from 'node:http';

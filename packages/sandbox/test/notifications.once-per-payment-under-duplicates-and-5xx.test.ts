@@ -1,4 +1,4 @@
-// Issue 14, must show: 1,000 payments, 10% duplicate notifications (the sandbox fault), the merchant answering 5xx
+// 1,000 payments, 10% duplicate notifications (the sandbox fault), the merchant answering 5xx
 // to 10% of first attempts: the merchant's handler runs exactly once per payment. Real sandbox, real HTTP, the real
 // receiver of @gw/notifications.
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { payoutRequest } from '@gw/test-support';
 import { decodeCardRespon } from '@gw/xml-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/index.ts';
@@ -44,16 +45,7 @@ describe('subscription cancellation (XML body)', () => {
 });
 
 describe('payout', () => {
-  const payoutRecord = (requestId: string) => ({
-    request_id: requestId,
-    payment_amount: '250.00',
-    payment_currency: 'USD',
-    source_amount: '250.00',
-    source_currency: 'USD',
-    fee_paid_by: 'PAYER',
-    payment_method: 'SWIFT',
-    beneficiary: { first_name: 'Ana', last_name: 'Lee', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKUS33' } },
-  });
+  const payoutRecord = payoutRequest;
 
   it('creates a payout with every 2.8 response field', async () => {
     const reply = await send(sandbox, 'payout', payoutRecord(randomUUID()));

@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey } from 'node:crypto';
 import { assertSignableMessage } from './assert-signable-message.ts';
 import { createReferenceSigner, type ReferenceSigner } from './reference-signer.ts';
+import type { SignableField } from './signable-field.ts';
 import type { SignableMessage } from './signable-message.ts';
 import { secretBytes, type SignerSecret } from './signer-secret.ts';
 
@@ -45,7 +46,11 @@ function comparePairs(a: Pair, b: Pair): number {
 /** The text the reference HMAC signs: `path=value` pairs sorted by path (code-point order, then pair), joined by `&`. */
 export function hmacSha256SigningText(message: SignableMessage): string {
   assertSignableMessage(message);
-  const fields = message.fields;
+  return signingText(message.fields);
+}
+
+// The signing text of a message's fields (the reference signer has already checked the message).
+function signingText(fields: readonly SignableField[]): string {
   // Each pair is inserted where a binary search puts it: Array#sort allocates about 1 KB of state on every call, more
   // than the rest of a small message (two fields for a notification).
   const sorted = new Array<Pair>(fields.length);
@@ -80,6 +85,6 @@ export function createHmacSha256Signer(options: HmacSha256SignerOptions): Refere
   bytes.fill(0);
   return createReferenceSigner({
     algorithm: 'hmac-sha256-sorted-pairs',
-    compute: (message) => createHmac('sha256', key).update(hmacSha256SigningText(message), 'utf8').digest('hex'),
+    compute: (message) => createHmac('sha256', key).update(signingText(message.fields), 'utf8').digest('hex'),
   });
 }

@@ -11,3 +11,4 @@ export { createHmacSha256Signer, hmacSha256SigningText, type HmacSha256SignerOpt
 export { createSha256ConcatSigner, type Sha256ConcatSignerOptions } from './sha256-concat-signer.ts';
 export { SignableMessageError, type SignableMessageErrorDetails } from './signable-message-error.ts';
 export { SignerConfigError } from './signer-config-error.ts';
+export { RETURN_PARAMETERS, returnParametersMessage, type ReturnParameters } from './return-parameters.ts';

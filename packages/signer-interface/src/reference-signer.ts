@@ -15,7 +15,10 @@ export interface ReferenceSigner extends Signer, Verifier {
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
-/** Wraps a signing function (which holds the secret in its closure) into a `ReferenceSigner` that cannot reveal it. */
+/**
+ * Wraps a signing function (which holds the secret in its closure) into a `ReferenceSigner` that cannot reveal it;
+ * `compute` is handed only messages `sign` and `verify` have checked.
+ */
 export function createReferenceSigner(options: {
   algorithm: ReferenceSigner['algorithm'];
   compute: (message: SignableMessage) => string;

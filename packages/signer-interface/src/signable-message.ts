@@ -1,4 +1,4 @@
-import { operations, secretFields, type OperationName } from '@gw/types';
+import { isCardDataField, operations, type OperationName } from '@gw/types';
 import type { SignableField } from './signable-field.ts';
 import { SignableMessageError } from './signable-message-error.ts';
 import { visitRecordLeaves } from './walk-record.ts';
@@ -38,7 +38,6 @@ export interface CreateSignableMessageOptions {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-const SECRET_KEYS: ReadonlySet<string> = new Set(secretFields);
 const OPERATIONS: ReadonlyMap<string, SignableOperation> = new Map(
   Object.values(operations).map((op) => [op.name, Object.freeze({ name: op.name as OperationName, path: op.path })]),
 );
@@ -113,7 +112,7 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
   if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
   const fields: SignableField[] = [];
   visitRecordLeaves(record, { operation }, (path, value, segment) => {
-    fields.push(typeof segment === 'string' && SECRET_KEYS.has(segment) ? new SecretField(path, value) : Object.freeze({ path, value }));
+    fields.push(typeof segment === 'string' && isCardDataField(segment) ? new SecretField(path, value) : Object.freeze({ path, value }));
   });
   return new BuiltSignableMessage(op, Object.freeze(fields), body);
 }

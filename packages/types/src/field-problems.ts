@@ -1,4 +1,4 @@
-import { secretFields } from './generated/operations.gen.ts';
+import { isCardDataField } from './card-data.ts';
 import { closestName } from './closest-name.ts';
 import { shapeOf, type FieldShape } from './known-fields.ts';
 import { pointerToField } from './pointer.ts';
@@ -11,8 +11,6 @@ const MAX_LISTED = 1000;
 
 /** What to do with member names the spec does not list: `refuse` (the default) or `allow` (sent or accepted as they are). */
 export type UnknownFieldPolicy = 'refuse' | 'allow';
-
-const CARD_DATA: ReadonlySet<string> = new Set(secretFields);
 
 function escapePointer(name: string): string {
   // A name is shown, never a value: a name shaped like a card number is redacted, a huge one cut short.
@@ -65,7 +63,7 @@ function checkNames(
   const walked: string[] = [];
   for (const name of names) {
     const member = shape?.members.get(name);
-    if (member === undefined && CARD_DATA.has(name)) {
+    if (member === undefined && isCardDataField(name)) {
       report(pointer(name), 'card-data', `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`);
       continue;
     }

@@ -1,15 +1,10 @@
 // The README's examples run, and print what their `// ...` comments promise (a comment ending in `...` is a prefix).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { exampleScratch, readmeExamples } from '@gw/test-support';
+import { afterAll, describe, expect, it } from 'vitest';
 
-// Inside the package (so `@gw/types` resolves to itself) but outside src/ and test/ (so typecheck skips it).
-const scratch = fileURLToPath(new URL('../.readme-examples/', import.meta.url));
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const examples = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => /^import /m.test(code));
-
-mkdirSync(scratch, { recursive: true });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = exampleScratch(new URL('..', import.meta.url));
+const examples = readmeExamples(new URL('../README.md', import.meta.url));
+afterAll(() => scratch.remove());
 
 /** The comment after each `console.log(...);` line of an example: what it promises to print. */
 function promisedOutputs(code: string): (string | undefined)[] {
@@ -37,17 +32,9 @@ describe('README examples', () => {
   });
 
   it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs and prints what its comments say', async (index, code) => {
-    const file = `${scratch}example-${index}.ts`;
-    writeFileSync(file, code);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-    try {
-      await import(pathToFileURL(file).href);
-      const calls = log.mock.calls;
-      const promised = promisedOutputs(code);
-      expect(calls).toHaveLength(promised.length);
-      promised.forEach((promise, i) => promise !== undefined && expectPrinted(calls[i]!, promise));
-    } finally {
-      log.mockRestore();
-    }
+    const { logged } = await scratch.run(`example-${index}.ts`, code);
+    const promised = promisedOutputs(code);
+    expect(logged).toHaveLength(promised.length);
+    promised.forEach((promise, i) => promise !== undefined && expectPrinted(logged[i]!, promise));
   });
 });

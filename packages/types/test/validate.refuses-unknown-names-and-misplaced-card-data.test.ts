@@ -1,4 +1,4 @@
-// Issue 12: a name the spec does not list is not a field, and card data goes only where the spec carries it.
+// A name the spec does not list is not a field, and card data goes only where the spec carries it.
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_DEPTH, RecordValidator, ValidationError } from '../src/index.ts';
 

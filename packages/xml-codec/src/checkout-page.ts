@@ -1,4 +1,4 @@
-import { checkoutForm, operations, ValidationError, type CheckoutFormFields, type ValidationProblem } from '@gw/types';
+import { checkoutForm, operations, setMember, ValidationError, type CheckoutFormFields, type ValidationProblem } from '@gw/types';
 import { DecodeError } from './decode-error.ts';
 import { readDecodeInput, type DecodeInput, type DecodeOptions } from './decode-options.ts';
 import { escapeHtmlAttribute, isHtmlAttributeText } from './html-escape.ts';
@@ -50,15 +50,9 @@ interface FormCandidate {
   readonly entries: FormEntry[];
 }
 
-function setOwn(target: Record<string, string>, name: string, value: string): void {
-  // A field named `__proto__` must become a property, not replace the prototype.
-  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
-  else target[name] = value;
-}
-
 function firstValues(entries: readonly FormEntry[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of entries) if (!Object.hasOwn(out, name)) setOwn(out, name, value);
+  for (const [name, value] of entries) if (!Object.hasOwn(out, name)) setMember(out, name, value);
   return out;
 }
 

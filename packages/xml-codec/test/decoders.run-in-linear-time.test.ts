@@ -9,7 +9,8 @@ import { growthRatio } from './support/growth.ts';
 // Ratios only, never absolute times: the machine is shared and noisy, and a linear decoder's large input alone leaves
 // the CPU caches and meets more garbage collection (measured on Node 22: 6.3x and 10.5x for linear decoders in one CI
 // run, 4-5x in others; sizes where the small input is already large measure closer to 4x), so the bound sits between the two and a ratio above it is measured again (the lowest of five
-// attempts is kept), unless it is clearly quadratic.
+// attempts is kept): a loaded machine can slow one attempt's large input by 20x or more, while a quadratic decoder is
+// above the bound in every attempt.
 const LIMIT = 9;
 const big = { maxInputBytes: 1e9 };
 const repeat = (n: number, piece: (i: number) => string): string => Array.from({ length: n }, (_, i) => piece(i)).join('');
@@ -40,7 +41,7 @@ describe('every decoder runs in linear time', () => {
   for (const [name, make, decode, n] of cases) {
     it(`${name}: time(4n) / time(n) < ${LIMIT}`, () => {
       let best = growthRatio(make, decode, n);
-      for (let attempt = 1; attempt < 5 && best >= LIMIT && best < 2 * LIMIT; attempt++) best = Math.min(best, growthRatio(make, decode, n));
+      for (let attempt = 1; attempt < 5 && best >= LIMIT; attempt++) best = Math.min(best, growthRatio(make, decode, n));
       expect(best).toBeLessThan(LIMIT);
     });
   }

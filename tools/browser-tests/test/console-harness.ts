@@ -1,28 +1,10 @@
-// The console's browser tests: a real sandbox, a merchant's notify endpoint on 127.0.0.1, a client, Debian's Chromium.
-import { existsSync, mkdirSync } from 'node:fs';
+// The console's browser tests: a real sandbox, a merchant's notify endpoint on 127.0.0.1, a client.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { createClient, type GwClient } from '@gw/client';
 import { createNotificationReceiver, type NotificationEvent } from '@gw/notifications';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
-import { chromium, type Browser, type Page } from 'playwright-core';
-
-export const CHROMIUM = '/usr/bin/chromium';
-export const SCREENSHOTS = join(import.meta.dirname, '../screenshots');
-
-/** Debian's Chromium, or a failure saying how to install it (never a browser the install downloads). */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does so`);
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}
-
-/** Saves a full-page screenshot as screenshots/<name>.png. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
 
 /**
  * A merchant's notify_url endpoint: the @gw/notifications node handler with the sandbox's secret. `handled` holds each
@@ -54,13 +36,4 @@ export async function notifyEndpoint(): Promise<{ url: string; bodies: string[];
 export function sandboxClient(sandbox: Sandbox): GwClient {
   const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
   return createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
-}
-
-/** Waits until `check` is true, or fails after `ms`. */
-export async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

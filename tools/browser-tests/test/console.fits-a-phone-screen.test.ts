@@ -3,7 +3,8 @@ import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sa
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './browser.ts';
+import { launchChromium } from '@gw/test-support/chromium';
+import { screenshot } from './browser.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;

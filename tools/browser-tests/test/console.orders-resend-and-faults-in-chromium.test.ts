@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, TEST_CARDS, type Sandbox } from '@gw/sandbox';
 import type { GwClient } from '@gw/client';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, notifyEndpoint, sandboxClient, screenshot, until } from './console-harness.ts';
+import { until } from '@gw/test-support';
+import { launchChromium } from '@gw/test-support/chromium';
+import { screenshot } from './browser.ts';
+import { notifyEndpoint, sandboxClient } from './console-harness.ts';
 
 let sandbox: Sandbox;
 let browser: Browser;

@@ -6,6 +6,7 @@ import { createClient, verifyReturnParameters, type GwClient, type ReturnOperati
 import { createNotificationReceiver, type NotificationEvent } from '@gw/notifications';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, TEST_CARDS, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
+import { orderNo } from '@gw/test-support';
 
 /** A running merchant app. */
 export interface MerchantApp {
@@ -32,12 +33,6 @@ function html(res: ServerResponse, status: number, title: string, body: string):
       '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#1d2530}dt{color:#5b6675}dd{margin:0 0 .4rem}</style>' +
       `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
   );
-}
-
-let sequence = 0;
-function orderNo(prefix: string): string {
-  sequence += 1;
-  return `${prefix}-${process.pid}-${sequence}`;
 }
 
 /** The return or cancel page: the verified parameters, and the order as a query shows it. */

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser.ts';
+import { launchChromium } from '@gw/test-support/chromium';
 import { startMerchantApp } from './merchant-app.ts';
 
 /** What the attacker's page tries, each with the status and the start of the body it got (or the error). */

@@ -1,26 +1,18 @@
 // A bad card number on the hosted checkout page, in a real Chromium: with JavaScript the page's check script asks the
 // sandbox first, shows the problems and keeps number, expiry and name in their inputs (only the CVV is cleared), and no
 // page the server wrote ever holds them; without JavaScript the server re-renders the form keeping only the name.
-import { TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
+import { TEST_CARDS, type Sandbox } from '@gw/sandbox';
 import type { Browser, Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './browser.ts';
-import { startMerchantApp, type MerchantApp } from './merchant-app.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './browser.ts';
+import type { MerchantApp } from './merchant-app.ts';
+import { shopperWorldForFile } from './shopper-world.ts';
 
 let browser: Browser;
 let sandbox: Sandbox;
 let app: MerchantApp;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  sandbox = await startSandbox({ notify: { baseDelayMs: 20 } });
-  app = await startMerchantApp(sandbox);
-});
-afterAll(async () => {
-  await app?.close();
-  await sandbox?.stop();
-  await browser?.close();
-});
+shopperWorldForFile((world) => ({ browser, sandbox, app } = world));
 
 const BAD_NUMBER = '4111 1111 11';
 const EXPIRY = '11/29';

@@ -1,11 +1,12 @@
-// Issue 13: the shopper's side in a real Chromium. A merchant app creates each order through @gw/client; the browser
+// The shopper's side in a real Chromium. A merchant app creates each order through @gw/client; the browser
 // follows the gateway's page or issuer_url through the sandbox's pages and back to the merchant. Each payment ends with
-// the merchant's @gw/notifications handler called exactly once with a verified event (issue 14), even when resent.
+// the merchant's @gw/notifications handler called exactly once with a verified event, even when resent.
 import { SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '@gw/sandbox';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium, screenshot } from './browser.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { screenshot } from './browser.ts';
 import { startMerchantApp, type MerchantApp } from './merchant-app.ts';
+import { shopperWorldForFile } from './shopper-world.ts';
 
 let browser: Browser;
 let sandbox: Sandbox;
@@ -13,16 +14,7 @@ let app: MerchantApp;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  sandbox = await startSandbox({ notify: { baseDelayMs: 20 } });
-  app = await startMerchantApp(sandbox);
-});
-afterAll(async () => {
-  await app?.close();
-  await sandbox?.stop();
-  await browser?.close();
-});
+shopperWorldForFile((world) => ({ browser, sandbox, app } = world));
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
   page = await context.newPage();

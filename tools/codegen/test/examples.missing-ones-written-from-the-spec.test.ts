@@ -8,6 +8,7 @@ import { parse, stringify } from 'yaml';
 import { missingExamples, writeMissingExamples } from '../src/example-files.ts';
 import { generate } from '../src/generate.ts';
 import { buildSpecSchemas } from '../src/tables.ts';
+import { signedJsonOperation } from './support/new-operation.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 const main = join(repoRoot, 'tools/codegen/src/main.ts');
@@ -37,14 +38,7 @@ function addRateOperation(doc: any, mediaExample?: Record<string, unknown>): voi
     post: {
       operationId: 'rate',
       summary: 'Read an exchange rate',
-      'x-gw-request-encoding': 'json',
-      'x-gw-request-encoding-declared': true,
-      'x-gw-response-encoding': 'json',
-      'x-gw-signed': true,
-      'x-gw-response-signature': 'required',
-      'x-gw-ip-allow-listed': false,
-      'x-gw-retry-class': 'safe',
-      'x-gw-variants': [{ name: 'rate', request: 'RateRequest', response: 'RateResponse' }],
+      ...signedJsonOperation('safe', { name: 'rate', request: 'RateRequest', response: 'RateResponse' }),
       requestBody: { required: true, content: content('RateRequest') },
       responses: { '200': { description: 'The rate.', content: content('RateResponse', mediaExample) } },
     },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildOperationRows, collectSecretFields } from '../src/tables.ts';
+import { signedJsonOperation } from './support/new-operation.ts';
 
 function miniSpec(overrides: Record<string, unknown> = {}, maxItems = 50) {
   return {
@@ -10,15 +11,8 @@ function miniSpec(overrides: Record<string, unknown> = {}, maxItems = 50) {
           operationId: 'capture',
           requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Req' } } } },
           responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Res' } } } } },
-          'x-gw-request-encoding': 'json',
-          'x-gw-request-encoding-declared': true,
-          'x-gw-response-encoding': 'json',
-          'x-gw-signed': true,
-          'x-gw-response-signature': 'required',
-          'x-gw-ip-allow-listed': false,
-          'x-gw-retry-class': 'money-moving',
+          ...signedJsonOperation('money-moving', { name: 'capture', request: 'Req', response: 'Res' }),
           'x-gw-batch': { array: 'capture_orders', limit: 50, statusField: 'capture_status', errorField: 'error_message' },
-          'x-gw-variants': [{ name: 'capture', request: 'Req', response: 'Res' }],
           ...overrides,
         },
       },

@@ -262,7 +262,8 @@ export class PgLedger {
   }
 
   /**
-   * Calls `wake` whenever any process adds chunks to batch `id` (intake, or orders to send again), on a connection of
+   * Calls `wake` whenever any process adds chunks to batch `id` (intake, or orders to send again), seals it or commits
+   * its last open chunk, on a connection of
    * its own that LISTENs; returns how to stop. A lost connection only stops the wake-ups: workers still poll.
    */
   async listen(id: string, wake: () => void): Promise<() => Promise<void>> {
@@ -287,7 +288,8 @@ export class PgLedger {
 
   /** Marks every input order taken in. */
   async seal(id: string, total: number): Promise<void> {
-    await this.#query('UPDATE gw_batch SET sealed = true, total = $2 WHERE id = $1', [id, total]);
+    // Notified: a worker idle for want of chunks may find the batch over (its last chunk was done before the seal).
+    await this.#query(`WITH sealed AS (UPDATE gw_batch SET sealed = true, total = $2 WHERE id = $1 RETURNING id) SELECT pg_notify('${CHUNKS_CHANNEL}', id) FROM sealed`, [id, total]);
   }
 
   /** The indexes at or after `from` already in a chunk or decided (what a resumed intake must not take in again). */

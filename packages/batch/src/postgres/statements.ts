@@ -130,7 +130,9 @@ FROM gw_batch b WHERE b.id = $1`;
  * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
  * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back); $15
- * the holder's send window (request timeout + send margin, ms). The choice of chunks is a MATERIALIZED CTE, evaluated
+ * the holder's send window (request timeout + send margin, ms). It notifies the batch's channel when it wrote a resend
+ * (a new chunk) or committed the batch's last open chunk (idle workers of other processes see the batch over at once,
+ * not at their next poll). The choice of chunks is a MATERIALIZED CTE, evaluated
  * once (as a subquery in UPDATE … FROM the planner may rescan it, and each rescan under SKIP LOCKED picks other chunks);
  * leased rows are updated by the ctid `next` locked (joined on the chunk number, every row of the batch was scanned). A commit
  * whose chunk is already done under the same token counts as held: the same step, retried after its connection was
@@ -182,7 +184,7 @@ summary AS (
   FROM gw_batch b WHERE b.id = $1
 )
 SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms,
-  (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent)) IS NULL AS woke
+  (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.finished AND cardinality(s.held) > 0)) IS NULL AS woke
 FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
 
 /**

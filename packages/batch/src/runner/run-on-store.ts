@@ -5,7 +5,7 @@ import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
 import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
-import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';
+import { countOf, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import { progressOf } from '../progress.ts';
 import { cannotTellReconciler } from '../reconciler.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
@@ -37,8 +37,6 @@ export function newHolderName(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-const sum = (counts: OutcomeCounts): number => counts.succeeded + counts.failed + counts.rejected + counts.unknown;
-
 /**
  * The batch runner, the same over every ChunkStore: this process's intake (when it is given input, read once it holds
  * the intake) and its worker run
@@ -66,9 +64,16 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
     stop.abort();
   };
   let worker: WorkerStats | undefined;
-  // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the store's watch.
+  // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the store's watch. Once
+  // the watch is on, the worker looks again: news sent before it was on (the batch over, chunks added) is not missed.
   const wakeUp = new WakeUp();
-  const watching = store.watch(() => wakeUp.wake()).catch(() => null);
+  const watching = store
+    .watch(() => wakeUp.wake())
+    .then((stop) => {
+      wakeUp.wake();
+      return stop;
+    })
+    .catch(() => null);
   try {
     const limit = batchSpecOf(operation).limit;
     const taking = input
@@ -104,9 +109,9 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   }
   if (failure !== null) throw (failure as { error: unknown }).error;
   const status = await store.status();
-  if (settings.signal?.aborted) throw new BatchInterruptedError(sum(status.counts), settings.journal);
+  if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), settings.journal);
   report(status.counts, 0, settings.total ?? status.total);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes ?? true) for await (const outcome of store.outcomes()) outcomes.push(outcome);
-  return { operation, counts: status.counts, total: sum(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
+  return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
 }

@@ -16,9 +16,7 @@ export interface PendingOrder {
 }
 
 /** A member's text, or '' when it is not text. */
-export function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
+export { textOf as text } from '@gw/types';
 
 /** An error's message, or the thrown value in words. */
 export function messageOf(error: unknown): string {

@@ -1,6 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { LedgerUnavailableError, maskedLedgerUrl, newBatchId, outcomesFromLedger, resumeBatch, runBatch, runBatchWorker, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult, type LedgerBatchResult } from '@gw/batch';
-import { sandboxReconciler } from '@gw/sandbox';
+import { sandboxReconciler } from '@gw/sandbox/client';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { EXIT_CODES } from '../exit-codes.ts';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';

@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import type { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { BATCH_OPERATIONS, OrderSourceError, ordersFromCsv, ordersFromJsonl, outcomesFromJournal, resumeBatch, runBatch, writeResultsCsv, type BatchClient, type BatchOperation, type BatchProgress, type BatchResult, type LedgerBatchResult } from '@gw/batch';
-import { sandboxReconciler } from '@gw/sandbox';
+import { sandboxReconciler } from '@gw/sandbox/client';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { EXIT_CODES } from '../exit-codes.ts';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';

@@ -3,6 +3,7 @@ import { createFileDedupeStore, createMemoryDedupeStore, verifySettings } from '
 import { SANDBOX_DEFAULT_SECRET, SANDBOX_LIMIT_DEFAULTS } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { CONFIG_ENV } from '../config.ts';
 import type { CliIo } from '../io.ts';
 import { startListener, type ListenRecord } from '../listen/listener.ts';
 import { paint, say } from '../output.ts';
@@ -29,7 +30,8 @@ function secrets(flags: ListenFlags, io: CliIo): string[] {
     if (!value) throw new GwError(GW_ERROR_CODES.config, `--secret-env ${name}: the variable is not set`, { variable: name });
     list.push(value);
   }
-  if (list.length === 0 && io.env.GW_SECRET) list.push(io.env.GW_SECRET);
+  const fromEnv = io.env[CONFIG_ENV.secret];
+  if (list.length === 0 && fromEnv) list.push(fromEnv);
   if (list.length === 0 && flags.sandboxDefaults) list.push(SANDBOX_DEFAULT_SECRET);
   if (list.length === 0) throw new GwError(GW_ERROR_CODES.config, 'no secret to verify with: pass --secret, --secret-env NAME, GW_SECRET or --sandbox-defaults', {});
   return list;

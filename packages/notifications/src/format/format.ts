@@ -56,7 +56,11 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
   const direct: unknown = record[lower];
   if (typeof direct === 'string') return direct;
   if (Array.isArray(direct)) return direct.join(', ');
-  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === lower);
-  const value = key === undefined ? undefined : record[key];
-  return typeof value === 'string' ? value : value?.join(', ');
+  // A key of another length cannot match: only keys of the name's length are lower-cased to compare.
+  for (const key of Object.keys(record)) {
+    if (key.length !== lower.length || key.toLowerCase() !== lower) continue;
+    const value = record[key];
+    return typeof value === 'string' ? value : value?.join(', ');
+  }
+  return undefined;
 }

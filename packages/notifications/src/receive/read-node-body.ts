@@ -26,5 +26,6 @@ export async function readNodeBody(req: IncomingMessage & { body?: unknown }, li
     req.once('error', reject);
   });
   if (bytes > limit) throw new NotificationRefusedError(`The body has ${bytes} bytes, more than maxBodyBytes (${limit}).`, { reason: 'too-large', bytes });
-  return Buffer.concat(chunks, bytes);
+  // One chunk (a small body) is the body as it is: copying it into a new buffer would change nothing.
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
 }

@@ -10,7 +10,9 @@ import { readText, refuseCrossOrigin, sendJson } from './http.ts';
 import { apiAuthorised, consoleAuthorised, consoleSession, CONTROL_COOKIE, tokenMatches } from './control-token.ts';
 import { loginPage } from '../console/login-page.ts';
 
+/** Where the control API's routes start. */
 export const CONTROL_API_PREFIX = '/sandbox/api/';
+/** Where the console's pages start. */
 export const CONSOLE_PREFIX = '/sandbox/console';
 
 /** True for a path the control API or the console answers. */

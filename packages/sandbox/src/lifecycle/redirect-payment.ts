@@ -1,10 +1,10 @@
 // The redirect lifecycle (UNKNOWNS U22, U17): a checkout, alternative-method or challenged card order waits `pending`
 // for the shopper, then becomes authorised, declined, cancelled or expired once, and its notification is sent then.
-import type { OperationName } from '@gw/types';
 import type { WireRecord } from '../context.ts';
 import type { OrderEvent, SandboxOrder } from '../state.ts';
 import type { SandboxDeps } from './deps.ts';
 import { RedirectPaymentError } from './redirect-payment-error.ts';
+import { VARIANT_OPERATION } from './variant-operation.ts';
 
 /** How a pending order can end. */
 export type RedirectOutcome = 'authorised' | 'declined' | 'cancelled' | 'expired';
@@ -25,8 +25,6 @@ export const REDIRECT_RESULT_INFO: Readonly<Record<RedirectOutcome, string>> = O
   cancelled: '2020:Cancelled by the shopper',
   expired: '2021:Expired: the shopper did not complete the payment in time',
 });
-
-const OPERATION: Readonly<Record<SandboxOrder['variant'], OperationName>> = { card: 'authoriseCard', alternative: 'authoriseAlternative', checkout: 'checkout' };
 
 /** The notification record of a settled order: the order's echo, its transaction id, status and result. */
 export function redirectNotification(order: SandboxOrder): WireRecord {
@@ -68,7 +66,7 @@ export function settleRedirectPayment(deps: SandboxDeps, order: SandboxOrder, ou
   if (detail.threedsResult === 'CHALLENGE_PASSED') deps.state.addEvent(order, 'challenge-passed', by, at);
   if (detail.threedsResult === 'CHALLENGE_FAILED') deps.state.addEvent(order, 'challenge-failed', by, at);
   deps.state.addEvent(order, outcome, by, at, order.resultInfo);
-  deps.notify(`payment.${outcome}`, order.record.notify_url, order.transactionId, redirectNotification(order), OPERATION[order.variant]);
+  deps.notify(`payment.${outcome}`, order.record.notify_url, order.transactionId, redirectNotification(order), VARIANT_OPERATION[order.variant]);
 }
 
 /** Expires every pending order whose deadline is at or before `now`; returns how many expired. */

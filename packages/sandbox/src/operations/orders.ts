@@ -3,9 +3,8 @@ import { operations } from '@gw/types';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { fromMinorUnits, toMinorUnits } from '../money.ts';
 import { ELEMENT_NEEDS, missingFields } from './needed-to-act.ts';
+import type { OrderOperation } from './order-operation.ts';
 import type { SandboxOrder } from '../state.ts';
-
-type BatchName = 'capture' | 'cancel' | 'review' | 'refund';
 
 /** Per-element failures: `<code>:<message>`, the sandbox's own codes (UNKNOWNS U48). */
 export const ORDER_ERRORS = {
@@ -97,7 +96,7 @@ function reviewOne(element: WireRecord, ctx: HandlerContext): string | null {
   return null;
 }
 
-function statusFields(op: BatchName, error: string | null): WireRecord {
+function statusFields(op: OrderOperation, error: string | null): WireRecord {
   const batch = operations[op].batch;
   return { [batch.statusField]: error ? '0' : '1', error_message: error ?? '' };
 }
@@ -124,7 +123,7 @@ function refundOne(element: WireRecord, ctx: HandlerContext): WireRecord {
   return { refund_message: '0000:Success', refund_reference: reference, refund_reference_id: referenceId, refund_status: '1', error_message: '' };
 }
 
-function echoElement(op: BatchName, element: unknown): WireRecord {
+function echoElement(op: OrderOperation, element: unknown): WireRecord {
   const e = (element ?? {}) as WireRecord;
   const out: WireRecord = { transaction_id: text(e, 'transaction_id'), order_no: text(e, 'order_no'), currency: text(e, 'currency'), amount: text(e, 'amount') };
   if (op === 'review') out.review_flag = text(e, 'review_flag');
@@ -136,7 +135,7 @@ function echoElement(op: BatchName, element: unknown): WireRecord {
 }
 
 /** Runs one batch operation: every element gets its own result, in request order (UNKNOWNS U37). */
-export function runOrderBatch(op: BatchName, record: WireRecord, ctx: HandlerContext): WireRecord {
+export function runOrderBatch(op: OrderOperation, record: WireRecord, ctx: HandlerContext): WireRecord {
   const batch = operations[op].batch;
   const elements = Array.isArray(record[batch.array]) ? (record[batch.array] as unknown[]) : [];
   const results = elements.map((element) => {

@@ -4,6 +4,7 @@ import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { dateTimeText } from '../ids.ts';
 import { toMinorUnits } from '../money.ts';
 import type { SandboxOrder } from '../state.ts';
+import { refusalText } from '../refusal-codes.ts';
 import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../test-cards.ts';
 import { withoutCardData } from '../card-data.ts';
 import { answeredExactly } from './fill-from-spec.ts';
@@ -84,7 +85,7 @@ function deadline(ctx: HandlerContext): Date {
  */
 export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireRecord {
   if (duplicateOrderNo(record, ctx)) {
-    return answeredExactly({ ...echo(record, ctx), transaction_id: '', card: maskCard(record.card), order_status: '0', result_info: '1001:order_no already used on this account', note: text(record, 'note'), token_id: text(record, 'token_id') });
+    return answeredExactly({ ...echo(record, ctx), transaction_id: '', card: maskCard(record.card), order_status: '0', result_info: refusalText('orderNoUsed'), note: text(record, 'note'), token_id: text(record, 'token_id') });
   }
   const outcome = decideCardOutcome(record.card, record.amount, record.open3d === 'do3DS');
   const challenge = outcome.behaviour === 'challenge';

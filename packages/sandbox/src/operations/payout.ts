@@ -3,10 +3,12 @@
 import { createHash } from 'node:crypto';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { SandboxHttpError } from '../errors.ts';
+import { refusalText } from '../refusal-codes.ts';
 import { isoWithOffset } from '../ids.ts';
 import { withoutCardData } from '../card-data.ts';
 import { DECLINE_CENTS, hasDeclineCents } from '../test-cards.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { withoutSignature } from '../wire/without-signature.ts';
 
 /** `status` of a payout the sandbox fails on purpose (an amount ending in .05); the gateway's value is not shown (UNKNOWNS U30). */
 const FAILED_PAYOUT_STATUS = 'FAILED';
@@ -22,14 +24,12 @@ function asNumber(value: unknown): number {
 
 /** The parameters of a payout request: a digest of every member but the signature, in a canonical text (no card data kept). */
 function parameters(record: WireRecord): string {
-  const { encryption_data: _signature, ...rest } = record;
-  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
+  return createHash('sha256').update(canonicalJson(withoutSignature(record))).digest('hex');
 }
 
 // UNKNOWNS U40: like an idempotency key reused with other parameters, the request is refused and nothing is paid.
 function refuseOtherParameters(requestId: string): never {
-  const message = `E005:request_id ${requestId} was already used for a payout with other parameters; the first payout stands. Resend its exact parameters to read it, or use a new request_id for a new payout`;
-  throw new SandboxHttpError(409, message, [{ path: 'request_id', message: 'already used with other parameters' }]);
+  throw new SandboxHttpError(409, refusalText('otherPayoutParameters', requestId), [{ path: 'request_id', message: 'already used with other parameters' }]);
 }
 
 /**

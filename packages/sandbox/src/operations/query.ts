@@ -4,22 +4,9 @@ import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { answeredExactly } from './fill-from-spec.ts';
 import { transactionDate } from '../ids.ts';
 import type { SandboxOrder, SandboxState } from '../state.ts';
+import { SANDBOX_PAYMENT_STATUS } from '../payment-status.ts';
 
-/**
- * The sandbox's own `payment_status` codes, one per state (UNKNOWNS U28): the gateway's codes are not shown, so
- * these say nothing about it. `3000` is the value the seed shows; the others are the sandbox's. Reconciliation
- * against the sandbox reads them through `sandboxReconciler`.
- */
-export const SANDBOX_PAYMENT_STATUS = {
-  authorised: '3000',
-  captured: '3001',
-  partially_refunded: '3002',
-  refunded: '3003',
-  cancelled: '3004',
-  declined: '3005',
-  pending: '3006',
-  expired: '3007',
-} as const satisfies Record<SandboxOrder['state'], string>;
+export { SANDBOX_PAYMENT_STATUS };
 
 function deliveryInformation(record: Readonly<WireRecord>): WireRecord {
   const keys = ['delivery_address', 'delivery_city', 'delivery_country', 'delivery_firstname', 'delivery_lastname', 'delivery_postal_code', 'delivery_state'];

@@ -6,7 +6,9 @@ import type { SandboxOrder } from '../state.ts';
 /** Random bytes in a token: 128 bits. */
 export const PAY_TOKEN_BYTES = 16;
 
+/** Where an order's payment page (checkout action, issuer_url) starts: the pay token follows. */
 export const PAY_PREFIX = '/sandbox/pay/';
+/** Where a challenged order's 3-D Secure page starts: the pay token follows. */
 export const CHALLENGE_PREFIX = '/sandbox/3ds/';
 
 /** A new token for an order's shopper pages: 128 bits from node:crypto, base64url (22 characters). */

@@ -1,22 +1,20 @@
 // UNKNOWNS U22: what the shopper's browser carries back to the merchant's return_url / cancel_url, signed by the
 // sandbox's Signer so the merchant can tell it came from the gateway (verify with `verifyReturnParameters`, @gw/client).
-import { createSignableMessage } from '@gw/signer-interface';
-import type { OperationName } from '@gw/types';
+import { RETURN_PARAMETERS as SIGNED_RETURN_PARAMETERS, returnParametersMessage, type ReturnParameters } from '@gw/signer-interface';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
 import type { SandboxOrder } from '../state.ts';
+import { VARIANT_OPERATION } from '../lifecycle/variant-operation.ts';
 
-/** The signed return parameters, in the order they are signed (`encryption_data` comes last and is not signed). */
-export const RETURN_PARAMETERS = ['transaction_id', 'order_no', 'amount', 'currency', 'result', 'result_info'] as const;
+/** The signed return parameters, in the order they are signed (`@gw/signer-interface`'s list; `encryption_data` comes last and is not signed). */
+export const RETURN_PARAMETERS = SIGNED_RETURN_PARAMETERS;
 
 /** `result` of a return: the order's state when the shopper left the page. */
 export type ReturnResult = 'authorised' | 'declined' | 'cancelled' | 'expired' | 'pending';
 
-const OPERATION: Readonly<Record<SandboxOrder['variant'], OperationName>> = { card: 'authoriseCard', alternative: 'authoriseAlternative', checkout: 'checkout' };
-
 /** The return parameters of an order, `encryption_data` included, signed as a message of the order's operation. */
 export async function signedReturnParameters(deps: SandboxDeps, order: SandboxOrder): Promise<[string, string][]> {
   const result: ReturnResult = order.state === 'pending' ? 'pending' : order.state === 'authorised' ? 'authorised' : order.state === 'cancelled' ? 'cancelled' : order.state === 'expired' ? 'expired' : 'declined';
-  const values: Record<(typeof RETURN_PARAMETERS)[number], string> = {
+  const parameters: ReturnParameters = {
     transaction_id: order.transactionId,
     order_no: order.orderNo,
     amount: order.amount,
@@ -24,9 +22,8 @@ export async function signedReturnParameters(deps: SandboxDeps, order: SandboxOr
     result,
     result_info: order.resultInfo,
   };
-  const record = Object.fromEntries(RETURN_PARAMETERS.map((name) => [name, values[name]]));
-  const message = createSignableMessage({ operation: OPERATION[order.variant], record, body: () => new URLSearchParams(record).toString() });
-  return [...Object.entries(record), ['encryption_data', await deps.signer.sign(message)]];
+  const signature = await deps.signer.sign(returnParametersMessage(VARIANT_OPERATION[order.variant], parameters));
+  return [...RETURN_PARAMETERS.map((name): [string, string] => [name, parameters[name]]), ['encryption_data', signature]];
 }
 
 /**

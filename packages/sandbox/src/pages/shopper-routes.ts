@@ -1,5 +1,5 @@
 // `/sandbox/pay/<pay token>` (checkout action, issuer_url) and `/sandbox/3ds/<pay token>`: plain HTML forms, the logic
-// on the server, so they work without JavaScript (issue 13). The token is the order's `payToken`, never its id.
+// on the server, so they work without JavaScript. The token is the order's `payToken`, never its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SandboxHttpError } from '../errors.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';

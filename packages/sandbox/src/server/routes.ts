@@ -56,7 +56,7 @@ export const HANDLERS: Readonly<Record<OperationName, Handler>> = Object.fromEnt
 export const VARIANTS_BY_PATH = new Map<string, OperationSpec[]>();
 for (const op of Object.values(operations) as OperationSpec[]) VARIANTS_BY_PATH.set(op.path, [...(VARIANTS_BY_PATH.get(op.path) ?? []), op]);
 
-// UNKNOWNS U34: the variant whose `selectWhenPresent` member is present, otherwise the one without such a member.
-export function selectVariant(variants: OperationSpec[], record: WireRecord): OperationSpec {
+/** The variant a record is (UNKNOWNS U34): the one whose `selectWhenPresent` member it has, else the one without such a member. */
+export function selectVariant(variants: readonly OperationSpec[], record: WireRecord): OperationSpec {
   return variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent)) ?? variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
 }

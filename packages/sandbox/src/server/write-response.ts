@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { EncodedResponse } from '../wire/body.ts';
+import type { StateKeeper, StateNotKeptError } from '../store/state-keeper.ts';
+import { errorResponse, type EncodedResponse } from '../wire/body.ts';
 
 // Answers are written in the event loop's check phase, after the poll phase has read every request that arrived with
 // this one, rather than from the microtask that produced them: measured in bench/sandbox, a bare node:http server
@@ -9,4 +10,18 @@ export function writeResponse(res: ServerResponse, response: EncodedResponse): v
   if (res.destroyed) return;
   res.writeHead(response.status, { 'content-type': response.contentType, 'content-length': Buffer.byteLength(response.body) });
   res.end(response.body);
+}
+
+/** The answer of a /v1 request whose changes the state file could not keep (a full disk): HTTP 503, nothing applied. */
+function notKeptResponse(failure: StateNotKeptError): EncodedResponse {
+  return errorResponse(503, `sandbox state file not writable: nothing of this request was applied; send it again later`, [{ path: 'stateFile', message: failure.message }]);
+}
+
+/**
+ * Sends a /v1 answer: in the check phase when its request changed nothing (`changedAfter` null); otherwise once the
+ * state file kept the change, or HTTP 503 when it could not (the change is then undone).
+ */
+export function sendAnswer(keeper: StateKeeper, res: ServerResponse, response: EncodedResponse, changedAfter: number | null): void {
+  if (changedAfter === null) setImmediate(writeResponse, res, response);
+  else keeper.afterKept(changedAfter, (failure) => writeResponse(res, failure ? notKeptResponse(failure) : response));
 }

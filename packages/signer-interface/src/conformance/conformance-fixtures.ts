@@ -1,3 +1,4 @@
+import { operations } from '@gw/types';
 import type {
   AlternativeAuthoriseRequest,
   CancelSubscriptionRequest,
@@ -349,7 +350,7 @@ function pick<T>(values: readonly T[], index: number): T {
 const reviewRequest = {
   merchant_id: 'M100200',
   account_id: 'A300400',
-  review_orders: Array.from({ length: 100 }, (_, i) => ({
+  review_orders: Array.from({ length: operations.review.batch.limit }, (_, i) => ({
     transaction_id: `T2026111${i % 10}0${String(100000 + i * 7919).slice(-6)}`,
     order_no: `ORD-20261118-${String(i + 1).padStart(4, '0')}`,
     currency: pick(currencies, i),
@@ -361,7 +362,7 @@ const reviewRequest = {
 const refundRequest = {
   merchant_id: 'M100200',
   account_id: 'A300400',
-  refund_orders: Array.from({ length: 50 }, (_, i) => ({
+  refund_orders: Array.from({ length: operations.refund.batch.limit }, (_, i) => ({
     transaction_id: `T2026111${i % 10}1${String(200000 + i * 4243).slice(-6)}`,
     order_no: `ORD-20261119-${String(i + 1).padStart(4, '0')}`,
     currency: pick(currencies, i),

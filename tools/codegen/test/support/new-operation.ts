@@ -1,6 +1,20 @@
 // The spec change a team makes: a new operation (`balance`, /v1/balance), a new optional field on a request record
 // and one on a result record.
 
+/** The `x-gw-` extensions of a signed JSON operation (answers signed, no IP allow-list) with one variant. */
+export function signedJsonOperation(retryClass: string, variant: { name: string; request: string; response: string }): Record<string, unknown> {
+  return {
+    'x-gw-request-encoding': 'json',
+    'x-gw-request-encoding-declared': true,
+    'x-gw-response-encoding': 'json',
+    'x-gw-signed': true,
+    'x-gw-response-signature': 'required',
+    'x-gw-ip-allow-listed': false,
+    'x-gw-retry-class': retryClass,
+    'x-gw-variants': [variant],
+  };
+}
+
 /** Adds the new operation and both fields. */
 export function addBalanceOperationAndField(doc: any): void {
   addCaptureFields(doc);
@@ -47,14 +61,7 @@ export function addBalanceOperation(doc: any): void {
       summary: 'Read the available balance',
       tags: ['Orders'],
       security: [],
-      'x-gw-request-encoding': 'json',
-      'x-gw-request-encoding-declared': true,
-      'x-gw-response-encoding': 'json',
-      'x-gw-signed': true,
-      'x-gw-response-signature': 'required',
-      'x-gw-ip-allow-listed': false,
-      'x-gw-retry-class': 'safe',
-      'x-gw-variants': [{ name: 'balance', request: 'BalanceRequest', response: 'BalanceResponse' }],
+      ...signedJsonOperation('safe', { name: 'balance', request: 'BalanceRequest', response: 'BalanceResponse' }),
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BalanceRequest' } } } },
       responses: {
         '200': {

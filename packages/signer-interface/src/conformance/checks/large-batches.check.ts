@@ -1,3 +1,4 @@
+import { operations } from '@gw/types';
 import { formatFieldPath } from '../../walk-record.ts';
 import { walkRecord } from '../record-leaves.ts';
 import type { ConformanceCheck } from '../conformance-check.ts';
@@ -5,10 +6,10 @@ import { largeBatchFixtures } from '../conformance-fixtures.ts';
 import { arraysIn, valueAt, withValueAt, withoutValueAt } from '../record-edits.ts';
 import { expectRoundTrip, tamperEveryLeaf } from './tamper-leaves.ts';
 
-/** Batches at the spec's limits (100 review orders, 50 refund orders) sign, verify, and a change in any order is caught. */
+/** Batches at the spec's limits (a review's and a refund's, from `operations`) sign, verify, and a change in any order is caught. */
 export const largeBatchesCheck: ConformanceCheck = {
   id: 'large-batches',
-  title: 'signs a 100-order review and a 50-order refund and detects a change to any order',
+  title: `signs a ${operations.review.batch.limit}-order review and a ${operations.refund.batch.limit}-order refund and detects a change to any order`,
   async run(context, failures) {
     for (const fixture of largeBatchFixtures) {
       await expectRoundTrip(context, failures, fixture);

@@ -1,6 +1,26 @@
-// CPU time of a throwaway PostgreSQL cluster's processes, read from /proc (Linux): what the ledger costs the database.
+// Other processes' CPU time, read from /proc (Linux): a server's own CPU per request, the sandbox's and PostgreSQL's
+// share of a batch.
 import { readdirSync, readFileSync } from 'node:fs';
-import { cpuMicrosOf, procStat } from './process-cpu.ts';
+
+/** The fields of /proc/PID/stat after the command name (field 3 on is index 0 on), or null when it cannot be read. */
+export function procStat(pid: number | string): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** User + system CPU time in µs from a procStat reading (utime and stime, in clock ticks of 10 ms). */
+export function cpuMicrosOf(fields: readonly string[]): number {
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** A process's CPU time so far, in µs; NaN when /proc cannot be read (not Linux, or the process is gone). */
+export function processCpuMicros(pid: number | string | undefined): number {
+  const fields = pid === undefined ? null : procStat(pid);
+  return fields ? cpuMicrosOf(fields) : Number.NaN;
+}
 
 /**
  * A process's CPU time in µs from /proc/PID/schedstat (nanoseconds on a CPU, user and kernel), finer than stat's 10 ms

@@ -1,0 +1,41 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OperationSpec } from '@gw/types';
+import { SandboxHttpError } from '../errors.ts';
+import { errorResponse, type EncodedResponse } from '../wire/body.ts';
+import { recordInternalError } from './internal-error.ts';
+import { readBody } from './read-body.ts';
+import type { SandboxParts } from './sandbox-parts.ts';
+import { latency, resetAfter, resetBefore, serviceUnavailable } from './steps/fault.ts';
+import { V1Call } from './v1-call.ts';
+import { runV1Steps } from './v1-pipeline.ts';
+import { sendAnswer } from './write-response.ts';
+
+/** The answer of an error a step threw: its HTTP error, or HTTP 500 (kept in state.internalErrors) for anything else. */
+function errorAnswer(parts: SandboxParts, res: ServerResponse, error: unknown): EncodedResponse {
+  if (error instanceof SandboxHttpError) {
+    if (error.closeAfter) res.setHeader('connection', 'close');
+    return errorResponse(error.status, error.message, error.errors);
+  }
+  recordInternalError(parts.state, error);
+  return errorResponse(500, 'sandbox internal error');
+}
+
+/** Answers a POST to a /v1 path: reads its body, applies the route's faults around the steps, then sends the answer. */
+export async function answerV1(parts: SandboxParts, req: IncomingMessage, res: ServerResponse, path: string, variants: readonly OperationSpec[]): Promise<void> {
+  const fault = parts.faults.decide(path);
+  // The body is read first, then the latency (the gateway's processing time) passes: a request the sandbox has
+  // received is processed even if its client has gone meanwhile (killed, or gave up), as a real gateway's would be.
+  const body = await readBody(req, parts.bodyLimits).catch((error: unknown) => error as Error);
+  if (fault.latencyMs > 0) await latency(fault.latencyMs);
+  if (fault.kind === 'reset-before') return resetBefore(parts, req, path);
+  const call = new V1Call(req, path, variants, fault.duplicateNotification);
+  let response: EncodedResponse;
+  try {
+    if (body instanceof Error) throw body;
+    response = fault.kind === 'http-5xx' ? serviceUnavailable(parts, path) : await runV1Steps(parts, call, body);
+  } catch (error) {
+    response = errorAnswer(parts, res, error);
+  }
+  if (fault.kind === 'reset-after') return resetAfter(req);
+  sendAnswer(parts.keeper, res, response, call.changedAfter);
+}

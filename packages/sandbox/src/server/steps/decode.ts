@@ -1,0 +1,26 @@
+import { text } from '../../context.ts';
+import { SandboxHttpError } from '../../errors.ts';
+import { decodeRequestBody } from '../../wire/body.ts';
+import { fieldsXmlCannotCarry } from '../../wire/unencodable-fields.ts';
+import { selectVariant } from '../routes.ts';
+import type { SandboxParts } from '../sandbox-parts.ts';
+import { logRequest, type V1Call } from '../v1-call.ts';
+
+/**
+ * Decode: reads the record from the body by the operation's encoding, picks the variant it is and its merchant, and
+ * refuses (HTTP 400) fields an XML answer could not echo.
+ */
+export function decode(parts: SandboxParts, call: V1Call, body: Buffer): void {
+  const { record, encoding } = decodeRequestBody(call.variants[0]!, String(call.req.headers['content-type'] ?? ''), body);
+  const op = selectVariant(call.variants, record);
+  call.record = record;
+  call.encoding = encoding;
+  call.op = op;
+  call.merchantId = text(record, 'merchant_id');
+  call.accountId = text(record, 'account_id');
+  if (op.responseEncoding === 'json') return;
+  const unencodable = fieldsXmlCannotCarry(record);
+  if (unencodable.length === 0) return;
+  logRequest(parts, call.path, op.name, false, 'invalid');
+  throw new SandboxHttpError(400, `${unencodable.length} field(s) the ${op.responseEncoding.toUpperCase()} answer cannot echo`, unencodable);
+}

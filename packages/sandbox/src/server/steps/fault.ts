@@ -1,0 +1,29 @@
+import type { IncomingMessage } from 'node:http';
+import { errorResponse, type EncodedResponse } from '../../wire/body.ts';
+import type { SandboxParts } from '../sandbox-parts.ts';
+import { logRequest } from '../v1-call.ts';
+
+// The faults of a route (FaultPlan.decide): latency and `reset-before` or `http-5xx` before any other step,
+// `reset-after` once the request was processed, `duplicate-notification` in the handler step.
+
+/** Fault `reset-before`: the connection is dropped unanswered and nothing is processed. */
+export function resetBefore(parts: SandboxParts, req: IncomingMessage, path: string): void {
+  logRequest(parts, path, null, false, 'reset-before');
+  req.socket.destroy();
+}
+
+/** Fault `http-5xx`: HTTP 503 and nothing is processed. */
+export function serviceUnavailable(parts: SandboxParts, path: string): EncodedResponse {
+  logRequest(parts, path, null, false, 'http-5xx');
+  return errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');
+}
+
+/** Fault `reset-after`: the request was processed, its answer is never written. */
+export function resetAfter(req: IncomingMessage): void {
+  req.socket.destroy();
+}
+
+/** Waits the fault's latency: the gateway's processing time. */
+export function latency(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

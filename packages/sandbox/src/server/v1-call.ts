@@ -1,0 +1,41 @@
+import type { IncomingMessage } from 'node:http';
+import type { OperationSpec, RequestEncoding } from '@gw/types';
+import type { WireRecord } from '../context.ts';
+import type { ReceivedRequest } from '../state.ts';
+import type { SandboxParts } from './sandbox-parts.ts';
+
+const NO_RECORD: WireRecord = Object.freeze({});
+
+/** A /v1 request as its steps see it: what the decode step read from it, and whether its handler changed the state. */
+export class V1Call {
+  readonly req: IncomingMessage;
+  readonly path: string;
+  /** The operations served at the path (authorise has two variants). */
+  readonly variants: readonly OperationSpec[];
+  /** True when a `duplicate-notification` fault makes each notification of this request go twice. */
+  readonly duplicateNotification: boolean;
+  /** The operation: the path's first variant until the decode step picks the one the record is. */
+  op: OperationSpec;
+  /** The decoded body (empty until the decode step). */
+  record: WireRecord = NO_RECORD;
+  /** How the body was read: a body-based signature covers it in that encoding. */
+  encoding: RequestEncoding;
+  merchantId = '';
+  accountId = '';
+  /** The state's change count before the handler ran when the request changed the state; else null. */
+  changedAfter: number | null = null;
+
+  constructor(req: IncomingMessage, path: string, variants: readonly OperationSpec[], duplicateNotification: boolean) {
+    this.req = req;
+    this.path = path;
+    this.variants = variants;
+    this.duplicateNotification = duplicateNotification;
+    this.op = variants[0]!;
+    this.encoding = this.op.requestEncoding;
+  }
+}
+
+/** Adds a request to the state's request log. */
+export function logRequest(parts: SandboxParts, path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
+  parts.state.logRequest({ path, operation, at: parts.clock(), processed, outcome });
+}

@@ -1,0 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Waits until `check` holds, asking every 10 ms, or fails after `ms` saying `what` did not happen in time. */
+export async function until(check: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`${what} not met in ${ms} ms`);
+    await sleep(10);
+  }
+}
