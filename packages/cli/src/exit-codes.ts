@@ -59,6 +59,7 @@ export function exitCodeHelp(): string {
     ' 10  batch finished with failed, rejected or unknown orders',
     ' 11  this Node.js is too old: gw needs Node.js 22.18 or newer',
     ' 12  not sent: preparing or signing the request failed (a signer or HSM that is down); safe to run again once fixed',
+    ' 13  gw spec drift / gw spec check: the report holds drift (the gateway differs from the spec)',
     '130  interrupted (Ctrl-C, the journal could not be written, e.g. a full disk, or the --ledger database was out of reach past --ledger-outage-ms): requests in flight were finished; resume with --resume (the command is printed)',
   ].join('\n');
 }

@@ -53,6 +53,11 @@ export class AnswerDrift {
     this.#rules = rules;
   }
 
+  /** The rules in force. */
+  get rules(): AnswerDriftRules {
+    return this.#rules;
+  }
+
   #rule(operation: string): AnswerDriftRule | undefined {
     return this.#rules[operation] ?? this.#rules['*'];
   }

@@ -8,7 +8,7 @@ import type { CliIo } from '../io.ts';
 export function registerDemo(program: Command, io: CliIo, run: { exitCode: number }): void {
   program
     .command('demo')
-    .description('start an embedded sandbox and walk every operation through the client, ending with a 1,000-order batch capture')
+    .description('start an embedded sandbox and walk every operation through the client, show a drift report of gw proxy in front of it, end with a 1,000-order batch capture')
     .option('--orders <n>', 'orders in the closing batch capture', '1000')
     .option('--notify-url <url>', 'where the sandbox sends the payment and payout notifications (e.g. your own receiver); none by default')
     .action(async (options: { orders: string; notifyUrl?: string }) => {

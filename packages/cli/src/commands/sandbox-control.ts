@@ -24,7 +24,7 @@ export function controlTokenFrom(env: Readonly<Record<string, string | undefined
  * Calls the control API of the sandbox at `base` and returns its JSON; a sandbox without it (404) or any failure is
  * said plainly. `token`: a locked sandbox's control token (sent as `Authorization: Bearer`).
  */
-export async function control(base: string, path: string, method: 'GET' | 'POST', body?: unknown, token?: string): Promise<unknown> {
+export async function control(base: string, path: string, method: 'GET' | 'POST' | 'PUT', body?: unknown, token?: string): Promise<unknown> {
   const url = `${base.replace(/\/+$/, '')}${path}`;
   let response: Response;
   try {

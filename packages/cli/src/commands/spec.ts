@@ -1,63 +1,72 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { DriftEntry, DriftReport } from '@gw/proxy';
+import { createHmacSha256Signer } from '@gw/signer-interface';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { envFlagValue } from '../env-flag.ts';
 import { EXIT_CODES } from '../exit-codes.ts';
 import type { CliIo } from '../io.ts';
-import { paint, say } from '../output.ts';
+import { say } from '../output.ts';
+import { checkHarFile } from '../spec/check-har-file.ts';
+import { driftJson, printDriftSummary } from '../spec/drift-summary.ts';
+import { readReport } from '../spec/read-report.ts';
+import { writeSpecPatch } from '../spec/write-patch.ts';
 
-async function readReport(io: CliIo, file: string): Promise<DriftReport> {
-  let text: string;
-  try {
-    text = await readFile(resolve(io.cwd, file), 'utf8');
-  } catch (error) {
-    throw new GwError(GW_ERROR_CODES.config, `cannot read the report ${file}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`, { file });
-  }
-  let report: unknown;
-  try {
-    report = JSON.parse(text);
-  } catch {
-    throw new GwError(GW_ERROR_CODES.config, `${file} is not JSON: give the file gw proxy --report wrote`, { file });
-  }
-  if (!report || typeof report !== 'object' || (report as DriftReport).type !== 'gw-drift-report' || !Array.isArray((report as DriftReport).drift)) {
-    throw new GwError(GW_ERROR_CODES.config, `${file} is not a gw drift report (type gw-drift-report): give the file gw proxy --report wrote`, { file });
-  }
-  return report as DriftReport;
+interface DriftFlags {
+  json?: boolean;
+  patch?: boolean;
+  spec: string;
+  out: string;
 }
 
-function line(entry: DriftEntry): string {
-  const where = entry.path ? ` ${entry.path}` : '';
-  const example = entry.example ? `  e.g. ${entry.example}` : '';
-  return `  ${entry.side} ${entry.kind}${where}: ${entry.message} (${entry.count}x, first ${entry.firstSeen})${example}`;
+interface CheckFlags {
+  har: string;
+  json?: boolean;
+  report?: string;
+  secretEnv?: string;
 }
 
-/** The readable summary: per operation, each drift with its kind, path, count, first time seen and redacted example. */
-function summary(io: CliIo, report: DriftReport): void {
-  say(io, `${report.exchanges} exchange(s) with ${report.upstream} since ${report.startedAt}; ${report.unchecked} too large to check; signatures ${report.signaturesChecked ? 'verified' : 'not checked'}`);
-  const byOperation = new Map<string, DriftEntry[]>();
-  for (const entry of report.drift) byOperation.set(entry.operation, [...(byOperation.get(entry.operation) ?? []), entry]);
-  if (byOperation.size === 0) say(io, paint(io, 'green', 'no drift: every exchange matched the spec'));
-  for (const [operation, entries] of byOperation) {
-    say(io, paint(io, 'yellow', `${operation}: ${entries.length} kind(s) of drift`));
-    for (const entry of entries) say(io, line(entry));
-  }
-  for (const [operation, seen] of Object.entries(report.observations)) {
-    for (const [path, place] of Object.entries(seen.values)) say(io, `  seen ${operation} ${path} (${place.unknowns}): ${Object.entries(place.counts).map(([v, n]) => `${v} x${n}`).join(', ')}`);
-  }
+/** `--secret-env NAME`: the reference verifier with the secret in that variable, or a bad-flag error. */
+function verifierFrom(io: CliIo, name: string | undefined) {
+  if (name === undefined) return undefined;
+  const secret = envFlagValue(io.env, '--secret-env', name);
+  if ('problem' in secret) throw new GwError(GW_ERROR_CODES.config, secret.problem, {});
+  return createHmacSha256Signer({ secret: secret.value });
 }
 
-/** `gw spec drift REPORT`: what a gw proxy report found; exit status 13 when there is drift. */
-export function registerSpec(program: Command, io: CliIo, run: { exitCode: number }): void {
+/**
+ * `gw spec drift REPORT [--json] [--patch]`: what a gw proxy report found; `gw spec check --har FILE`: the same check
+ * of a recording. Both exit 13 when there is drift.
+ */
+export function registerSpec(program: Command, io: CliIo, run: { exitCode: number }): Command {
   const spec = program.command('spec').description('check the spec against what the gateway does');
   spec
     .command('drift <report>')
     .description('summarise a gw proxy report per operation (kind, field, count, first seen, redacted example); exits 13 when there is drift')
     .option('--json', 'print the drift entries as JSON (for CI)')
-    .action(async (file: string, flags: { json?: boolean }) => {
+    .option('--patch', 'also write a proposed copy of the spec: new optional answer fields with the types seen, new values under x-gw-known-values')
+    .option('--spec <file>', 'the spec --patch starts from', 'spec/v1/openapi.yaml')
+    .option('--out <file>', 'where --patch writes the proposed copy (never the spec itself)', 'openapi.proposed.yaml')
+    .action(async (file: string, flags: DriftFlags) => {
       const report = await readReport(io, file);
-      if (flags.json) io.stdout.write(`${JSON.stringify({ exchanges: report.exchanges, drift: report.drift, observations: report.observations }, null, 2)}\n`);
-      else summary(io, report);
+      if (flags.json) io.stdout.write(driftJson(report));
+      else printDriftSummary(io, report);
+      if (flags.patch) await writeSpecPatch(io, report, { spec: flags.spec, out: flags.out, toStderr: flags.json === true });
       if (report.drift.length > 0) run.exitCode = EXIT_CODES.drift;
     });
+  spec
+    .command('check')
+    .description("check a HAR recording (a browser's or another proxy's) against the spec as gw proxy checks live traffic; exits 13 when there is drift")
+    .requiredOption('--har <file>', 'the HAR 1.2 recording; its /v1 requests are checked, other entries skipped')
+    .option('--json', 'print the drift entries as JSON (for CI)')
+    .option('--report <file>', 'also write the report gw spec drift reads (e.g. for --patch)')
+    .option('--secret-env <name>', "verify answers' encryption_data with the reference signer and the secret in this environment variable")
+    .action(async (flags: CheckFlags) => {
+      const { report, skipped } = await checkHarFile(io, flags.har, verifierFrom(io, flags.secretEnv), flags.report);
+      if (flags.json) io.stdout.write(driftJson(report));
+      else {
+        say(io, `${flags.har}: ${report.exchanges} /v1 exchange(s) checked, ${skipped} other entr${skipped === 1 ? 'y' : 'ies'} skipped`);
+        printDriftSummary(io, report);
+      }
+      if (report.drift.length > 0) run.exitCode = EXIT_CODES.drift;
+    });
+  return spec;
 }

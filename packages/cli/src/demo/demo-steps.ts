@@ -4,6 +4,7 @@ import { TEST_CARDS, sandboxReconciler, type Sandbox } from '@gw/sandbox';
 import type { CliIo } from '../io.ts';
 import { say } from '../output.ts';
 import { progressReporterFor, summaryTable } from '../commands/batch.ts';
+import { driftStep } from './drift-step.ts';
 
 /** One row of a step's table. */
 export type DemoRow = [string, string | number];
@@ -80,6 +81,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
       const answer = await client.payout!({ request_id: randomUUID(), payment_amount: '250.00', payment_currency: 'USD', source_amount: '250.00', source_currency: 'USD', payment_method: 'SWIFT', fee_paid_by: 'PAYER', beneficiary: { first_name: 'Rui', last_name: 'Costa', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKPTPL' } }, ...notify });
       return [['status', answer.status], ['transaction_id', answer.transaction_id], ['short_reference_id', answer.short_reference_id], ['amount_beneficiary_receives', answer.amount_beneficiary_receives], ['local_clearing_system', answer.beneficiary?.bank_details?.local_clearing_system]];
     }],
+    ['drift report: gw proxy in front of a sandbox told to drift', () => driftStep(sandbox, DEMO_SECURITY_CODE, orderNo('DRIFT'))],
     [`batch capture of ${ctx.orders} orders`, () => batchStep(ctx, card)],
   ];
 }

@@ -1,9 +1,11 @@
 // The control API's routes under /sandbox/api/ (README "Control API"): JSON in, JSON out.
 import type { IncomingMessage } from 'node:http';
+import type { AnswerDriftRule } from '../answer-drift.ts';
 import type { FaultRule } from '../faults.ts';
 import { advanceSeconds, clockJson } from './clock-work.ts';
 import type { ControlDeps } from './control-deps.ts';
 import { invalid } from './control-error.ts';
+import { asDriftRules, driftRulesProblems } from './drift-rules.ts';
 import { asFaultRules, faultRulesProblems, injectedFault } from './fault-rules.ts';
 import { readJsonObject } from './http.ts';
 import { notificationsJson, findNotification, resendNotification } from './notifications.ts';
@@ -61,6 +63,19 @@ export const API_ROUTES: readonly ApiRoute[] = [
       if (!fault) throw invalid('bad one-shot fault', problems);
       deps.faults.inject(fault.path, fault.kind, fault.times);
       return faultsJson(deps);
+    },
+  },
+  { method: 'GET', pattern: /^drift$/, run: (deps) => ({ rules: deps.drift.rules }) },
+  {
+    method: 'PUT',
+    pattern: /^drift$/,
+    run: async (deps, r) => {
+      const body = await r.body();
+      const rules = 'rules' in body && Object.keys(body).length === 1 ? body.rules : body;
+      const problems = driftRulesProblems(rules);
+      if (problems.length > 0) throw invalid('bad drift rules', problems);
+      deps.drift.set(asDriftRules(rules as Record<string, AnswerDriftRule>));
+      return { rules: deps.drift.rules };
     },
   },
   {

@@ -1,6 +1,7 @@
 import type { SandboxClock } from '../clock.ts';
 import type { DueWork } from './clock-work.ts';
 import type { SandboxNotify } from '../context.ts';
+import type { AnswerDrift } from '../answer-drift.ts';
 import type { FaultPlan } from '../faults.ts';
 import type { IdSource } from '../ids.ts';
 import type { Notifier } from '../notifier.ts';
@@ -14,6 +15,8 @@ export interface ControlDeps {
   readonly clock: SandboxClock;
   readonly ids: IdSource;
   readonly faults: FaultPlan;
+  /** The answer-drift rules in force (option `answerDrift`), switched by `PUT /sandbox/api/drift`. */
+  readonly drift: AnswerDrift;
   readonly notifier: Notifier;
   /** Signs and queues a notification from outside a request (operator actions, the clock). */
   readonly notify: SandboxNotify;

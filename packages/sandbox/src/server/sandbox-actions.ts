@@ -21,7 +21,7 @@ export function advanceSandboxClock(parts: SandboxParts, ms: number): DueWork {
 /** The control API and console's parts, or null when the options turn them off (`control: false`). */
 export function controlDeps(parts: SandboxParts, options: SandboxOptions, actions: Pick<ControlDeps, 'reset' | 'advanceClock'>): ControlDeps | null {
   if (options.control === false) return null;
-  const { state, sandboxClock: clock, ids, faults, notifier, notify, deps: redirect, keeper, limits } = parts;
+  const { state, sandboxClock: clock, ids, faults, drift, notifier, notify, deps: redirect, keeper, limits } = parts;
   const { reset, advanceClock } = actions;
-  return { state, clock, ids, faults, notifier, notify, redirect, keeper, reset, advanceClock, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+  return { state, clock, ids, faults, drift, notifier, notify, redirect, keeper, reset, advanceClock, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
 }

@@ -1,0 +1,104 @@
+// A HAR 1.2 recording (a browser's or another proxy's) read as the exchanges the proxy would have seen.
+import { GW_ERROR_CODES, GwError } from '@gw/types';
+import type { Exchange } from '../check/exchange.ts';
+
+/** One `/v1` exchange of a recording and when it started. */
+export interface TimedExchange {
+  readonly exchange: Exchange;
+  readonly at: Date;
+  /** The gateway's base address it went to (origin and any path before `/v1/`). */
+  readonly upstream: string;
+}
+
+/** What a recording holds for checking: its `/v1` exchanges, and how many other entries it had. */
+export interface HarExchanges {
+  readonly exchanges: readonly TimedExchange[];
+  /** Entries that are not `/v1` requests (pages, images, …) or got no answer (status 0): not checked. */
+  readonly skipped: number;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function header(headers: unknown, name: string): string {
+  if (!Array.isArray(headers)) return '';
+  const found = headers.find((h): h is Json => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === name);
+  return found && typeof found.value === 'string' ? found.value : '';
+}
+
+/** A body as recorded, or null when it is missing or larger than `limit` (then the exchange is unchecked, as live). */
+function bodyOf(text: unknown, encoding: unknown, limit: number): Buffer | null {
+  if (typeof text !== 'string') return null;
+  const body = encoding === 'base64' ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+  return body.length > limit ? null : body;
+}
+
+function requestBody(request: Json, limit: number): Buffer | null {
+  const post = request.postData;
+  if (!isObject(post)) return Buffer.alloc(0);
+  if (typeof post.text === 'string') return bodyOf(post.text, undefined, limit);
+  // Some tools record a form body as params only.
+  if (Array.isArray(post.params)) return bodyOf(new URLSearchParams(post.params.filter(isObject).map((p): [string, string] => [String(p.name), String(p.value ?? '')])).toString(), undefined, limit);
+  return null;
+}
+
+function responseBody(response: Json, limit: number): Buffer | null {
+  const content = isObject(response.content) ? response.content : {};
+  if (typeof content.text !== 'string' && content.size === 0) return Buffer.alloc(0);
+  return bodyOf(content.text, content.encoding, limit);
+}
+
+/** The problems of one entry's shape (empty when it can be read). */
+function entryProblems(entry: unknown, where: string): string[] {
+  if (!isObject(entry)) return [`${where}: is not an object`];
+  const problems: string[] = [];
+  if (!isObject(entry.request) || typeof entry.request.url !== 'string') problems.push(`${where}.request.url: missing (every entry has its request's URL)`);
+  if (!isObject(entry.response) || typeof entry.response.status !== 'number') problems.push(`${where}.response.status: missing (every entry has its answer's status)`);
+  if (typeof entry.startedDateTime !== 'string' || Number.isNaN(Date.parse(entry.startedDateTime))) problems.push(`${where}.startedDateTime: missing or not a date`);
+  return problems;
+}
+
+function timedExchange(entry: Json, limit: number): TimedExchange | null {
+  const request = entry.request as Json;
+  const response = entry.response as Json;
+  let url: URL;
+  try {
+    url = new URL(request.url as string);
+  } catch {
+    return null;
+  }
+  const start = url.pathname.indexOf('/v1/');
+  if (start === -1 || response.status === 0) return null;
+  const content = isObject(response.content) ? response.content : {};
+  const exchange: Exchange = {
+    path: url.pathname.slice(start),
+    method: typeof request.method === 'string' ? request.method : 'GET',
+    requestContentType: header(request.headers, 'content-type') || (isObject(request.postData) && typeof request.postData.mimeType === 'string' ? request.postData.mimeType : ''),
+    requestBody: requestBody(request, limit),
+    status: response.status as number,
+    responseContentType: header(response.headers, 'content-type') || (typeof content.mimeType === 'string' ? content.mimeType : ''),
+    responseBody: responseBody(response, limit),
+  };
+  return { exchange, at: new Date(entry.startedDateTime as string), upstream: url.origin + url.pathname.slice(0, start) };
+}
+
+/**
+ * The `/v1` exchanges of a parsed HAR file in the order they started; a value that is not a HAR, or entries without a
+ * URL, status or start time, are a GwError (code GW_DECODE) naming every problem at once.
+ */
+export function harExchanges(har: unknown, limit: number): HarExchanges {
+  const entries = isObject(har) && isObject(har.log) ? har.log.entries : undefined;
+  if (!Array.isArray(entries)) throw new GwError(GW_ERROR_CODES.decode, 'not a HAR recording: it has no log.entries array (save the recording as HAR 1.2, e.g. a browser\'s "Save all as HAR")', { problems: ['log.entries: missing'] });
+  const problems = entries.flatMap((entry, i) => entryProblems(entry, `log.entries[${i}]`));
+  if (problems.length > 0) throw new GwError(GW_ERROR_CODES.decode, `the HAR recording has ${problems.length} unreadable part(s):\n  - ${problems.join('\n  - ')}`, { problems });
+  const exchanges: TimedExchange[] = [];
+  for (const entry of entries as Json[]) {
+    const timed = timedExchange(entry, limit);
+    if (timed) exchanges.push(timed);
+  }
+  exchanges.sort((a, b) => a.at.getTime() - b.at.getTime());
+  return { exchanges, skipped: entries.length - exchanges.length };
+}
