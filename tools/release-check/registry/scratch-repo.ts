@@ -7,7 +7,9 @@ import { parse } from 'yaml';
 
 /**
  * Copies `repoRoot` into `into` as described above and makes it a git repository (changesets tags releases);
- * `withoutPendingChangesets` leaves out `.changeset/*.md` (the copy starts from the committed versions).
+ * `withoutPendingChangesets` makes the copy a release point: it leaves out `.changeset/*.md` (the copy starts from the
+ * committed versions) and takes each package's API report as its released one (`api/*.released.api.md`), since what
+ * the pending changesets recorded is now part of the line being released.
  */
 export function copyRepoForRelease(repoRoot: string, into: string, options: { withoutPendingChangesets?: boolean } = {}): void {
   const pendingChangeset = (file: string) => options.withoutPendingChangesets === true && /^\.changeset\/(?!README\.md$)[^/]+\.md$/.test(file);
@@ -17,6 +19,9 @@ export function copyRepoForRelease(repoRoot: string, into: string, options: { wi
   for (const file of files) {
     mkdirSync(dirname(join(into, file)), { recursive: true });
     copyUnlessGone(join(repoRoot, file), join(into, file));
+  }
+  if (options.withoutPendingChangesets === true) {
+    for (const file of files.filter((f) => /^packages\/[^/]+\/api\/[^/]+(?<!\.released)\.api\.md$/.test(f))) cpSync(join(into, file), join(into, file.replace(/\.api\.md$/, '.released.api.md')));
   }
   symlinkSync(join(repoRoot, 'node_modules'), join(into, 'node_modules'), 'dir');
   for (const dir of workspaceDirs(repoRoot)) {
