@@ -88,11 +88,15 @@ export function gwSyncVerifyParseDedupe(notifications: readonly SignedNotificati
 }
 
 /** The hand-written receiver's check of the next notification (`headers` from handWrittenHeaders). */
-export function handWrittenCheck(notifications: readonly SignedNotification[], headers: readonly string[]): () => void {
+export function handWrittenCheck(notifications: readonly SignedNotification[], headers: readonly string[], parse = false): () => unknown {
   let index = 0;
+  const utf8 = new TextDecoder();
   return () => {
-    if (!handWrittenVerify(headers[index]!, notifications[index]!.bytes)) throw new Error('bench: the hand-written check did not verify');
+    const { bytes } = notifications[index]!;
+    if (!handWrittenVerify(headers[index]!, bytes)) throw new Error('bench: the hand-written check did not verify');
     index = (index + 1) % notifications.length;
+    // A receiver that also parses: the body as received, decoded and parsed, as every receiver must.
+    return parse ? JSON.parse(utf8.decode(bytes)) : undefined;
   };
 }
 

@@ -47,6 +47,7 @@ export type NotificationDecoder = (input: DecodeInput) => DecodedNotification;
 /**
  * One header's value, case-insensitively, from any `HeaderSource`; several values are joined with `, `. In a plain
  * record, a key spelled exactly as the lower-case name (as node:http gives every header) is taken first.
+ * @deprecated Used inside the package only; leaves the public API at the next major. Read headers with your framework.
  */
 export function headerValue(headers: HeaderSource, name: string): string | undefined {
   const lower = name.toLowerCase();

@@ -29,7 +29,11 @@ export interface VerifySettings {
   readonly maxBodyBytes: number;
 }
 
-/** Checks the options, refusing every problem at once (`GW_CONFIG`). */
+/**
+ * Checks the options, refusing every problem at once (`GW_CONFIG`).
+ * @deprecated Pass the options to `constructEvent` / `constructEventSync`, which check them; leaves the public API at
+ * the next major.
+ */
 export function verifySettings(options: VerifyOptions, otherProblems: readonly string[] = []): VerifySettings {
   const problems: string[] = [...otherProblems];
   const verifiers = options?.verifiers;

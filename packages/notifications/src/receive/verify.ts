@@ -60,6 +60,7 @@ export function verifyNotificationNow(input: DecodeInput, settings: VerifySettin
 /**
  * Verifies a raw notification and returns its typed event: decoded, signature checked against every verifier, signed
  * time within the tolerance. Throws `NotificationRefusedError` otherwise; nothing of the body is trusted before.
+ * @deprecated Use `constructEvent` (the documented way); leaves the public API at the next major.
  */
 export function verifyNotification(input: DecodeInput, settings: VerifySettings): Promise<NotificationEvent> {
   // A plain function handing back a settled promise (a refusal as a rejection, never a throw): an async function's
@@ -75,6 +76,7 @@ export function verifyNotification(input: DecodeInput, settings: VerifySettings)
  * `verifyNotification` without a promise, for verifiers that answer synchronously (the reference signers do): the event,
  * or `NotificationRefusedError` thrown. A verifier answering with a promise is a `GW_CONFIG` error (use
  * `verifyNotification`); nothing of the notification is trusted then.
+ * @deprecated Use `constructEventSync` (the documented way); leaves the public API at the next major.
  */
 export function verifyNotificationSync(input: DecodeInput, settings: VerifySettings): NotificationEvent {
   const verified = verifyNotificationNow(input, settings);
