@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { isGwError } from '@gw/types';
 import { EXIT_CODES, exitCodeFor, exitCodeHelp } from './exit-codes.ts';
+import type { RegisterCommand } from './commands/command-context.ts';
 import type { CliIo } from './io.ts';
 import { paint, warn } from './output.ts';
 
@@ -19,59 +20,22 @@ function withGatewayOptions(command: Command): Command {
     .option('--sandbox-defaults', "use the sandbox's default merchant, account and signer secret");
 }
 
-/** What registering a command may use: the program's I/O, signals, exit status and the gateway options. */
-interface CommandContext {
-  readonly io: CliIo;
-  readonly signals: NodeJS.EventEmitter;
-  readonly run: { exitCode: number };
-}
-
 /**
  * Every command, in the order help lists them, each loaded only when needed: `gw batch worker` loads the batch
  * runner and the client, not the sandbox server, the proxy or the notifications receiver (a process of a fleet starts
  * faster); help, an unknown command or no command loads them all.
  */
-const COMMANDS: Record<string, () => Promise<(program: Command, context: CommandContext) => void>> = {
-  sandbox: async () => {
-    const { registerSandbox } = await import('./commands/sandbox.ts');
-    return (program, { io, signals }) => registerSandbox(program, io, signals);
-  },
-  demo: async () => {
-    const { registerDemo } = await import('./commands/demo.ts');
-    return (program, { io, run }) => registerDemo(program, io, run);
-  },
-  call: async () => {
-    const { registerCall } = await import('./commands/call.ts');
-    return (program, { io, run }) => registerCall(program, io, withGatewayOptions, run);
-  },
-  batch: async () => {
-    const { registerBatch } = await import('./commands/batch.ts');
-    return (program, { io, signals, run }) => registerBatch(program, io, withGatewayOptions, signals, run);
-  },
-  decode: async () => {
-    const { registerDecode } = await import('./commands/decode.ts');
-    return (program, { io }) => registerDecode(program, io);
-  },
-  listen: async () => {
-    const { registerListen } = await import('./commands/listen.ts');
-    return (program, { io, signals }) => registerListen(program, io, signals);
-  },
-  proxy: async () => {
-    const { registerProxy } = await import('./commands/proxy.ts');
-    return (program, { io, signals }) => registerProxy(program, io, signals);
-  },
-  spec: async () => {
-    const { registerSpec } = await import('./commands/spec.ts');
-    return (program, { io, run }) => registerSpec(program, io, run);
-  },
-  trigger: async () => {
-    const { registerTrigger } = await import('./commands/trigger.ts');
-    return (program, { io }) => registerTrigger(program, io, withGatewayOptions);
-  },
-  notifications: async () => {
-    const { registerNotifications } = await import('./commands/notifications.ts');
-    return (program, { io }) => registerNotifications(program, io);
-  },
+const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
+  sandbox: async () => (await import('./commands/sandbox.ts')).registerSandbox,
+  demo: async () => (await import('./commands/demo.ts')).registerDemo,
+  call: async () => (await import('./commands/call.ts')).registerCall,
+  batch: async () => (await import('./commands/batch.ts')).registerBatch,
+  decode: async () => (await import('./commands/decode.ts')).registerDecode,
+  listen: async () => (await import('./commands/listen.ts')).registerListen,
+  proxy: async () => (await import('./commands/proxy.ts')).registerProxy,
+  spec: async () => (await import('./commands/spec.ts')).registerSpec,
+  trigger: async () => (await import('./commands/trigger.ts')).registerTrigger,
+  notifications: async () => (await import('./commands/notifications.ts')).registerNotifications,
 };
 
 /** The commands `argv` needs: the one it names first, or all of them (help, an unknown command, none). */
@@ -91,7 +55,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride();
   const registers = await Promise.all(commandsFor(argv).map((name) => COMMANDS[name]!()));
-  for (const register of registers) register(program, { io, signals, run });
+  for (const register of registers) register(program, { io, signals, run, withGatewayOptions });
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -10,6 +10,7 @@ import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { colourOn, paint, say, table, warn } from '../output.ts';
 import { batchTiming, reportLedgerResult, runLedgerCommand, runWorkerCommand, type LedgerFlags } from './batch-ledger.ts';
+import type { CommandContext } from './command-context.ts';
 
 const OPERATIONS: readonly BatchOperation[] = BATCH_OPERATIONS;
 
@@ -111,7 +112,7 @@ export function resultsFileFor(io: CliIo, ordersFile: string, operation: string,
 }
 
 /** `gw batch <operation> orders.csv (--journal FILE | --ledger URL) [--resume] [--results FILE]`, and `gw batch worker`. */
-export function registerBatch(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, signals: NodeJS.EventEmitter, run: { exitCode: number }): void {
+export function registerBatch(program: Command, { io, withGatewayOptions, signals, run }: CommandContext): void {
   withGatewayOptions(
     program
       .command('batch')

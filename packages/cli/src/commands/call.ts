@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { operations, type OperationName } from '@gw/types';
 import { GW_ERROR_CODES, GwError, ValidationError, isGwError } from '@gw/types';
 import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
-import type { CliIo } from '../io.ts';
 import { EXIT_CODES } from '../exit-codes.ts';
 import { paint, say, warn } from '../output.ts';
 import { refusals } from '../refusals.ts';
@@ -10,12 +9,13 @@ import { SentThenFailedError } from '../sent-then-failed-error.ts';
 import { readInput } from '../read-input.ts';
 import { parseJsonInput } from '../json-input.ts';
 import { withFieldGuesses } from '../field-guess.ts';
+import type { CommandContext } from './command-context.ts';
 
 /**
  * `gw call <operation> --data file.json|-`: one operation through the client, the typed result printed as JSON; an
  * answer that refuses the request or any of its elements also exits with the "gateway refused" status.
  */
-export function registerCall(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command, run: { exitCode: number }): void {
+export function registerCall(program: Command, { io, withGatewayOptions, run }: CommandContext): void {
   const names = Object.keys(operations) as OperationName[];
   withGatewayOptions(
     program

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { decodeCheckoutPage, decodeRespon } from '@gw/xml-codec';
-import type { CliIo } from '../io.ts';
 import { say } from '../output.ts';
 import { readInput } from '../read-input.ts';
+import type { CommandContext } from './command-context.ts';
 
 /** `gw decode respon FILE` and `gw decode checkout FILE`: print the decoded record as JSON. */
-export function registerDecode(program: Command, io: CliIo): void {
+export function registerDecode(program: Command, { io }: CommandContext): void {
   const decode = program.command('decode').description('decode a respon XML document or a checkout HTML page into JSON');
   decode
     .command('respon')

@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { startSandbox } from '@gw/sandbox';
 import { runDemo } from '../demo/run-demo.ts';
-import type { CliIo } from '../io.ts';
+import type { CommandContext } from './command-context.ts';
 
 /** `gw demo`: an embedded sandbox and every operation through the client, a table per step and a summary. */
-export function registerDemo(program: Command, io: CliIo, run: { exitCode: number }): void {
+export function registerDemo(program: Command, { io, run }: CommandContext): void {
   program
     .command('demo')
     .description('start an embedded sandbox and walk every operation through the client, show a drift report of gw proxy in front of it, end with a 1,000-order batch capture')

@@ -8,6 +8,7 @@ import type { CliIo } from '../io.ts';
 import { startListener, type ListenRecord } from '../listen/listener.ts';
 import { paint, say } from '../output.ts';
 import { serverLimitsFromFlags, withServerLimitFlags, wholeFlag, type ServerLimitFlags } from './server-limit-flags.ts';
+import type { CommandContext } from './command-context.ts';
 
 interface ListenFlags extends ServerLimitFlags {
   forwardTo: string;
@@ -52,7 +53,7 @@ function describeRecord(io: CliIo, r: ListenRecord): string {
 }
 
 /** `gw listen --forward-to URL`: receives notifications, verifies and prints each, forwards the raw body and headers. */
-export function registerListen(program: Command, io: CliIo, signals: NodeJS.EventEmitter): void {
+export function registerListen(program: Command, { io, signals }: CommandContext): void {
   const command = program
     .command('listen')
     .description("receive notifications locally: verify each, print its kind, id and verification, forward it unchanged to your app")

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
-import type { CliIo } from '../io.ts';
 import { say, table } from '../output.ts';
 import { control, controlTokenFrom } from './sandbox-control.ts';
+import type { CommandContext } from './command-context.ts';
 
 /** The part of a delivery these commands show (the control API's `NotificationDelivery`, dates as ISO text). */
 interface DeliveryView {
@@ -30,7 +30,7 @@ function row(d: DeliveryView): (string | number)[] {
 }
 
 /** `gw notifications list|resend`: the sandbox's notification log and resends, through its control API. */
-export function registerNotifications(program: Command, io: CliIo): void {
+export function registerNotifications(program: Command, { io }: CommandContext): void {
   const group = program.command('notifications').description("the sandbox's notifications, through its control API (/sandbox/api/notifications)");
   group
     .command('list')

@@ -4,9 +4,9 @@ import { startProxy } from '@gw/proxy';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import { envFlagValue } from '../env-flag.ts';
-import type { CliIo } from '../io.ts';
 import { paint, say } from '../output.ts';
 import { wholeFlag } from './server-limit-flags.ts';
+import type { CommandContext } from './command-context.ts';
 
 interface ProxyFlags {
   upstream: string;
@@ -16,7 +16,7 @@ interface ProxyFlags {
 }
 
 /** `gw proxy --upstream URL`: forwards traffic unchanged and writes what differs from the spec to a report. */
-export function registerProxy(program: Command, io: CliIo, signals: NodeJS.EventEmitter): void {
+export function registerProxy(program: Command, { io, signals }: CommandContext): void {
   program
     .command('proxy')
     .description('sit between your code and the gateway: forward every request unchanged, report where the gateway differs from the spec')

@@ -5,6 +5,7 @@ import type { CliIo } from '../io.ts';
 import { paint, say } from '../output.ts';
 import { sandboxOptionsFromFlags, type SandboxFlags } from './sandbox-options.ts';
 import { withServerLimitFlags } from './server-limit-flags.ts';
+import type { CommandContext } from './command-context.ts';
 
 /** The options of `gw sandbox`, as listed by `gw sandbox --help`. */
 function withSandboxOptions(command: Command): Command {
@@ -42,7 +43,7 @@ async function start(flags: SandboxFlags, io: CliIo) {
 }
 
 /** `gw sandbox [flags]`: runs the local gateway until interrupted. */
-export function registerSandbox(program: Command, io: CliIo, signals: NodeJS.EventEmitter): void {
+export function registerSandbox(program: Command, { io, signals }: CommandContext): void {
   withSandboxOptions(program.command('sandbox').description('run the stateful local gateway (every /v1 operation, control API and console) until Ctrl-C')).action(async (flags: SandboxFlags) => {
     const { sandbox, options, customSecret } = await start(flags, io);
     const merchants = options.merchants ?? [SANDBOX_DEFAULT_MERCHANT];

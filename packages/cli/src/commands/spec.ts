@@ -9,6 +9,7 @@ import { checkHarFile } from '../spec/check-har-file.ts';
 import { driftJson, printDriftSummary } from '../spec/drift-summary.ts';
 import { readReport } from '../spec/read-report.ts';
 import { writeSpecPatch } from '../spec/write-patch.ts';
+import type { CommandContext } from './command-context.ts';
 
 interface DriftFlags {
   json?: boolean;
@@ -36,7 +37,7 @@ function verifierFrom(io: CliIo, name: string | undefined) {
  * `gw spec drift REPORT [--json] [--patch]`: what a gw proxy report found; `gw spec check --har FILE`: the same check
  * of a recording. Both exit 13 when there is drift.
  */
-export function registerSpec(program: Command, io: CliIo, run: { exitCode: number }): Command {
+export function registerSpec(program: Command, { io, run }: CommandContext): Command {
   const spec = program.command('spec').description('check the spec against what the gateway does');
   spec
     .command('drift <report>')

@@ -7,6 +7,7 @@ import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { say } from '../output.ts';
 import { control, controlTokenFrom } from './sandbox-control.ts';
+import type { CommandContext } from './command-context.ts';
 
 /** Kinds `trigger` can cause with a direct request, and the request that does. */
 const DIRECT: Record<string, (notifyUrl: string) => { operation: 'authoriseCard' | 'payout'; record: Record<string, unknown> }> = {
@@ -54,7 +55,7 @@ const KINDS = [...Object.keys(DIRECT), ...Object.keys(SETTLED)];
  * (a test card payment, a payout, or a payout of a failing amount), or for `payment.cancelled` / `payment.expired` by a
  * pending alternative-method payment that the sandbox's control API then cancels or expires as an operator would.
  */
-export function registerTrigger(program: Command, io: CliIo, withGatewayOptions: (c: Command) => Command): void {
+export function registerTrigger(program: Command, { io, withGatewayOptions }: CommandContext): void {
   withGatewayOptions(
     program
       .command('trigger')
