@@ -127,7 +127,6 @@ export async function cpuMicrosPerCall<K extends string>(tasks: Record<K, () => 
  * Bytes allocated on the JS heap per call: the heap's used size before and after batches too small to trigger a
  * collection (a batch during which one ran shows a drop and is dropped), median over many batches.
  */
-
 export async function heapBytesPerCall(step: (i: number) => unknown, count: number, batch = 32, batches = 400): Promise<number> {
   const samples: number[] = [];
   let sink: unknown;

@@ -11,7 +11,7 @@ export type { FaultKind, FaultRule, FaultRules } from './faults.ts';
 export type { AnswerDriftRule, AnswerDriftRules } from './answer-drift.ts';
 export type { NotifyOptions } from './notifier.ts';
 export { SandboxState, type LedgerEntry, type NotificationAttempt, type NotificationDelivery, type OrderEvent, type OrderState, type ReceivedRequest, type SandboxOrder, type SandboxRefund, type SandboxSubscription } from './state.ts';
-export { SANDBOX_PAYMENT_STATUS } from './operations/query.ts';
+export { SANDBOX_PAYMENT_STATUS } from './payment-status.ts';
 export { ORDER_ERRORS } from './operations/orders.ts';
 export { CHALLENGE_FAILED_RESULT, CHALLENGE_NEEDS_3DS_RESULT, CHALLENGE_ORDER_STATUS, DECLINE_CENTS, TEST_CARD_TABLE, TEST_CARDS, decideCardOutcome, testCardsMarkdown, type CardOutcome, type TestCardBehaviour, type TestCardRow } from './test-cards.ts';
 export { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps } from './lifecycle/deps.ts';

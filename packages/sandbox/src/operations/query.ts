@@ -6,8 +6,6 @@ import { transactionDate } from '../ids.ts';
 import type { SandboxOrder, SandboxState } from '../state.ts';
 import { SANDBOX_PAYMENT_STATUS } from '../payment-status.ts';
 
-export { SANDBOX_PAYMENT_STATUS };
-
 function deliveryInformation(record: Readonly<WireRecord>): WireRecord {
   const keys = ['delivery_address', 'delivery_city', 'delivery_country', 'delivery_firstname', 'delivery_lastname', 'delivery_postal_code', 'delivery_state'];
   return Object.fromEntries(keys.map((k) => [k, text(record as WireRecord, k)]));
