@@ -31,6 +31,11 @@ function faultsJson(deps: ControlDeps) {
   return { rules: deps.faults.rules, queued: deps.faults.queued() };
 }
 
+/** The rules a PUT of faults or drift carries: the body itself, or its `rules` when that is all it holds. */
+function rulesIn(body: Record<string, unknown>): unknown {
+  return 'rules' in body && Object.keys(body).length === 1 ? body.rules : body;
+}
+
 /** Every route of the control API. */
 export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'GET', pattern: /^orders$/, run: (deps, r) => ordersJson(deps, r.query) },
@@ -47,8 +52,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'PUT',
     pattern: /^faults$/,
     run: async (deps, r) => {
-      const body = await r.body();
-      const rules = 'rules' in body && Object.keys(body).length === 1 ? body.rules : body;
+      const rules = rulesIn(await r.body());
       const problems = faultRulesProblems(rules);
       if (problems.length > 0) throw invalid('bad fault rules', problems);
       deps.faults.setRules(asFaultRules(rules as Record<string, FaultRule>));
@@ -70,8 +74,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'PUT',
     pattern: /^drift$/,
     run: async (deps, r) => {
-      const body = await r.body();
-      const rules = 'rules' in body && Object.keys(body).length === 1 ? body.rules : body;
+      const rules = rulesIn(await r.body());
       const problems = driftRulesProblems(rules);
       if (problems.length > 0) throw invalid('bad drift rules', problems);
       deps.drift.set(asDriftRules(rules as Record<string, AnswerDriftRule>));
