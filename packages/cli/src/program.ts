@@ -6,7 +6,7 @@ import type { RegisterCommand } from './commands/command-context.ts';
 import type { CliIo } from './io.ts';
 import { paint, warn } from './output.ts';
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+const { version } = createRequire(import.meta.url)('@gw/cli/package.json') as { version: string };
 
 function withGatewayOptions(command: Command): Command {
   return command

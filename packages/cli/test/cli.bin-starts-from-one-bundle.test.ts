@@ -1,0 +1,45 @@
+// The installed `gw` command (bin/gw.js) runs the bundled CLI: a command loads a few files of dist/bundle, not the
+// hundreds of modules of the packages and their dependencies, so each `gw batch` of a fleet starts sooner. Runs the
+// built package, as a team's install does (`pnpm build` first; test:all builds before testing).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const PACKAGE = join(import.meta.dirname, '..');
+const BIN = join(PACKAGE, 'bin', 'gw.js');
+const BUNDLE = join(PACKAGE, 'dist', 'bundle');
+
+/** The file: URLs `gw <args>` loads through bin/gw.js, and how it exited. */
+function filesLoadedBy(args: string[]): { status: number | null; stdout: string; files: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bundle-'));
+  const hook = join(dir, 'hook.mjs');
+  const out = join(dir, 'loaded.txt');
+  writeFileSync(hook, `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(out)}, seen.join('\\n')));\n`);
+  const run = spawnSync(process.execPath, [`--import=${hook}`, BIN, ...args], { encoding: 'utf8', cwd: dir });
+  return { status: run.status, stdout: run.stdout, files: readFileSync(out, 'utf8').split('\n').filter((url) => url.startsWith('file:')) };
+}
+
+describe('the gw command runs one bundle', () => {
+  it('is built: dist/bundle/gw.js exists (run pnpm build first)', () => {
+    expect(existsSync(join(BUNDLE, 'gw.js'))).toBe(true);
+  });
+
+  it('gw batch --help loads bin/gw.js, package.json (the version) and a few files of dist/bundle, nothing from node_modules', () => {
+    const run = filesLoadedBy(['batch', '--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Usage: gw batch');
+    const own = [pathToFileURL(BIN).href, pathToFileURL(join(PACKAGE, 'package.json')).href];
+    const outside = run.files.filter((url) => !own.includes(url) && !url.startsWith(pathToFileURL(BUNDLE).href));
+    expect(outside).toEqual([]);
+    expect(run.files.length).toBeLessThan(25);
+  });
+
+  it('gw --version prints the package version from the bundle', () => {
+    const { version } = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as { version: string };
+    const run = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' });
+    expect(run.stdout.trim()).toBe(version);
+  });
+});
