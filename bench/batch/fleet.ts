@@ -2,20 +2,26 @@
 // coordinator) and by three started together (the coordinator and two workers), each at concurrency 8, against the
 // sandbox in its own process with its capture latency at 100 and 20 ms; the processes, the sandbox and PostgreSQL share
 // the machine. Each run's wall time (spawn to the last exit), the wire's limit, where each process's time went (Node
-// loading gw, its batch) and the ratio of throughputs. The processes run the built packages (dist), as `gw batch` does:
-// `pnpm bench` builds first.
+// loading gw, its batch) and the ratio of throughputs. The processes run the built packages (dist), bundled as `gw` is:
+// `pnpm bench` builds first. Run alone (`node --conditions=@gw/source batch/fleet.ts`, after a build) it prints the
+// rows without writing RESULTS.md; GW_BENCH_FLEET_PROCESSES=3 runs only the three-process side.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newBatchId } from '@gw/batch';
-import { setCaptureLatency } from '../sandbox/sandbox-process.ts';
+import { build } from 'rolldown';
+import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { median } from '../results.ts';
+import type { AuthorisingClient } from '@gw/test-support';
 
 const ORDERS = Number(process.env.GW_BENCH_FLEET_ORDERS ?? 20_000);
 const ROUNDS = Number(process.env.GW_BENCH_FLEET_ROUNDS ?? 2);
 const CONCURRENCY = 8;
 const LATENCIES = (process.env.GW_BENCH_FLEET_LATENCIES ?? '100,20').split(',').filter(Boolean).map(Number);
+const SIDES = (process.env.GW_BENCH_FLEET_PROCESSES ?? '1,3').split(',').filter(Boolean).map(Number);
+// Extra flags for the fleet processes' Node (e.g. --cpu-prof --cpu-prof-dir=DIR).
+const NODE_FLAGS = (process.env.GW_BENCH_FLEET_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** What the fleet rows need: the sandbox process, an empty ledger database, and how to authorise orders. */
 export interface FleetBench {
@@ -29,16 +35,22 @@ export interface FleetBench {
   readonly postgresCpuSince: (before: Map<string, number>) => number;
 }
 
-interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; counts: Record<string, number> }
+interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; firstSentMs: number; lastAnsweredMs: number; counts: Record<string, number> }
 
 /** One run's wall time, its time once every process had loaded gw, and the CPU every part spent (ms). */
 interface FleetRun { ms: number; loadedMs: number; reports: ChildReport[]; sandboxCpuMs: number; postgresCpuMs: number }
 
 const CHILD = join(import.meta.dirname, 'fleet-child.ts');
 
-/** Starts one fleet process (no @gw/source condition: the packages' dist); resolves with its exit and output. */
-function start(env: Record<string, string>): { exited: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** fleet-child.ts and the built packages it imports, bundled as the gw CLI's build bundles `gw` (one file, dist of each package); its path. */
+async function bundleChild(dir: string): Promise<string> {
+  await build({ input: { 'fleet-child': CHILD }, platform: 'node', logLevel: 'warn', output: { dir, format: 'esm', entryFileNames: '[name].js' } });
+  return join(dir, 'fleet-child.js');
+}
+
+/** Starts one fleet process (the bundled child); resolves with its exit and output. */
+function start(bundled: string, env: Record<string, string>): { exited: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [...NODE_FLAGS, bundled], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -47,7 +59,7 @@ function start(env: Record<string, string>): { exited: Promise<{ code: number | 
 }
 
 /** One batch run by `processes` processes started together; its wall time and what each did. */
-async function run(bench: FleetBench, dir: string, processes: number, latency: number, round: number): Promise<FleetRun> {
+async function run(bench: FleetBench, dir: string, child: string, processes: number, latency: number, round: number): Promise<FleetRun> {
   const orders = await bench.authorise(ORDERS, `F${latency}-${processes}-${round}`);
   const file = join(dir, `orders-${latency}-${processes}-${round}.json`);
   writeFileSync(file, JSON.stringify(orders));
@@ -55,8 +67,8 @@ async function run(bench: FleetBench, dir: string, processes: number, latency: n
   const sandboxBefore = bench.sandboxCpuMicros();
   const postgresBefore = bench.postgresCpuMicros();
   const started = performance.timeOrigin + performance.now();
-  const children = [start({ ...env, ROLE: 'run' })];
-  for (let i = 1; i < processes; i++) children.push(start({ ...env, ROLE: 'worker' }));
+  const children = [start(child, { ...env, ROLE: 'run' })];
+  for (let i = 1; i < processes; i++) children.push(start(child, { ...env, ROLE: 'worker' }));
   const exits = await Promise.all(children.map((c) => c.exited));
   const ended = performance.timeOrigin + performance.now();
   const ms = ended - started;
@@ -80,23 +92,25 @@ function cpuLine(r: FleetRun): string {
 /** The fleet section of the batch bench: one and three processes at each latency, as markdown lines. */
 export async function fleetRows(bench: FleetBench): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-fleet-'));
+  const child = await bundleChild(dir);
   const lines: string[] = [];
   const spent: string[] = [];
   for (const latency of LATENCIES) {
     await setCaptureLatency(bench.url, latency);
-    const times: Record<number, number[]> = { 1: [], 3: [] };
-    const loaded: Record<number, number[]> = { 1: [], 3: [] };
+    const times: Record<number, number[]> = Object.fromEntries(SIDES.map((n) => [n, []]));
+    const loaded: Record<number, number[]> = Object.fromEntries(SIDES.map((n) => [n, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const processes of round % 2 === 0 ? [1, 3] : [3, 1]) {
-        const measured = await run(bench, dir, processes, latency, round);
+      for (const processes of SIDES.length === 1 ? SIDES : round % 2 === 0 ? SIDES : SIDES.toReversed()) {
+        const measured = await run(bench, dir, child, processes, latency, round);
         const { ms, reports } = measured;
         times[processes]!.push(ms);
         loaded[processes]!.push(measured.loadedMs);
-        const where = reports.map((r) => `${r.role}: Node loading gw ${(r.loadMs / 1000).toFixed(2)} s (CPU ${r.loadCpuMs.toFixed(0)} ms), its batch ${(r.durationMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs - r.loadCpuMs).toFixed(0)} ms), ${r.worker.chunks} chunks, ${r.roundTrips} statements`).join('; ');
+        const where = reports.map((r) => `${r.role}: Node loading gw ${(r.loadMs / 1000).toFixed(2)} s (CPU ${r.loadCpuMs.toFixed(0)} ms), first request ${(r.firstSentMs / 1000).toFixed(2)} s, last answer ${(r.lastAnsweredMs / 1000).toFixed(2)} s, its batch ${(r.durationMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs - r.loadCpuMs).toFixed(0)} ms), ${r.worker.chunks} chunks, ${r.roundTrips} statements`).join('; ');
         spent.push(`- ${latency} ms, ${processes} process${processes === 1 ? '' : 'es'}, round ${round + 1}: ${(ms / 1000).toFixed(2)} s in all, ${(measured.loadedMs / 1000).toFixed(2)} s once loaded; ${cpuLine(measured)}; ${where}`);
         console.log(spent.at(-1));
       }
     }
+    if (!times[1] || !times[3]) continue;
     const limit = (chunks: number, slots: number) => Math.ceil(chunks / slots) * latency;
     const chunks = Math.ceil(ORDERS / 50);
     const one = median(times[1]!);
@@ -107,7 +121,7 @@ export async function fleetRows(bench: FleetBench): Promise<string[]> {
   }
   await setCaptureLatency(bench.url, 0);
   return [
-    `**Does a fleet scale?** ${ORDERS.toLocaleString('en')} captures in a PostgreSQL ledger, run by one process and by three started together (the coordinator and two workers), concurrency ${CONCURRENCY} each, the built packages as \`gw batch\` runs them, the sandbox and PostgreSQL on the same two cores; medians of ${ROUNDS} rounds; wall time from spawning the processes to the last exit, Node's start included. Goals: three at least 2.5x one at 100 ms, 1.8x at 20 ms; one within 1.15x of the wire's limit at 100 ms.`,
+    `**Does a fleet scale?** ${ORDERS.toLocaleString('en')} captures in a PostgreSQL ledger, run by one process and by three started together (the coordinator and two workers), concurrency ${CONCURRENCY} each, each process the built packages bundled into one file as \`gw\` is, the sandbox and PostgreSQL on the same two cores; medians of ${ROUNDS} rounds; wall time from spawning the processes to the last exit, Node's start included. Goals: three at least 2.5x one at 100 ms, 1.8x at 20 ms; one within 1.15x of the wire's limit at 100 ms.`,
     '',
     '| latency | one process | three processes | throughput, three over one | once loaded (first batch start to last exit): one / three |',
     '|---:|---:|---:|---:|---:|',
@@ -117,4 +131,30 @@ export async function fleetRows(bench: FleetBench): Promise<string[]> {
     '',
     ...spent,
   ];
+}
+
+// Alone: the sandbox process and a throwaway cluster of its own, the rows printed (RESULTS.md is bench.ts's to write).
+if (import.meta.main) {
+  const { createClient } = await import('@gw/client');
+  const { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } = await import('@gw/sandbox/client');
+  const { createHmacSha256Signer } = await import('@gw/signer-interface');
+  const { createDatabase, startCluster } = await import('@gw/test-postgres');
+  const { authoriseOrders } = await import('@gw/test-support');
+  const { postgresCpuMicros, postgresCpuSince, processCpuMicros } = await import('../cpu.ts');
+  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+  const { child, url } = await startSandboxProcess();
+  const cluster = await startCluster();
+  process.on('exit', () => cluster.stop());
+  const port = new URL(cluster.url).port;
+  const setup = createClient({ baseUrl: url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+  const rows = await fleetRows({
+    url,
+    ledgerUrl: await createDatabase(cluster.url, 'fleet'),
+    authorise: (count, prefix) => authoriseOrders(setup as unknown as AuthorisingClient, count, { prefix }),
+    sandboxCpuMicros: () => processCpuMicros(child.pid),
+    postgresCpuMicros: () => postgresCpuMicros(port),
+    postgresCpuSince: (before) => postgresCpuSince(port, before).total,
+  });
+  console.log(rows.join('\n'));
+  process.exit(0);
 }
