@@ -53,7 +53,9 @@ export function fillFromSpec(answer: WireRecord, sources: FillSources): WireReco
   const out: WireRecord = {};
   for (const name of Object.keys(answer)) {
     const value = answer[name];
-    if (value !== undefined) out[name] = fillValue(value, example?.[name], echo?.[name], requestMembers?.[name]);
+    // A text or a number is kept as it is: only records and arrays are filled in turn.
+    if (value === undefined) continue;
+    out[name] = typeof value === 'object' && value !== null ? fillValue(value, example?.[name], echo?.[name], requestMembers?.[name]) : value;
   }
   if (EXACT.has(answer)) return out;
   // The echo's members first, then the example's: each member the answer lacks, once.
