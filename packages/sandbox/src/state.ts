@@ -231,12 +231,12 @@ export class SandboxState {
   /** Finds an order by transaction id and/or order number; both, when given, must name the same order. */
   findOrder(merchantId: string, transactionId: unknown, orderNo: unknown): SandboxOrder | undefined {
     const byId = typeof transactionId === 'string' && transactionId ? this.orders.get(transactionId) : undefined;
-    const byNo = typeof orderNo === 'string' && orderNo ? this.ordersByNo.get(`${merchantId}\u0000${orderNo}`) : undefined;
-    const order = byId ?? byNo;
-    if (!order || order.merchantId !== merchantId) return undefined;
-    if (byId && byNo && byId !== byNo) return undefined;
-    if (byId && typeof orderNo === 'string' && orderNo && byId.orderNo !== orderNo) return undefined;
-    return order;
+    const withNo = typeof orderNo === 'string' && orderNo !== '';
+    // An order found by its id that has the order_no given is the one the order_no index holds for it (an invariant
+    // invariantViolations checks): that index is read only when the id finds no order.
+    if (byId) return byId.merchantId === merchantId && (!withNo || byId.orderNo === orderNo) ? byId : undefined;
+    const byNo = withNo ? this.ordersByNo.get(`${merchantId}\u0000${orderNo}`) : undefined;
+    return byNo?.merchantId === merchantId ? byNo : undefined;
   }
 
   /** Adds an order to its indexes. */

@@ -51,14 +51,24 @@ export function fillFromSpec(answer: WireRecord, sources: FillSources): WireReco
   const { example, echo, request } = sources;
   const requestMembers = request ? membersOf(request) : undefined;
   const out: WireRecord = {};
-  for (const [name, value] of Object.entries(answer)) {
-    if (value !== undefined) out[name] = fillValue(value, example?.[name], echo?.[name], requestMembers?.[name]);
+  for (const name of Object.keys(answer)) {
+    const value = answer[name];
+    // A text or a number is kept as it is: only records and arrays are filled in turn.
+    if (value === undefined) continue;
+    out[name] = typeof value === 'object' && value !== null ? fillValue(value, example?.[name], echo?.[name], requestMembers?.[name]) : value;
   }
   if (EXACT.has(answer)) return out;
-  for (const name of new Set([...Object.keys(echo ?? {}), ...Object.keys(example ?? {})])) {
-    if (Object.hasOwn(answer, name)) continue;
-    if (echo && Object.hasOwn(echo, name)) out[name] = fillValue(structuredClone(echo[name]), example?.[name], undefined, requestMembers?.[name]);
-    else if (!requestMembers || !Object.hasOwn(requestMembers, name)) out[name] = structuredClone(example![name]);
+  // The echo's members first, then the example's: each member the answer lacks, once.
+  if (echo) {
+    for (const name of Object.keys(echo)) {
+      if (!Object.hasOwn(answer, name)) out[name] = fillValue(structuredClone(echo[name]), example?.[name], undefined, requestMembers?.[name]);
+    }
+  }
+  if (example) {
+    for (const name of Object.keys(example)) {
+      if (Object.hasOwn(answer, name) || (echo && Object.hasOwn(echo, name))) continue;
+      if (!requestMembers || !Object.hasOwn(requestMembers, name)) out[name] = structuredClone(example[name]);
+    }
   }
   return out;
 }

@@ -33,7 +33,8 @@ function findChecked(element: WireRecord, ctx: HandlerContext, needs: readonly s
   if (!order) return ORDER_ERRORS.notFound;
   // UNKNOWNS U25: `amount` is the order's amount and `currency` its currency.
   if (text(element, 'currency') && element.currency !== order.currency) return ORDER_ERRORS.mismatch;
-  if (text(element, 'amount') && toMinorUnits(element.amount) !== order.amountMinor) return ORDER_ERRORS.mismatch;
+  // The order's own amount text needs no parsing: only another spelling of it (10 for 10.00) is compared in minor units.
+  if (text(element, 'amount') && element.amount !== order.amount && toMinorUnits(element.amount) !== order.amountMinor) return ORDER_ERRORS.mismatch;
   return order;
 }
 

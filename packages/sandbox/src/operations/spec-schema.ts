@@ -5,17 +5,28 @@ import { specSchemas } from '@gw/types';
 export type Schema = Record<string, any>;
 
 const DEFS = (specSchemas as { $defs: Record<string, Schema> }).$defs;
+const EMPTY: Schema = Object.freeze({});
+// The spec's schemas never change: what is read from a node is worked out once per node, not once per request.
+const NAMED = new Map<string, Schema>();
+const RESOLVED = new WeakMap<Schema, Schema>();
 const SHAPES = new WeakMap<Schema, Readonly<Record<string, Schema>>>();
+const TYPES = new WeakMap<Schema, string | undefined>();
 
-/** The schema named `name` in the spec's components, as a `$ref` node. */
+/** The schema named `name` in the spec's components, as a `$ref` node (the same node for the same name). */
 export function schemaNamed(name: string): Schema {
-  return { $ref: `#/$defs/${name}` };
+  let node = NAMED.get(name);
+  if (!node) NAMED.set(name, (node = Object.freeze({ $ref: `#/$defs/${name}` })));
+  return node;
 }
 
 /** The schema a node refers to (following `$ref` chains), or the node itself. */
 export function resolve(schema: Schema | undefined): Schema {
-  let current = schema ?? {};
-  for (let hops = 0; typeof current.$ref === 'string' && hops < 32; hops++) current = DEFS[String(current.$ref).replace('#/$defs/', '')] ?? {};
+  if (!schema) return EMPTY;
+  let current = RESOLVED.get(schema);
+  if (current) return current;
+  current = schema;
+  for (let hops = 0; typeof current.$ref === 'string' && hops < 32; hops++) current = DEFS[String(current.$ref).replace('#/$defs/', '')] ?? EMPTY;
+  RESOLVED.set(schema, current);
   return current;
 }
 
@@ -41,6 +52,9 @@ export function membersOf(schema: Schema): Readonly<Record<string, Schema>> {
 /** A schema's type (the first that is not `null`), or `object` for a schema with members and no type. */
 export function typeOf(schema: Schema): string | undefined {
   const resolved = resolve(schema);
+  if (TYPES.has(resolved)) return TYPES.get(resolved);
   const type = Array.isArray(resolved.type) ? resolved.type.find((t: string) => t !== 'null') : resolved.type;
-  return type ?? (resolved.properties || resolved.allOf || resolved.anyOf || resolved.oneOf ? 'object' : undefined);
+  const found: string | undefined = type ?? (resolved.properties || resolved.allOf || resolved.anyOf || resolved.oneOf ? 'object' : undefined);
+  TYPES.set(resolved, found);
+  return found;
 }
