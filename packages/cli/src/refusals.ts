@@ -1,27 +1,23 @@
 import { operations, textOf, type OperationName } from '@gw/types';
 
-// cancelSubscription answers no return_status; its cancel_status says whether it was applied (UNKNOWNS U29).
-const TOP_STATUS: Partial<Record<OperationName, string>> = { cancelSubscription: 'cancel_status' };
-
 /** A member's text; a JSON answer's number (a status of 1) counts as its digits. */
 function text(value: unknown): string {
   return typeof value === 'number' ? String(value) : textOf(value);
 }
 
 /**
- * What the gateway refused in an answer it returned rather than raised (UNKNOWNS U28, U47: `1` is success): a whole
- * request (`return_status`, `order_status`, cancelSubscription's `cancel_status`) or a batch element's status. Empty
- * when nothing was refused.
+ * What the gateway refused in an answer it returned rather than raised (UNKNOWNS U28, U47: `1` is success): the whole
+ * request (the operation's `refusal.statusField` in the generated table: `return_status`, `order_status`,
+ * cancelSubscription's `cancel_status`) or a batch element's status. Empty when nothing was refused.
  */
 export function refusals(operation: OperationName, result: unknown): string[] {
   if (result === null || typeof result !== 'object') return [];
   const record = result as Record<string, unknown>;
   const found: string[] = [];
-  for (const field of ['return_status', 'order_status', TOP_STATUS[operation]]) {
-    if (field && field in record && text(record[field]) !== '1') {
-      const info = text(record.result_info) || text(record.error_message) || text(record.return_message);
-      found.push(`${field} ${text(record[field]) || '(empty)'}${info ? `: ${info}` : ''}`);
-    }
+  const { refusal } = operations[operation];
+  if (refusal && refusal.statusField in record && text(record[refusal.statusField]) !== '1') {
+    const info = text(record[refusal.messageField]);
+    found.push(`${refusal.statusField} ${text(record[refusal.statusField]) || '(empty)'}${info ? `: ${info}` : ''}`);
   }
   // A queried order that is not found (query_result 0) is an answer, not a refusal.
   const batch = operation === 'query' ? null : operations[operation].batch;

@@ -5,7 +5,7 @@ export { specManifest } from './generated/manifest.gen.ts';
 export type { SpecManifest } from './spec-manifest.ts';
 export { specSchemas } from './generated/spec-schemas.gen.ts';
 export { typeSchemas } from './generated/type-schemas.gen.ts';
-export type { BatchSpec, OperationSpec, RequestEncoding, ResponseEncoding, ResponseSignature, RetryClass } from './operation-spec.ts';
+export type { BatchSpec, OperationSpec, RefusalSpec, RequestEncoding, ResponseEncoding, ResponseSignature, RetryClass } from './operation-spec.ts';
 export { GW_ERROR_CODES, GwError, isGwError, type GwErrorCode } from './errors.ts';
 export { ValidationError, type ValidationProblem } from './validation-error.ts';
 export { RecordValidator, pointerToField, type ValidateOptions } from './validate.ts';

@@ -23,6 +23,14 @@ export interface BatchSpec {
   readonly separator: string | null;
 }
 
+/** The top-level answer fields that say whether a request was applied as a whole (`x-gw-refusal`). */
+export interface RefusalSpec {
+  /** `return_status`, `order_status` or `cancel_status`: `1` is success (UNKNOWNS U28, U47). */
+  readonly statusField: string;
+  /** Its text: `return_message`, `result_info` or `error_message`. */
+  readonly messageField: string;
+}
+
 /** One row of the generated operation table. */
 export interface OperationSpec {
   readonly name: string;
@@ -40,6 +48,8 @@ export interface OperationSpec {
   readonly ipAllowListed: boolean;
   readonly retryClass: RetryClass;
   readonly batch: BatchSpec | null;
+  /** The answer's whole-request status and its text; null where the answer has none (checkout, payout). */
+  readonly refusal: RefusalSpec | null;
   readonly requestSchema: string;
   readonly responseSchema: string;
   readonly xmlRoot: string | null;

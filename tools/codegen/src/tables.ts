@@ -28,6 +28,7 @@ export interface OperationRow {
     errorField: string | null;
     separator: string | null;
   };
+  refusal: null | { statusField: string; messageField: string };
   requestSchema: string;
   responseSchema: string;
   xmlRoot: string | null;
@@ -73,6 +74,16 @@ function findProperty(doc: SpecDocument, schemaName: string, property: string): 
   return walk({ $ref: `#/components/schemas/${schemaName}` });
 }
 
+/** An operation's `x-gw-refusal` (or null without one): each field it names is a member of a variant's response. */
+function refusalRow(doc: SpecDocument, where: string, refusal: any, variants: any[]): OperationRow['refusal'] {
+  if (refusal === undefined) return null;
+  for (const key of ['statusField', 'messageField'] as const) {
+    if (typeof refusal?.[key] !== 'string') fail(`${where}.x-gw-refusal`, `${key} must be a field name`);
+    if (!variants.some((variant) => findProperty(doc, variant.response, refusal[key]))) fail(`${where}.x-gw-refusal`, `no response schema of this operation has a member ${refusal[key]}`);
+  }
+  return { statusField: refusal.statusField, messageField: refusal.messageField };
+}
+
 /** The operation table read from the x-gw-* extensions, checked against the schemas it names. */
 export function buildOperationRows(doc: SpecDocument): OperationRow[] {
   const rows: OperationRow[] = [];
@@ -90,6 +101,7 @@ export function buildOperationRows(doc: SpecDocument): OperationRow[] {
     const variants = op['x-gw-variants'];
     if (!Array.isArray(variants) || variants.length === 0) fail(`${where}.x-gw-variants`, 'list at least one variant');
     const batch = op['x-gw-batch'];
+    const refusal = refusalRow(doc, where, op['x-gw-refusal'], variants);
     for (const variant of variants) {
       const vwhere = `${where}.x-gw-variants.${variant?.name}`;
       if (typeof variant?.name !== 'string') fail(vwhere, 'a variant needs a name');
@@ -132,6 +144,7 @@ export function buildOperationRows(doc: SpecDocument): OperationRow[] {
         ipAllowListed: bool(`${where}.x-gw-ip-allow-listed`, op['x-gw-ip-allow-listed']),
         retryClass: oneOf(`${where}.x-gw-retry-class`, op['x-gw-retry-class'], RETRY_CLASSES),
         batch: batchRow,
+        refusal,
         requestSchema: variant.request,
         responseSchema: variant.response,
         xmlRoot: variant.xmlRoot ?? null,

@@ -6,7 +6,7 @@ import type { SpecManifest } from '../spec-manifest.ts';
 /** What the generated files came from: the spec text's hash and the generators' versions. */
 export const specManifest: SpecManifest = {
   "spec": "spec/v1/openapi.yaml",
-  "specSha256": "bae9e6f015a390e172bff1c9bbec2312b9699244b3e5e8932c9fb8f24075b626",
+  "specSha256": "624f128d92dca1e98120e15e57d424a04d49e93bc3d48d50d82891933cb5582d",
   "openapi": "3.1.0",
   "title": "Merchant Payment Gateway",
   "version": "1.0.0",

@@ -21,6 +21,10 @@ export const operations = {
     "ipAllowListed": false,
     "retryClass": "money-moving",
     "batch": null,
+    "refusal": {
+      "statusField": "order_status",
+      "messageField": "result_info"
+    },
     "requestSchema": "CardAuthoriseRequest",
     "responseSchema": "CardRespon",
     "xmlRoot": "respon",
@@ -41,6 +45,10 @@ export const operations = {
     "ipAllowListed": false,
     "retryClass": "money-moving",
     "batch": null,
+    "refusal": {
+      "statusField": "order_status",
+      "messageField": "result_info"
+    },
     "requestSchema": "AlternativeAuthoriseRequest",
     "responseSchema": "AlternativeRespon",
     "xmlRoot": "respon",
@@ -61,6 +69,7 @@ export const operations = {
     "ipAllowListed": false,
     "retryClass": "money-moving",
     "batch": null,
+    "refusal": null,
     "requestSchema": "CheckoutRequest",
     "responseSchema": "CheckoutFormFields",
     "xmlRoot": null,
@@ -87,6 +96,10 @@ export const operations = {
       "statusField": "query_result",
       "errorField": null,
       "separator": ","
+    },
+    "refusal": {
+      "statusField": "return_status",
+      "messageField": "return_message"
     },
     "requestSchema": "QueryRequest",
     "responseSchema": "QueryResponse",
@@ -115,6 +128,10 @@ export const operations = {
       "errorField": "error_message",
       "separator": null
     },
+    "refusal": {
+      "statusField": "return_status",
+      "messageField": "return_message"
+    },
     "requestSchema": "CaptureRequest",
     "responseSchema": "CaptureResponse",
     "xmlRoot": null,
@@ -141,6 +158,10 @@ export const operations = {
       "statusField": "review_status",
       "errorField": "error_message",
       "separator": null
+    },
+    "refusal": {
+      "statusField": "return_status",
+      "messageField": "return_message"
     },
     "requestSchema": "ReviewRequest",
     "responseSchema": "ReviewResponse",
@@ -169,6 +190,10 @@ export const operations = {
       "errorField": "error_message",
       "separator": null
     },
+    "refusal": {
+      "statusField": "return_status",
+      "messageField": "return_message"
+    },
     "requestSchema": "CancelRequest",
     "responseSchema": "CancelResponse",
     "xmlRoot": null,
@@ -189,6 +214,10 @@ export const operations = {
     "ipAllowListed": false,
     "retryClass": "money-moving",
     "batch": null,
+    "refusal": {
+      "statusField": "cancel_status",
+      "messageField": "error_message"
+    },
     "requestSchema": "CancelSubscriptionRequest",
     "responseSchema": "CancelSubscriptionResponse",
     "xmlRoot": null,
@@ -216,6 +245,10 @@ export const operations = {
       "errorField": "refund_message",
       "separator": null
     },
+    "refusal": {
+      "statusField": "return_status",
+      "messageField": "return_message"
+    },
     "requestSchema": "RefundRequest",
     "responseSchema": "RefundResponse",
     "xmlRoot": null,
@@ -236,6 +269,7 @@ export const operations = {
     "ipAllowListed": false,
     "retryClass": "money-moving",
     "batch": null,
+    "refusal": null,
     "requestSchema": "PayoutRequest",
     "responseSchema": "PayoutResponse",
     "xmlRoot": null,
