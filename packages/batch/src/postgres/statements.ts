@@ -131,8 +131,10 @@ FROM gw_batch b WHERE b.id = $1`;
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
  * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back); $15
  * the holder's send window (request timeout + send margin, ms). It notifies the batch's channel when it wrote a resend
- * (a new chunk) or committed the batch's last open chunk (idle workers of other processes see the batch over at once,
- * not at their next poll). The choice of chunks is a MATERIALIZED CTE, evaluated
+ * (a new chunk) or committed a chunk once the batch is sealed and no chunk is left ready (its tail): idle workers of
+ * other processes then look again at once, not at their next poll, and see the batch over after its last commit. Not
+ * only the commit that finds the batch over: two steps committing the last two chunks at once each see the other's
+ * chunk open (a statement reads the rows committed before it started), so neither would. The choice of chunks is a MATERIALIZED CTE, evaluated
  * once (as a subquery in UPDATE … FROM the planner may rescan it, and each rescan under SKIP LOCKED picks other chunks);
  * leased rows are updated by the ctid `next` locked (joined on the chunk number, every row of the batch was scanned). A commit
  * whose chunk is already done under the same token counts as held: the same step, retried after its connection was
@@ -180,11 +182,12 @@ leased AS (
 summary AS (
   SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM (SELECT chunk FROM held UNION ALL SELECT chunk FROM committed_before) h) AS held, (SELECT coalesce(sum(n), 0)::int FROM decided) AS decided,
     b.sealed AND NOT EXISTS (SELECT 1 FROM resent)
-      AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished
+      AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done' AND chunk NOT IN (SELECT chunk FROM held)) AS finished,
+    b.sealed AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'ready') AS tail
   FROM gw_batch b WHERE b.id = $1
 )
 SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms,
-  (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.finished AND cardinality(s.held) > 0)) IS NULL AS woke
+  (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.tail AND cardinality(s.held) > 0)) IS NULL AS woke
 FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
 
 /**
