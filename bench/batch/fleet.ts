@@ -16,7 +16,7 @@ import { median } from '../results.ts';
 import type { AuthorisingClient } from '@gw/test-support';
 
 const ORDERS = Number(process.env.GW_BENCH_FLEET_ORDERS ?? 20_000);
-const ROUNDS = Number(process.env.GW_BENCH_FLEET_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.GW_BENCH_FLEET_ROUNDS ?? 5);
 const CONCURRENCY = 8;
 const LATENCIES = (process.env.GW_BENCH_FLEET_LATENCIES ?? '100,20').split(',').filter(Boolean).map(Number);
 const SIDES = (process.env.GW_BENCH_FLEET_PROCESSES ?? '1,3').split(',').filter(Boolean).map(Number);
