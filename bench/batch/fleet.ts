@@ -13,7 +13,12 @@ import { newBatchId } from '@gw/batch';
 import { build } from 'rolldown';
 import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { median } from '../results.ts';
-import type { AuthorisingClient } from '@gw/test-support';
+import { createClient } from '@gw/client';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox/client';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { createDatabase, startCluster } from '@gw/test-postgres';
+import { authoriseOrders, type AuthorisingClient } from '@gw/test-support';
+import { postgresCpuMicros, postgresCpuSince, processCpuMicros } from '../cpu.ts';
 
 const ORDERS = Number(process.env.GW_BENCH_FLEET_ORDERS ?? 20_000);
 const ROUNDS = Number(process.env.GW_BENCH_FLEET_ROUNDS ?? 5);
@@ -24,7 +29,7 @@ const SIDES = (process.env.GW_BENCH_FLEET_PROCESSES ?? '1,3').split(',').filter(
 const NODE_FLAGS = (process.env.GW_BENCH_FLEET_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** What the fleet rows need: the sandbox process, an empty ledger database, and how to authorise orders. */
-export interface FleetBench {
+interface FleetBench {
   readonly url: string;
   readonly ledgerUrl: string;
   readonly authorise: (count: number, prefix: string) => Promise<object[]>;
@@ -33,6 +38,32 @@ export interface FleetBench {
   /** PostgreSQL's processes' CPU times now, and the µs they spent since such a reading. */
   readonly postgresCpuMicros: () => Map<string, number>;
   readonly postgresCpuSince: (before: Map<string, number>) => number;
+}
+
+/**
+ * The fleet section against a sandbox process and a PostgreSQL cluster of its own: a sandbox that already holds the
+ * orders of other benches spends more CPU per request, and a cluster that holds their rows runs autovacuum meanwhile;
+ * both weigh on the three-process side most.
+ */
+export async function fleetSection(): Promise<string[]> {
+  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
+  const { child, url } = await startSandboxProcess();
+  const cluster = await startCluster();
+  const port = new URL(cluster.url).port;
+  const setup = createClient({ baseUrl: url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as AuthorisingClient;
+  try {
+    return await fleetRows({
+      url,
+      ledgerUrl: await createDatabase(cluster.url, 'fleet'),
+      authorise: (count, prefix) => authoriseOrders(setup, count, { prefix }),
+      sandboxCpuMicros: () => processCpuMicros(child.pid),
+      postgresCpuMicros: () => postgresCpuMicros(port),
+      postgresCpuSince: (before) => postgresCpuSince(port, before).total,
+    });
+  } finally {
+    child.kill('SIGTERM');
+    cluster.stop();
+  }
 }
 
 interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; firstSentMs: number; lastAnsweredMs: number; counts: Record<string, number> }
@@ -90,7 +121,7 @@ function cpuLine(r: FleetRun): string {
 }
 
 /** The fleet section of the batch bench: one and three processes at each latency, as markdown lines. */
-export async function fleetRows(bench: FleetBench): Promise<string[]> {
+async function fleetRows(bench: FleetBench): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-fleet-'));
   const child = await bundleChild(dir);
   const lines: string[] = [];
@@ -133,28 +164,8 @@ export async function fleetRows(bench: FleetBench): Promise<string[]> {
   ];
 }
 
-// Alone: the sandbox process and a throwaway cluster of its own, the rows printed (RESULTS.md is bench.ts's to write).
+// Alone: the rows printed (RESULTS.md is bench.ts's to write).
 if (import.meta.main) {
-  const { createClient } = await import('@gw/client');
-  const { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } = await import('@gw/sandbox/client');
-  const { createHmacSha256Signer } = await import('@gw/signer-interface');
-  const { createDatabase, startCluster } = await import('@gw/test-postgres');
-  const { authoriseOrders } = await import('@gw/test-support');
-  const { postgresCpuMicros, postgresCpuSince, processCpuMicros } = await import('../cpu.ts');
-  const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  const { child, url } = await startSandboxProcess();
-  const cluster = await startCluster();
-  process.on('exit', () => cluster.stop());
-  const port = new URL(cluster.url).port;
-  const setup = createClient({ baseUrl: url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
-  const rows = await fleetRows({
-    url,
-    ledgerUrl: await createDatabase(cluster.url, 'fleet'),
-    authorise: (count, prefix) => authoriseOrders(setup as unknown as AuthorisingClient, count, { prefix }),
-    sandboxCpuMicros: () => processCpuMicros(child.pid),
-    postgresCpuMicros: () => postgresCpuMicros(port),
-    postgresCpuSince: (before) => postgresCpuSince(port, before).total,
-  });
-  console.log(rows.join('\n'));
+  console.log((await fleetSection()).join('\n'));
   process.exit(0);
 }
