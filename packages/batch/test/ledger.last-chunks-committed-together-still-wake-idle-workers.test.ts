@@ -2,8 +2,8 @@
 // open, so neither step finds the batch over. Idle workers (polling once a minute) must still be woken: every commit
 // made once the batch is sealed and no chunk is left ready notifies, so the last notification comes after both commits.
 import pg from 'pg';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { until } from '@gw/test-support';
 import { PgLedger } from '../src/postgres/pg-ledger.ts';
 import type { ClaimedChunk } from '../src/store/chunk-store.ts';
 import type { OrderOutcome } from '../src/index.ts';
@@ -40,7 +40,7 @@ describe('the last chunks of a batch committed together', () => {
       await waitForALockWait(blocker);
       const second = await ledger.step(id, 'h2', TERMS, 0, commitOf(b));
       // The second commit, made with no chunk left ready, notified.
-      await eventually(() => notified.length > 0, 5_000);
+      await until(() => notified.length > 0, 5_000, 'the second commit notified');
       const before = notified.length;
       await blocker.query('COMMIT');
       const firstDone = await first;
@@ -48,7 +48,7 @@ describe('the last chunks of a batch committed together', () => {
       expect([firstDone.finished, second.finished]).toEqual([false, false]);
       expect([...firstDone.held, ...second.held].sort()).toEqual([a.chunk, b.chunk].sort());
       // So did the first, after both commits: woken by it, an idle worker's step finds the batch over.
-      await eventually(() => notified.length > before, 5_000);
+      await until(() => notified.length > before, 5_000, 'the first commit notified');
       expect((await ledger.step(id, 'h3', TERMS, 2, [])).finished).toBe(true);
     } finally {
       await blocker.end();
@@ -64,16 +64,8 @@ function ledgerUrlOf(opened: PgLedger): string {
 
 /** Resolves once another session waits on a lock (the first step, blocked by `blocker`'s row lock). */
 async function waitForALockWait(blocker: pg.Client): Promise<void> {
-  await eventually(async () => {
+  await until(async () => {
     const { rows } = await blocker.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
     return rows[0]!.n > 0;
-  }, 5_000);
-}
-
-async function eventually(check: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`not within ${ms} ms`);
-    await sleep(20);
-  }
+  }, 5_000, 'a step waiting on the row lock');
 }
