@@ -1,10 +1,10 @@
 // One process of bench/batch/fleet.ts, as a team runs it: the built packages (dist), not their sources, bundled into
 // one file by fleet.ts as the gw CLI is (packages/cli/scripts/bundle.ts), so a process starts as `gw batch` does. ROLE
-// 'run' starts the batch (intake and work), 'worker' joins it. Prints what this process did as JSON, with when it
-// sent its first request and when its last answer came (ms since it started). `pnpm bench` builds first.
-import { readFileSync } from 'node:fs';
+// 'run' starts the batch (intake and work, its orders read from a JSONL file as `gw batch capture --ledger … orders.jsonl`
+// reads them), 'worker' joins it. Prints what this process did as JSON, with when each of its requests started and
+// ended. `pnpm bench` builds first.
 import { createClient } from '@gw/client';
-import { runBatch, runBatchWorker, type BatchClient, type LedgerBatchResult } from '@gw/batch';
+import { ordersFromJsonl, runBatch, runBatchWorker, type BatchClient, type LedgerBatchResult } from '@gw/batch';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, sandboxReconciler } from '@gw/sandbox/client';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 
@@ -15,15 +15,17 @@ const started = performance.now();
 const loadCpu = process.cpuUsage();
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const gateway = createClient({ baseUrl: SANDBOX_URL!, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as BatchClient;
-const sent = { first: 0, last: 0 };
+// Each request's start and end (ms, on the machine's clock: performance.timeOrigin + now), in the order they started.
+const requests: [number, number][] = [];
 const client: BatchClient = {
   ...gateway,
   capture: async (...args: Parameters<BatchClient['capture']>) => {
-    sent.first ||= performance.now();
+    const span: [number, number] = [performance.timeOrigin + performance.now(), 0];
+    requests.push(span);
     try {
       return await gateway.capture(...args);
     } finally {
-      sent.last = performance.now();
+      span[1] = performance.timeOrigin + performance.now();
     }
   },
 };
@@ -31,7 +33,7 @@ const client: BatchClient = {
 const settings = { client, ledger: LEDGER!, batch: BATCH!, concurrency: Number(CONCURRENCY), reconcile: sandboxReconciler, keepOutcomes: false };
 const result: LedgerBatchResult =
   ROLE === 'run'
-    ? await runBatch({ ...settings, operation: 'capture', orders: JSON.parse(readFileSync(ORDERS!, 'utf8')) as Record<string, string>[] })
+    ? await runBatch({ ...settings, operation: 'capture', orders: ordersFromJsonl(ORDERS!) })
     : await runBatchWorker(settings);
-process.stdout.write(JSON.stringify({ role: ROLE, counts: result.counts, worker: result.worker, roundTrips: result.roundTrips, durationMs: result.durationMs, loadMs: started, startedAt: performance.timeOrigin + started, cpuMs: cpuMs(process.cpuUsage()), loadCpuMs: cpuMs(loadCpu), firstSentMs: sent.first, lastAnsweredMs: sent.last }));
+process.stdout.write(JSON.stringify({ role: ROLE, counts: result.counts, worker: result.worker, roundTrips: result.roundTrips, durationMs: result.durationMs, loadMs: started, startedAt: performance.timeOrigin + started, cpuMs: cpuMs(process.cpuUsage()), loadCpuMs: cpuMs(loadCpu), requests }));
 process.exit(0);

@@ -66,17 +66,22 @@ export async function fleetSection(): Promise<string[]> {
   }
 }
 
-interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; firstSentMs: number; lastAnsweredMs: number; counts: Record<string, number> }
+interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; requests: [number, number][]; counts: Record<string, number> }
 
 /** One run's wall time, its time once every process had loaded gw, and the CPU every part spent (ms). */
-interface FleetRun { ms: number; loadedMs: number; reports: ChildReport[]; sandboxCpuMs: number; postgresCpuMs: number }
+interface FleetRun { ms: number; started: number; loadedMs: number; reports: ChildReport[]; sandboxCpuMs: number; postgresCpuMs: number }
 
 const CHILD = join(import.meta.dirname, 'fleet-child.ts');
 
-/** fleet-child.ts and the built packages it imports, bundled as the gw CLI's build bundles `gw` (one file, dist of each package); its path. */
+/**
+ * fleet-child.ts and the built packages it imports, bundled as the gw CLI's build bundles `gw` (one file, dist of each
+ * package), and started as bin/gw.js starts it (Node's compile cache on, then the bundle); the starter's path.
+ */
 async function bundleChild(dir: string): Promise<string> {
   await build({ input: { 'fleet-child': CHILD }, platform: 'node', logLevel: 'warn', output: { dir, format: 'esm', entryFileNames: '[name].js' } });
-  return join(dir, 'fleet-child.js');
+  const starter = join(dir, 'start.js');
+  writeFileSync(starter, "import { enableCompileCache } from 'node:module';\nenableCompileCache();\nawait import('./fleet-child.js');\n");
+  return starter;
 }
 
 /** Starts one fleet process (the bundled child); resolves with its exit and output. */
@@ -92,8 +97,8 @@ function start(bundled: string, env: Record<string, string>): { exited: Promise<
 /** One batch run by `processes` processes started together; its wall time and what each did. */
 async function run(bench: FleetBench, dir: string, child: string, processes: number, latency: number, round: number): Promise<FleetRun> {
   const orders = await bench.authorise(ORDERS, `F${latency}-${processes}-${round}`);
-  const file = join(dir, `orders-${latency}-${processes}-${round}.json`);
-  writeFileSync(file, JSON.stringify(orders));
+  const file = join(dir, `orders-${latency}-${processes}-${round}.jsonl`);
+  writeFileSync(file, orders.map((order) => `${JSON.stringify(order)}\n`).join(''));
   const env = { SANDBOX_URL: bench.url, LEDGER: bench.ledgerUrl, BATCH: newBatchId(), ORDERS: file, CONCURRENCY: String(CONCURRENCY) };
   const sandboxBefore = bench.sandboxCpuMicros();
   const postgresBefore = bench.postgresCpuMicros();
@@ -110,7 +115,28 @@ async function run(bench: FleetBench, dir: string, child: string, processes: num
   if (reports[0]!.counts.succeeded !== ORDERS) throw new Error(`not every capture succeeded: ${JSON.stringify(reports[0]!.counts)}`);
   // Once loaded: from the first process's batch start (Node done loading gw) to the last exit.
   const loadedMs = ended - Math.min(...reports.map((r) => r.startedAt));
-  return { ms, loadedMs, reports, sandboxCpuMs, postgresCpuMs };
+  return { ms, started, loadedMs, reports, sandboxCpuMs, postgresCpuMs };
+}
+
+/** A process's requests: its first and last, their median time, and how many were in flight on average meanwhile. */
+function requestsLine(r: ChildReport, started: number): string {
+  const first = r.requests[0]![0] - started;
+  const last = Math.max(...r.requests.map(([, end]) => end)) - started;
+  const busy = r.requests.reduce((sum, [start, end]) => sum + end - start, 0) / (last - first);
+  const times = r.requests.map(([start, end]) => end - start);
+  return `first request ${(first / 1000).toFixed(2)} s, last answer ${(last / 1000).toFixed(2)} s, request median ${median(times).toFixed(1)} ms (its first ${CONCURRENCY}: ${median(times.slice(0, CONCURRENCY)).toFixed(0)} ms), ${busy.toFixed(2)} of ${CONCURRENCY} in flight`;
+}
+
+/** When every process's slots were first all busy (a 50 ms stretch with requests in flight on 95% of them), since spawning. */
+function slotsFullLine(r: FleetRun): string {
+  const requests = r.reports.flatMap((c) => c.requests);
+  const slots = CONCURRENCY * r.reports.length;
+  for (let t = 0; t < r.ms; t += 50) {
+    const [from, to] = [r.started + t, r.started + t + 50];
+    const inFlight = requests.reduce((sum, [start, end]) => sum + Math.max(0, Math.min(end, to) - Math.max(start, from)), 0) / 50;
+    if (inFlight >= 0.95 * slots) return `all ${slots} slots busy from ${(t / 1000).toFixed(2)} s`;
+  }
+  return `never all ${slots} slots busy`;
 }
 
 /** A run's CPU: every part's, and how many of the machine's cores that kept busy on average. */
@@ -136,8 +162,8 @@ async function fleetRows(bench: FleetBench): Promise<string[]> {
         const { ms, reports } = measured;
         times[processes]!.push(ms);
         loaded[processes]!.push(measured.loadedMs);
-        const where = reports.map((r) => `${r.role}: Node loading gw ${(r.loadMs / 1000).toFixed(2)} s (CPU ${r.loadCpuMs.toFixed(0)} ms), first request ${(r.firstSentMs / 1000).toFixed(2)} s, last answer ${(r.lastAnsweredMs / 1000).toFixed(2)} s, its batch ${(r.durationMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs - r.loadCpuMs).toFixed(0)} ms), ${r.worker.chunks} chunks, ${r.roundTrips} statements`).join('; ');
-        spent.push(`- ${latency} ms, ${processes} process${processes === 1 ? '' : 'es'}, round ${round + 1}: ${(ms / 1000).toFixed(2)} s in all, ${(measured.loadedMs / 1000).toFixed(2)} s once loaded; ${cpuLine(measured)}; ${where}`);
+        const where = reports.map((r) => `${r.role}: Node loading gw ${(r.loadMs / 1000).toFixed(2)} s (CPU ${r.loadCpuMs.toFixed(0)} ms), its batch ${(r.durationMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs - r.loadCpuMs).toFixed(0)} ms), ${r.worker.chunks} chunks, ${r.roundTrips} statements, ${requestsLine(r, measured.started)}`).join('; ');
+        spent.push(`- ${latency} ms, ${processes} process${processes === 1 ? '' : 'es'}, round ${round + 1}: ${(ms / 1000).toFixed(2)} s in all, ${(measured.loadedMs / 1000).toFixed(2)} s once loaded, ${slotsFullLine(measured)}; ${cpuLine(measured)}; ${where}`);
         console.log(spent.at(-1));
       }
     }

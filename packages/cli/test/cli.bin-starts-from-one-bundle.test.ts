@@ -2,7 +2,7 @@
 // hundreds of modules of the packages and their dependencies, so each `gw batch` of a fleet starts sooner. Runs the
 // built package, as a team's install does (`pnpm build` first; test:all builds before testing).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,5 +41,15 @@ describe('the gw command runs one bundle', () => {
     const { version } = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as { version: string };
     const run = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' });
     expect(run.stdout.trim()).toBe(version);
+  });
+
+  it('keeps the compiled bundle in Node\'s compile cache, so the next command does not compile it again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-compile-cache-'));
+    const env = { ...process.env, TMPDIR: dir, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
+    const run = spawnSync(process.execPath, [BIN, 'batch', '--help'], { encoding: 'utf8', env });
+    expect(run.status).toBe(0);
+    // The cache is Node's own (a directory per Node version, a file per compiled module): the bundle's files are in it.
+    const cached = readdirSync(join(dir, 'node-compile-cache'), { recursive: true });
+    expect(cached.length).toBeGreaterThan(1);
   });
 });

@@ -7,6 +7,7 @@ import { batchSpecOf } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import { newHolderName, runOnStore } from '../runner/run-on-store.ts';
 import type { WorkerStats } from '../runner/worker-loop.ts';
+import { WakeUp } from '../runner/wake-up.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import { LedgerBatchError } from './ledger-batch-error.ts';
 import { PgChunkStore } from './pg-chunk-store.ts';
@@ -96,16 +97,27 @@ export function resumeLedgerBatch(
   });
 }
 
-/** The batch's status, waiting up to `waitMs` (polling every `pollMs`) while it does not exist yet. */
+/**
+ * The batch's status, waiting up to `waitMs` while it does not exist yet: woken by its first chunks (its creator's
+ * intake notifies them), else looking again every `pollMs`.
+ */
 async function statusOnceCreated(ledger: PgLedger, batch: string, waitMs: number, pollMs: number, signal: AbortSignal | undefined): Promise<LedgerStatus> {
   const deadline = performance.now() + waitMs;
-  for (;;) {
-    try {
-      return await ledger.status(batch);
-    } catch (error) {
-      if (!(error instanceof LedgerBatchError) || performance.now() >= deadline || signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 100)));
+  const chunksAdded = new WakeUp();
+  let unwatch: (() => Promise<void>) | null = null;
+  try {
+    for (;;) {
+      try {
+        return await ledger.status(batch);
+      } catch (error) {
+        if (!(error instanceof LedgerBatchError) || performance.now() >= deadline || signal?.aborted) throw error;
+        // Once listening, it looks again at once: chunks added before the LISTEN took hold are not missed.
+        if (unwatch === null) unwatch = await ledger.listen(batch, () => chunksAdded.wake());
+        else await chunksAdded.sleep(pollMs);
+      }
     }
+  } finally {
+    await unwatch?.().catch(() => {});
   }
 }
 

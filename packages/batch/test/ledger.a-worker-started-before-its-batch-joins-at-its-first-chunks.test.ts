@@ -1,0 +1,32 @@
+import { sandboxReconciler, type Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
+import { runBatch, runBatchWorker } from '../src/index.ts';
+import { authorisedOrders, clientFor } from './harness.ts';
+import { sandboxAndDatabaseForFile } from './pg/database.ts';
+
+let sandbox: Sandbox;
+let ledgerUrl: string;
+sandboxAndDatabaseForFile((started, url) => {
+  sandbox = started;
+  ledgerUrl = url;
+});
+
+describe('a worker started before its batch exists', () => {
+  it('starts on the batch when its first chunks are added, not at its next poll', async () => {
+    const orders = await authorisedOrders(sandbox, 300, '4.00');
+    sandbox.faults.setRules({ '/v1/capture': { latencyMs: 100 } });
+    const batch = 'worker-before-batch';
+    const settings = { client: clientFor(sandbox), ledger: ledgerUrl, batch, reconcile: sandboxReconciler, concurrency: 2 };
+    // It looks for the batch once a minute: only the ledger's notification of the first chunks can start it in time.
+    const worker = runBatchWorker({ ...settings, pollMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const run = await runBatch({ ...settings, operation: 'capture', orders });
+    const joined = await worker;
+    sandbox.faults.setRules({});
+    expect(run.counts).toEqual({ succeeded: 300, failed: 0, rejected: 0, unknown: 0 });
+    // 6 chunks of 50 at 100 ms each, two slots in each process: the worker takes its share from the start.
+    expect(joined.worker.chunks).toBeGreaterThanOrEqual(2);
+    const applied = sandbox.state.appliedCounts('capture');
+    for (const o of orders) expect(applied.get(o.transaction_id)).toBe(1);
+  }, 30_000);
+});
