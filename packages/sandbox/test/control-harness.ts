@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { constructEvent, type NotificationEvent } from '@gw/notifications';
 import type { Sandbox } from '../src/index.ts';
-import { signer } from './harness.ts';
+import { jsonOf, signer } from './harness.ts';
 
 /** What the control API answered. */
 export interface ApiReply {
@@ -18,13 +18,7 @@ export async function api(sandbox: Sandbox, method: string, path: string, body?:
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const response = await fetch(`${sandbox.url}/sandbox/api/${path}`, init);
   const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, text, json };
+  return { status: response.status, text, json: jsonOf(text) };
 }
 
 /** A notify_url endpoint on 127.0.0.1 and what it received. */

@@ -1,7 +1,6 @@
-import { decodeCardRespon } from '@gw/xml-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/index.ts';
-import { cardPayment, send } from './harness.ts';
+import { authorisedOrder, send } from './harness.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -9,15 +8,9 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-async function authorised() {
-  const payment = cardPayment({ amount: '40.00' });
-  const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', payment)).text);
-  return { transaction_id: respon.transaction_id!, order_no: String(payment.order_no), currency: 'USD', amount: '40.00' };
-}
-
 describe('faults for tests', () => {
   it('reset after processing: the capture happens, the caller gets no answer', async () => {
-    const order = await authorised();
+    const order = await authorisedOrder(sandbox);
     sandbox.faults.inject('/v1/capture', 'reset-after');
     await expect(send(sandbox, 'capture', { capture_orders: [order] })).rejects.toThrow();
     expect(sandbox.state.orders.get(order.transaction_id)?.state).toBe('captured');
@@ -25,7 +18,7 @@ describe('faults for tests', () => {
   });
 
   it('reset before processing: nothing happens', async () => {
-    const order = await authorised();
+    const order = await authorisedOrder(sandbox);
     sandbox.faults.inject('/v1/capture', 'reset-before');
     await expect(send(sandbox, 'capture', { capture_orders: [order] })).rejects.toThrow();
     expect(sandbox.state.orders.get(order.transaction_id)?.state).toBe('authorised');
@@ -33,7 +26,7 @@ describe('faults for tests', () => {
   });
 
   it('HTTP 5xx: a structured 503, nothing processed', async () => {
-    const order = await authorised();
+    const order = await authorisedOrder(sandbox);
     sandbox.faults.inject('/v1/capture', 'http-5xx');
     const reply = await send(sandbox, 'capture', { capture_orders: [order] });
     expect(reply.status).toBe(503);

@@ -2,7 +2,7 @@
 import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interface';
 import { operations, type OperationName } from '@gw/types';
 import { orderNo } from '@gw/test-support';
-import { encodeRequestBody } from '@gw/xml-codec';
+import { decodeCardRespon, encodeRequestBody } from '@gw/xml-codec';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '../src/index.ts';
 
 export const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
@@ -36,17 +36,20 @@ export async function send(sandbox: Sandbox, operation: OperationName, record: R
   return post(sandbox, op.path, encodeBody(operation, body), contentType);
 }
 
+/** The JSON value of an answer's text, or undefined when it is not JSON. */
+export function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** POSTs raw text. */
 export async function post(sandbox: Sandbox, path: string, body: string | Uint8Array, contentType = 'application/json'): Promise<Reply> {
   const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body });
   const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json };
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json: jsonOf(text) };
 }
 
 export { orderNo } from '@gw/test-support';
@@ -54,4 +57,11 @@ export { orderNo } from '@gw/test-support';
 /** A card payment record. */
 export function cardPayment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { order_no: orderNo(), currency: 'USD', amount: '100.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: '', ...overrides };
+}
+
+/** A card payment authorised through the sandbox (40.00 USD), as the capture order that captures it whole. */
+export async function authorisedOrder(sandbox: Sandbox): Promise<{ transaction_id: string; order_no: string; currency: string; amount: string }> {
+  const payment = cardPayment({ amount: '40.00' });
+  const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', payment)).text);
+  return { transaction_id: respon.transaction_id!, order_no: String(payment.order_no), currency: 'USD', amount: '40.00' };
 }

@@ -1,7 +1,7 @@
 import { decodeCardRespon } from '@gw/xml-codec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/index.ts';
-import { cardPayment, orderNo, send } from './harness.ts';
+import { authorisedOrder, cardPayment, orderNo, send } from './harness.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -9,20 +9,14 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-async function authorised() {
-  const payment = cardPayment({ amount: '40.00' });
-  const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', payment)).text);
-  return { transaction_id: respon.transaction_id!, order_no: String(payment.order_no), currency: 'USD', amount: '40.00' };
-}
-
 function stateOf(transactionId: string) {
   return sandbox.state.orders.get(transactionId)?.state;
 }
 
 describe('elements the sandbox cannot act on (UNKNOWNS U05)', () => {
   it('refuses a capture or cancel element without amount or currency on its own, and leaves its order alone', async () => {
-    const order = await authorised();
-    const complete = await authorised();
+    const order = await authorisedOrder(sandbox);
+    const complete = await authorisedOrder(sandbox);
     const { amount: _a, ...noAmount } = order;
     const { currency: _c, ...noCurrency } = order;
     const capture = (await send(sandbox, 'capture', { capture_orders: [noAmount, noCurrency, complete] })).json;
@@ -39,7 +33,7 @@ describe('elements the sandbox cannot act on (UNKNOWNS U05)', () => {
   });
 
   it('refuses a refund element without currency, and refunds nothing', async () => {
-    const order = await authorised();
+    const order = await authorisedOrder(sandbox);
     await send(sandbox, 'capture', { capture_orders: [order] });
     const { currency: _c, ...noCurrency } = order;
     const refund = (await send(sandbox, 'refund', { refund_orders: [{ ...noCurrency, refund_amount: '10.00' }] })).json;

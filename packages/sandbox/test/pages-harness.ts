@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { constructEvent, type NotificationEvent } from '@gw/notifications';
 import { checkoutForm } from '@gw/types';
 import { decodeAlternativeRespon, decodeCheckoutPage } from '@gw/xml-codec';
-import type { Sandbox } from '../src/index.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/index.ts';
 import { orderNo, send, signer } from './harness.ts';
 
 /** What a page answered. */
@@ -86,4 +87,22 @@ export async function notificationSink(): Promise<NotificationSink> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, server, ...sink };
+}
+
+/**
+ * Before the file's tests, a sandbox that retries notifications after 10 ms and a notification sink, handed to `ready`;
+ * both stopped after them.
+ */
+export function sandboxAndSinkForFile(ready: (sandbox: Sandbox, sink: NotificationSink) => void): void {
+  let sandbox: Sandbox | undefined;
+  let sink: NotificationSink | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ notify: { baseDelayMs: 10 } });
+    sink = await notificationSink();
+    ready(sandbox, sink);
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    sink?.server.close();
+  });
 }

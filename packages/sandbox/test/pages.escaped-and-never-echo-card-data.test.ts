@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
-import { cardForm, createAlternative, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_CARDS, type Sandbox } from '../src/index.ts';
+import { cardForm, createAlternative, createCheckout, page, sandboxAndSinkForFile, type NotificationSink } from './pages-harness.ts';
 
 let sandbox: Sandbox;
 let sink: NotificationSink;
-beforeAll(async () => {
-  sandbox = await startSandbox({ notify: { baseDelayMs: 10 } });
-  sink = await notificationSink();
-});
-afterAll(async () => {
-  await sandbox.stop();
-  sink.server.close();
+sandboxAndSinkForFile((started, listening) => {
+  sandbox = started;
+  sink = listening;
 });
 
 const HOSTILE = `<script>alert("x")</script>"'><img src=x onerror=alert(1)>`;

@@ -1,19 +1,15 @@
 import { createSignableMessage } from '@gw/signer-interface';
 import { operations } from '@gw/types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_ERRORS, RETURN_PARAMETERS, SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { ORDER_ERRORS, RETURN_PARAMETERS, SANDBOX_PAYMENT_STATUS, TEST_CARDS, type Sandbox } from '../src/index.ts';
 import { send, signer } from './harness.ts';
-import { cardForm, createAlternative, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
+import { cardForm, createAlternative, createCheckout, page, sandboxAndSinkForFile, type NotificationSink } from './pages-harness.ts';
 
 let sandbox: Sandbox;
 let sink: NotificationSink;
-beforeAll(async () => {
-  sandbox = await startSandbox({ notify: { baseDelayMs: 10 } });
-  sink = await notificationSink();
-});
-afterAll(async () => {
-  await sandbox.stop();
-  sink.server.close();
+sandboxAndSinkForFile((started, listening) => {
+  sandbox = started;
+  sink = listening;
 });
 
 async function paymentStatus(orderNo: string): Promise<string> {

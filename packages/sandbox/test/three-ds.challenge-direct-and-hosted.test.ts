@@ -1,18 +1,14 @@
 import { decodeCardRespon } from '@gw/xml-codec';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHALLENGE_FAILED_RESULT, CHALLENGE_ORDER_STATUS, SANDBOX_PAYMENT_STATUS, TEST_CARDS, startSandbox, type Sandbox } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
+import { CHALLENGE_FAILED_RESULT, CHALLENGE_ORDER_STATUS, SANDBOX_PAYMENT_STATUS, TEST_CARDS, type Sandbox } from '../src/index.ts';
 import { cardPayment, send } from './harness.ts';
-import { cardForm, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
+import { cardForm, createCheckout, page, sandboxAndSinkForFile, type NotificationSink } from './pages-harness.ts';
 
 let sandbox: Sandbox;
 let sink: NotificationSink;
-beforeAll(async () => {
-  sandbox = await startSandbox({ notify: { baseDelayMs: 10 } });
-  sink = await notificationSink();
-});
-afterAll(async () => {
-  await sandbox.stop();
-  sink.server.close();
+sandboxAndSinkForFile((started, listening) => {
+  sandbox = started;
+  sink = listening;
 });
 
 describe('a direct card payment with open3d=do3DS and the challenge card (UNKNOWNS U17)', () => {
