@@ -11,6 +11,30 @@ sandboxAndDatabaseForFile((started, url) => {
   ledgerUrl = url;
 });
 
+describe('workers of a ledger batch that have nothing left to lease', () => {
+  it('return as soon as another process commits the last chunk, not at their next poll', async () => {
+    const orders = await authorisedOrders(sandbox, 400, '7.00');
+    sandbox.faults.setRules({ '/v1/capture': { latencyMs: 150 } });
+    const batch = 'idle-at-the-end';
+    const settings = { client: clientFor(sandbox), ledger: ledgerUrl, batch, reconcile: sandboxReconciler, concurrency: 2 };
+    // The workers poll once a minute: only the ledger's notification can tell them the batch is over in time.
+    const workers = [1, 2].map(() =>
+      runBatchWorker({ ...settings, pollMs: 60_000 }).then((result) => ({ result, at: performance.now() })),
+    );
+    const run = await runBatch({ ...settings, operation: 'capture', orders });
+    const ranAt = performance.now();
+    const joined = await Promise.all(workers);
+    sandbox.faults.setRules({});
+    expect(run.counts).toEqual({ succeeded: 400, failed: 0, rejected: 0, unknown: 0 });
+    // 8 chunks for 6 slots: the last ones are out in one process while the others have nothing left to lease.
+    for (const { result, at } of joined) {
+      expect(at - ranAt).toBeLessThan(5_000);
+    }
+    const applied = sandbox.state.appliedCounts('capture');
+    for (const o of orders) expect(applied.get(o.transaction_id)).toBe(1);
+  }, 30_000);
+});
+
 describe('a worker started before its batch exists', () => {
   it('starts on the batch when its first chunks are added, not at its next poll', async () => {
     const orders = await authorisedOrders(sandbox, 300, '4.00');
