@@ -1,6 +1,6 @@
 import { sandboxReconciler, type Sandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
-import { runBatch, runBatchWorker } from '../src/index.ts';
+import { LedgerBatchError, runBatch, runBatchWorker } from '../src/index.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { sandboxAndDatabaseForFile } from './pg/database.ts';
 
@@ -52,5 +52,12 @@ describe('a worker started before its batch exists', () => {
     expect(joined.worker.chunks).toBeGreaterThanOrEqual(2);
     const applied = sandbox.state.appliedCounts('capture');
     for (const o of orders) expect(applied.get(o.transaction_id)).toBe(1);
+  }, 30_000);
+
+  it('gives up at batchWaitMs with a LedgerBatchError when the batch never comes, whatever its poll', async () => {
+    const started = performance.now();
+    const worker = runBatchWorker({ client: clientFor(sandbox), ledger: ledgerUrl, batch: 'never-created', reconcile: sandboxReconciler, pollMs: 60_000, batchWaitMs: 300 });
+    await expect(worker).rejects.toBeInstanceOf(LedgerBatchError);
+    expect(performance.now() - started).toBeLessThan(5_000);
   }, 30_000);
 });

@@ -99,7 +99,7 @@ export function resumeLedgerBatch(
 
 /**
  * The batch's status, waiting up to `waitMs` while it does not exist yet: woken by its first chunks (its creator's
- * intake notifies them), else looking again every `pollMs`.
+ * intake notifies them), else looking again every `pollMs` (and at the deadline).
  */
 async function statusOnceCreated(ledger: PgLedger, batch: string, waitMs: number, pollMs: number, signal: AbortSignal | undefined): Promise<LedgerStatus> {
   const deadline = performance.now() + waitMs;
@@ -113,7 +113,7 @@ async function statusOnceCreated(ledger: PgLedger, batch: string, waitMs: number
         if (!(error instanceof LedgerBatchError) || performance.now() >= deadline || signal?.aborted) throw error;
         // Once listening, it looks again at once: chunks added before the LISTEN took hold are not missed.
         if (unwatch === null) unwatch = await ledger.listen(batch, () => chunksAdded.wake());
-        else await chunksAdded.sleep(pollMs);
+        else await chunksAdded.sleep(Math.max(0, Math.min(pollMs, deadline - performance.now())));
       }
     }
   } finally {
