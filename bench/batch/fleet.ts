@@ -120,6 +120,7 @@ async function run(bench: FleetBench, dir: string, child: string, processes: num
 
 /** A process's requests: its first and last, their median time, and how many were in flight on average meanwhile. */
 function requestsLine(r: ChildReport, started: number): string {
+  if (r.requests.length === 0) return 'no requests';
   const first = r.requests[0]![0] - started;
   const last = Math.max(...r.requests.map(([, end]) => end)) - started;
   const busy = r.requests.reduce((sum, [start, end]) => sum + end - start, 0) / (last - first);

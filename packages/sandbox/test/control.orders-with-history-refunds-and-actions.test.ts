@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCardRespon } from '@gw/xml-codec';
 import { startSandbox, type Sandbox } from '../src/index.ts';
 import { api, receiver, until } from './control-harness.ts';
-import { cardPayment, orderNo, send } from './harness.ts';
+import { authorisedOrder, orderNo, send } from './harness.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -11,12 +10,10 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 async function capturedAndRefunded(amount = '100.00'): Promise<{ transactionId: string; orderNo: string }> {
-  const payment = cardPayment({ amount });
-  const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', payment)).text);
-  const element = { transaction_id: respon.transaction_id, order_no: payment.order_no, currency: 'USD', amount };
+  const element = await authorisedOrder(sandbox, amount);
   await send(sandbox, 'capture', { capture_orders: [element] });
   await send(sandbox, 'refund', { refund_orders: [{ ...element, refund_amount: '30.25', refund_reason: 'damaged' }] });
-  return { transactionId: respon.transaction_id!, orderNo: payment.order_no as string };
+  return { transactionId: element.transaction_id, orderNo: element.order_no };
 }
 
 /** A checkout order as the redirect lifecycle leaves it before the shopper acts: pending. */

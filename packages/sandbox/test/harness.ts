@@ -59,9 +59,9 @@ export function cardPayment(overrides: Record<string, unknown> = {}): Record<str
   return { order_no: orderNo(), currency: 'USD', amount: '100.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: '', ...overrides };
 }
 
-/** A card payment authorised through the sandbox (40.00 USD), as the capture order that captures it whole. */
-export async function authorisedOrder(sandbox: Sandbox): Promise<{ transaction_id: string; order_no: string; currency: string; amount: string }> {
-  const payment = cardPayment({ amount: '40.00' });
+/** A card payment of `amount` USD authorised through the sandbox, as the batch element that captures it whole. */
+export async function authorisedOrder(sandbox: Sandbox, amount = '40.00'): Promise<{ transaction_id: string; order_no: string; currency: string; amount: string }> {
+  const payment = cardPayment({ amount });
   const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', payment)).text);
-  return { transaction_id: respon.transaction_id!, order_no: String(payment.order_no), currency: 'USD', amount: '40.00' };
+  return { transaction_id: respon.transaction_id!, order_no: String(payment.order_no), currency: 'USD', amount };
 }

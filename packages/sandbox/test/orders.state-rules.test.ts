@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORDER_ERRORS, startSandbox, type Sandbox } from '../src/index.ts';
-import { cardPayment, send } from './harness.ts';
-import { decodeCardRespon } from '@gw/xml-codec';
+import { authorisedOrder, send } from './harness.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -9,11 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-async function authorised(amount = '50.00') {
-  const payment = cardPayment({ amount });
-  const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', payment)).text);
-  return { transaction_id: respon.transaction_id!, order_no: String(payment.order_no), currency: 'USD', amount };
-}
+const authorised = (amount = '50.00') => authorisedOrder(sandbox, amount);
 
 async function batch(operation: 'capture' | 'cancel' | 'review' | 'refund', elements: Record<string, unknown>[]) {
   const array = `${operation}_orders`;
