@@ -1,6 +1,6 @@
 import type { BatchOperation } from './batch-operation.ts';
 import { BATCH_OPERATIONS as OPERATIONS } from './operation/batch-operations.ts';
-import { BatchSettingsError } from './batch-settings-error.ts';
+import { BatchSettingsError } from './errors.ts';
 import { BATCH_DEFAULTS } from './batch-defaults.ts';
 import { maskedLedgerUrl } from './postgres/masked-url.ts';
 

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { OrderSourceError } from './order-source-error.ts';
+import { OrderSourceError } from './errors.ts';
 
 /** The longest line (and CSV record) an orders file may hold, in bytes: an order is a few hundred. */
 export const MAX_ORDER_LINE_BYTES = 65_536;

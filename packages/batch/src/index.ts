@@ -1,7 +1,26 @@
+export {
+  BatchError,
+  BatchInterruptedError,
+  BatchSettingsError,
+  JournalDamagedError,
+  JournalInUseError,
+  JournalLockedError,
+  JournalMismatchError,
+  JournalWriteError,
+  LedgerBatchError,
+  LedgerUnavailableError,
+  OrderSourceError,
+  UnmigratedLedgerError,
+  type JournalDamagedDetails,
+  type JournalInUseDetails,
+  type JournalLockedDetails,
+  type JournalLockRefusal,
+  type JournalWriteDetails,
+  type LedgerUnavailableDetails,
+  type OrderSourceProblem,
+} from './errors.ts';
 export { runBatch, type RunBatchOptions } from './run-batch.ts';
 export { resumeBatch, runBatchWorker, type BatchWorkerOptions, type ResumeBatchOptions } from './resume-batch.ts';
-export { LedgerBatchError } from './postgres/ledger-batch-error.ts';
-export { LedgerUnavailableError, type LedgerUnavailableDetails } from './postgres/ledger-unavailable-error.ts';
 export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 export type { WorkerStats } from './runner/worker-loop.ts';
 export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
@@ -13,15 +32,7 @@ export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
 export type { BatchProgress } from './progress.ts';
 export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';
 export { BatchJournal, openSyncedJournalFile, type JournalEntry, type JournalFile, type SyncedJournalFile, type OpenJournalFile } from './journal/batch-journal.ts';
-export { JournalDamagedError, type JournalDamagedDetails } from './journal-damaged-error.ts';
-export { JournalWriteError, type JournalWriteDetails } from './journal-write-error.ts';
-export { JournalMismatchError } from './journal-mismatch-error.ts';
-export { JournalInUseError, type JournalInUseDetails } from './journal-in-use-error.ts';
-export { JournalLockedError, type JournalLockedDetails, type JournalLockRefusal } from './journal-locked-error.ts';
 export type { JournalLockHolder } from './journal/lock-holder.ts';
 export { ordersFromCsv, ordersFromJsonl, type OrderSourceOptions } from './order-sources.ts';
-export { OrderSourceError, type OrderSourceProblem } from './order-source-error.ts';
 export { MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
 export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';
-export { BatchInterruptedError } from './batch-interrupted-error.ts';
-export { BatchSettingsError } from './batch-settings-error.ts';

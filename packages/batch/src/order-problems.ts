@@ -1,5 +1,5 @@
 import { MAX_ORDER_LINE_BYTES } from './checked-text.ts';
-import { OrderSourceError } from './order-source-error.ts';
+import { OrderSourceError } from './errors.ts';
 
 const SAFE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 const FORBIDDEN = new Set(['__proto__']);

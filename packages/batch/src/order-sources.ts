@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { checkedText, MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
-import { OrderSourceError } from './order-source-error.ts';
+import { OrderSourceError } from './errors.ts';
 import { csvProblem, headerProblems, jsonlProblems } from './order-problems.ts';
 
 /** Where orders are read from: a file's path, or bytes (a stream, chunks) with a name for errors. */

@@ -5,7 +5,7 @@ import type { OpenJournalFile } from './journal/batch-journal.ts';
 import type { BatchResult, BatchSettings } from './batch-settings.ts';
 import type { PendingOrder } from './send/pending-order.ts';
 import { runJournalBatch } from './journal/journal-batch.ts';
-import { JournalInUseError } from './journal-in-use-error.ts';
+import { JournalInUseError } from './errors.ts';
 import { requestsEndWithinMs } from './batch-defaults.ts';
 import { lockJournal } from './journal/journal-lock.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';

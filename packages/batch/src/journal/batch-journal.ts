@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { BatchOperation } from '../batch-operation.ts';
 import { readJournalEntries } from './journal-reader.ts';
-import { JournalWriteError } from '../journal-write-error.ts';
+import { JournalWriteError } from '../errors.ts';
 import type { OrderOutcome } from '../outcome.ts';
 
 /** An outcome as journaled: `order` is left out when the chunk's intent already holds it. */

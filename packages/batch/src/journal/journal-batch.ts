@@ -2,7 +2,7 @@ import { stat, truncate } from 'node:fs/promises';
 import { BATCH_DEFAULTS, requestsEndWithinMs } from '../batch-defaults.ts';
 import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
 import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
-import { JournalMismatchError } from '../journal-mismatch-error.ts';
+import { JournalMismatchError } from '../errors.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import { newHolderName, runOnStore } from '../runner/run-on-store.ts';

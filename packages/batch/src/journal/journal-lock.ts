@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JournalLockedError } from '../journal-locked-error.ts';
+import { JournalLockedError } from '../errors.ts';
 import { holderState, parseHolder, thisHolder, type JournalLockHolder } from './lock-holder.ts';
 
 /** An exclusive lock on one journal, held from before the journal is read until `release()`. */

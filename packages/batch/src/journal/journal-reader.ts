@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { JournalEntry } from './batch-journal.ts';
-import { JournalDamagedError } from '../journal-damaged-error.ts';
+import { JournalDamagedError } from '../errors.ts';
 
 const NEWLINE = 0x0a;
 const ENTRY_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'outcomes', 'sent', 'end']);

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { BatchOperation } from '../batch-operation.ts';
 import { withJournaledOrder } from './batch-journal.ts';
 import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
-import { JournalMismatchError } from '../journal-mismatch-error.ts';
+import { JournalMismatchError } from '../errors.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 

@@ -9,7 +9,7 @@ import { newHolderName, runOnStore } from '../runner/run-on-store.ts';
 import type { WorkerStats } from '../runner/worker-loop.ts';
 import { WakeUp } from '../runner/wake-up.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
-import { LedgerBatchError } from './ledger-batch-error.ts';
+import { LedgerBatchError } from '../errors.ts';
 import { PgChunkStore } from './pg-chunk-store.ts';
 import { PgLedger, type LedgerStatus } from './pg-ledger.ts';
 

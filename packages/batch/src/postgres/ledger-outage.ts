@@ -1,4 +1,4 @@
-import { LedgerUnavailableError } from './ledger-unavailable-error.ts';
+import { LedgerUnavailableError } from '../errors.ts';
 
 /** Driver and server errors that mean the connection was lost or could not be made (server stopped, restarting, unreachable). */
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);

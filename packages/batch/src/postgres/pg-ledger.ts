@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
-import { LedgerBatchError } from './ledger-batch-error.ts';
+import { LedgerBatchError } from '../errors.ts';
 import { commitColumns, entryOf, ordersOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
 import { LocalLease } from '../lease/local-lease.ts';
 import type { ChunkCommit, ClaimedChunk, StoreStep } from '../store/chunk-store.ts';

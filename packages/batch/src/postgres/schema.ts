@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { UnmigratedLedgerError } from '../errors.ts';
 
 /** One step of the ledger's schema: its number (applied in order, each once per database), a name, and its SQL. */
 export interface LedgerMigration {
@@ -88,14 +88,6 @@ END $$;
 /** The newest migration's number: a database at it needs nothing. */
 const LATEST = Math.max(...LEDGER_MIGRATIONS.map((m) => m.version));
 
-/** The database holds ledger tables of a gw version from before the migrations (never released): it is not upgraded. */
-export class UnmigratedLedgerError extends GwError<Record<string, never>> {
-  override readonly name = 'UnmigratedLedgerError';
-
-  constructor() {
-    super(GW_ERROR_CODES.config, 'this database holds gw ledger tables (gw_batch) without gw_ledger_migration: they were made by a gw version from before 1.0, whose ledgers are not upgraded; use a new database (or schema) for the ledger', {});
-  }
-}
 
 /** The newest migration applied, 0 when the migrations table does not exist yet. */
 async function appliedVersion(client: PoolClient): Promise<number> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { BatchInterruptedError } from '../batch-interrupted-error.ts';
+import { BatchInterruptedError } from '../errors.ts';
 import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
 import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';

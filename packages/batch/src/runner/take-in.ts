@@ -1,5 +1,5 @@
 import { OrderIntake, type Refusal } from '../intake/order-intake.ts';
-import { JournalMismatchError } from '../journal-mismatch-error.ts';
+import { JournalMismatchError } from '../errors.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';

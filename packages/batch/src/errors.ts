@@ -1,0 +1,232 @@
+import { GW_ERROR_CODES, GwError, type GwErrorCode } from '@gw/types';
+import type { JournalLockHolder } from './journal/lock-holder.ts';
+
+// Every error @gw/batch throws to its caller: one class per concept, all under BatchError (a GwError: a stable
+// `code`, a message a person can act on, structured `details`). Card data never reaches a message or details.
+
+/** Base of every error of @gw/batch: `instanceof BatchError` tells a batch's own refusals and stops from the client's errors. */
+export abstract class BatchError<Details extends object = Record<string, unknown>> extends GwError<Details> {
+  constructor(code: GwErrorCode, message: string, details: Details, options?: { cause?: unknown }) {
+    super(code, message, details, options);
+  }
+}
+
+/** The settings of a batch cannot run it: every problem found, before any file is opened or request sent. */
+export class BatchSettingsError extends BatchError<{ problems: readonly string[] }> {
+  override readonly name = 'BatchSettingsError';
+
+  constructor(problems: readonly string[]) {
+    super(GW_ERROR_CODES.config, `batch settings: ${problems.length} problem(s): ${problems.join('; ')}`, { problems: [...problems] });
+  }
+}
+
+/** The batch was stopped through its signal after the requests in flight finished and were journaled. */
+export class BatchInterruptedError extends BatchError<{ settled: number; journal: string | null }> {
+  override readonly name = 'BatchInterruptedError';
+
+  constructor(settled: number, journal: string | null) {
+    super(
+      GW_ERROR_CODES.interrupted,
+      journal
+        ? `batch stopped after ${settled} orders were settled; nothing is in flight; finish it with resumeBatch (gw batch ... --resume) and the journal ${journal}`
+        : `batch stopped after ${settled} orders were settled; without a journal it cannot be resumed`,
+      { settled, journal },
+    );
+  }
+}
+
+/** Where a journal is damaged: its path, the 1-based line, the byte offset the line starts at, and what is wrong. */
+export interface JournalDamagedDetails {
+  readonly journal: string;
+  readonly line: number;
+  readonly byte: number;
+  readonly problem: string;
+}
+
+/**
+ * A journal line before the last one is not a journal entry (a torn last line, left by a crash or a full disk, is
+ * not damage: resume cuts it). Nothing after it can be trusted, so the batch is not resumed from it.
+ */
+export class JournalDamagedError extends BatchError<JournalDamagedDetails> {
+  override readonly name = 'JournalDamagedError';
+
+  constructor(details: JournalDamagedDetails) {
+    super(
+      GW_ERROR_CODES.decode,
+      `${details.journal}: line ${details.line} (from byte ${details.byte}) ${details.problem}, and lines follow it, so the journal is damaged ` +
+        'and cannot be resumed. Restore it from a backup and resume again; without one, settle the orders it names by query ' +
+        '(gw batch query) before sending any of them again, and start a new batch with a new journal',
+      details,
+    );
+  }
+}
+
+/** What `JournalInUseError` found: the journal's path and how many bytes it already holds. */
+export interface JournalInUseDetails {
+  readonly journal: string;
+  readonly bytes: number;
+}
+
+/**
+ * `runBatch` was given a journal that already holds a batch. Appending a second batch to it would send again every
+ * order the first one sent, so nothing is sent: finish that batch with `resumeBatch`, or give a new path.
+ */
+export class JournalInUseError extends BatchError<JournalInUseDetails> {
+  override readonly name = 'JournalInUseError';
+
+  constructor(journal: string, bytes: number) {
+    super(
+      GW_ERROR_CODES.config,
+      `${journal}: the journal already holds a batch (${bytes} bytes), so runBatch sent nothing; finish that batch with ` +
+        'resumeBatch (gw batch ... --resume) and this journal, or give runBatch a journal path of its own',
+      { journal, bytes },
+    );
+  }
+}
+
+/** Why the journal's lock was not taken. */
+export type JournalLockRefusal = 'alive' | 'stopped' | 'other-host' | 'other-pid-namespace' | 'unreadable' | 'takeover-in-progress';
+
+/** What `JournalLockedError` found: the journal, its lock file, who holds it (null when the file cannot be read) and why it was not taken over. */
+export interface JournalLockedDetails {
+  readonly journal: string;
+  readonly lockFile: string;
+  readonly holder: JournalLockHolder | null;
+  readonly reason: JournalLockRefusal;
+}
+
+function advice({ lockFile, holder, reason }: JournalLockedDetails): string {
+  if (holder === null) {
+    return `${lockFile} exists but is not a lock gw can read, so a batch may be using the journal; make sure no gw batch runs on it (ps), then remove ${lockFile}`;
+  }
+  const who = `${holder.role === 'run' ? 'runBatch (gw batch)' : 'resumeBatch (gw batch --resume)'}, pid ${holder.pid} on host ${holder.host}, started ${holder.startedAt}`;
+  switch (reason) {
+    case 'stopped':
+      return `it is in use by ${who}, which is stopped but alive (SIGSTOP, Ctrl-Z): let it go on (kill -CONT ${holder.pid}) and finish, or end it (kill ${holder.pid}) and resume`;
+    case 'other-host':
+      return `it is locked by ${who}, which this machine cannot check: if no batch runs there (on ${holder.host}: ps -p ${holder.pid}), remove ${lockFile} and resume`;
+    case 'other-pid-namespace':
+      return `it is locked by ${who} in another pid namespace (another container), which this process cannot check: if no batch runs there, remove ${lockFile} and resume`;
+    case 'takeover-in-progress':
+      return `another process is taking over the stale lock of ${who}; run again in a moment, and if this persists (a takeover that crashed) make sure no gw batch runs on the journal, then remove ${lockFile} and ${lockFile}.takeover-*`;
+    default:
+      return `it is in use by ${who}: wait for it to end (ps -p ${holder.pid}), then resume if its batch is not finished`;
+  }
+}
+
+/**
+ * The journal is locked by another run or resume (`<journal>.lock`), which may be sending its orders right now: a
+ * second one would send them again, so nothing was sent. A lock is taken over only when its holder, on this host, is
+ * dead; a live or stopped holder, one on another host, or a lock file that cannot be read is never taken over.
+ */
+export class JournalLockedError extends BatchError<JournalLockedDetails> {
+  override readonly name = 'JournalLockedError';
+
+  constructor(details: JournalLockedDetails) {
+    super(GW_ERROR_CODES.config, `${details.journal}: nothing was sent, because ${advice(details)}`, details);
+  }
+}
+
+/** The journal does not belong to this input (another operation, or an order that differs from the one journaled). */
+export class JournalMismatchError extends BatchError<{ journal: string; index: number | null }> {
+  override readonly name = 'JournalMismatchError';
+
+  constructor(journal: string, index: number | null, message: string) {
+    super(GW_ERROR_CODES.config, `${journal}: ${message}; resume with the same operation and the same input the batch started with`, { journal, index });
+  }
+}
+
+/** Why the journal could not be written: the path and the system's error code (`ENOSPC`, `EIO`, ...). */
+export interface JournalWriteDetails {
+  readonly journal: string;
+  readonly reason: string;
+}
+
+/**
+ * The journal could not be written (a full disk, an I/O error). The batch stops once the requests in flight are
+ * answered; nothing more is sent, since nothing more could be journaled. What reached the journal is resumable.
+ */
+export class JournalWriteError extends BatchError<JournalWriteDetails> {
+  override readonly name = 'JournalWriteError';
+
+  constructor(journal: string, cause: unknown) {
+    const code = (cause as { code?: unknown } | null)?.code;
+    const reason = typeof code === 'string' && code ? code : cause instanceof Error ? cause.name : 'unknown';
+    const fix = reason === 'ENOSPC' ? 'free space on its disk' : 'fix what stops it being written';
+    super(
+      GW_ERROR_CODES.interrupted,
+      `${journal}: the batch journal could not be written (${reason}), so the batch stopped sending; ${fix}, then finish ` +
+        'the batch with resumeBatch (gw batch ... --resume) and the same journal: orders whose outcome was not journaled are settled by query',
+      { journal, reason },
+      { cause },
+    );
+  }
+}
+
+/** A batch in a PostgreSQL ledger that cannot be started or resumed as asked (it exists, it does not, another operation). */
+export class LedgerBatchError extends BatchError<{ batch: string; problem: string }> {
+  override readonly name = 'LedgerBatchError';
+
+  constructor(batch: string, problem: string) {
+    super(GW_ERROR_CODES.config, `batch ${batch} in the ledger: ${problem}`, { batch, problem });
+  }
+}
+
+/** What a LedgerUnavailableError reports: the batch, for how long the ledger was out of reach, and the last failure. */
+export interface LedgerUnavailableDetails {
+  readonly batch: string | null;
+  readonly unreachableMs: number;
+  /** The driver's last error code (`ECONNREFUSED`, `57P01`...) or name. */
+  readonly reason: string;
+  /** Always `resume`: requests in flight were finished; resume the batch once the database is back. */
+  readonly next: 'resume';
+}
+
+/**
+ * The PostgreSQL ledger stayed out of reach longer than `ledgerOutageMs`: the worker sent nothing new meanwhile, let
+ * the requests in flight finish, and stopped. Chunks whose outcomes it could not write are taken over by the resume,
+ * which queries them before anything is sent again.
+ */
+export class LedgerUnavailableError extends BatchError<LedgerUnavailableDetails> {
+  override readonly name = 'LedgerUnavailableError';
+
+  constructor(details: Omit<LedgerUnavailableDetails, 'next'>, options?: { cause?: unknown }) {
+    const what = details.batch ? `batch ${details.batch} stopped` : 'the batch stopped';
+    super(
+      GW_ERROR_CODES.interrupted,
+      `the PostgreSQL ledger could not be reached for ${Math.round(details.unreachableMs / 1000)} s (${details.reason}): ${what}, sending nothing new; the requests in flight were finished. Once the database is back, resume it (resumeBatch with the same ledger and batch, or gw batch … --ledger URL --batch ${details.batch ?? 'ID'} --resume): chunks whose outcomes could not be written are queried before anything is sent again`,
+      { ...details, next: 'resume' },
+      options,
+    );
+  }
+}
+
+/** Where and why an orders file could not be read: `line` is the file's 1-based line (null: the file as a whole). */
+export interface OrderSourceProblem {
+  readonly file: string;
+  readonly line: number | null;
+  readonly problem: string;
+}
+
+/**
+ * A line of a CSV or JSONL orders file is not an order (bad quoting, wrong column count, invalid UTF-8, not a JSON
+ * object of text members, over-long). The message and details name the file and line and never echo the line's
+ * content, which may hold data that must not be printed.
+ */
+export class OrderSourceError extends BatchError<OrderSourceProblem> {
+  override readonly name = 'OrderSourceError';
+
+  constructor(file: string, line: number | null, problem: string) {
+    const where = line === null ? file : `${file}, line ${line}`;
+    super(GW_ERROR_CODES.decode, `${where}: ${problem}; fix the file and read it again`, { file, line, problem });
+  }
+}
+
+/** The database holds ledger tables of a gw version from before the migrations (never released): it is not upgraded. */
+export class UnmigratedLedgerError extends BatchError<Record<string, never>> {
+  override readonly name = 'UnmigratedLedgerError';
+
+  constructor() {
+    super(GW_ERROR_CODES.config, 'this database holds gw ledger tables (gw_batch) without gw_ledger_migration: they were made by a gw version from before 1.0, whose ledgers are not upgraded; use a new database (or schema) for the ledger', {});
+  }
+}
