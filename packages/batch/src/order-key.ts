@@ -1,113 +1,71 @@
 import { hash } from 'node:crypto';
-import type { BatchOperation } from './batch-operation.ts';
+import type { BatchOperation } from './operation/batch-operations.ts';
 import { canonicalAmount } from './intake/canonical-amount.ts';
+import { text, type Order } from './send/pending-order.ts';
 
-// Capture, cancel and review act on the whole transaction: their `amount` is the order's amount (UNKNOWNS U25), not a
-// sum to move, so two of them naming one transaction are one movement whatever amount they give; it is no key field.
-const FIELDS: Record<BatchOperation, readonly string[]> = {
-  capture: ['transaction_id', 'order_no'],
-  cancel: ['transaction_id', 'order_no'],
-  review: ['transaction_id', 'order_no'],
-  // Two refunds of one order are legitimate when they differ: a duplicate is the same amount and reason again.
-  refund: ['transaction_id', 'order_no', 'refund_amount', 'refund_reason'],
-  query: ['transaction_id', 'order_no'],
-};
+/**
+ * Which order an element names: its `transaction_id` (the gateway's identifier), or its `order_no` when it has none.
+ * Two elements with one name are one order: they never travel in one request (UNKNOWNS U37), answers are matched to
+ * them by it, and a query selects them by it.
+ */
+export function orderName(order: Readonly<Order>): { readonly by: 'transaction_id' | 'order_no'; readonly value: string } {
+  const id = text(order.transaction_id);
+  return id ? { by: 'transaction_id', value: id } : { by: 'order_no', value: text(order.order_no) };
+}
 
-// Key fields that are amounts (the spec's DecimalAmount): compared by decimal value, so 3, 3.0 and 3.00 are one refund.
-const AMOUNTS: ReadonlySet<string> = new Set(['refund_amount']);
+/**
+ * What makes two input orders the same request, written once for both places that ask: duplicates inside a batch
+ * (`DuplicateIndex`, journal and ledger alike) and, for an operation that moves money, claims across the batches of
+ * a ledger (`gw_order_claim`). It is the order's name (`orderName`: a capture, cancel or review acts on the whole
+ * transaction, whatever `order_no` or `amount` the row gives, UNKNOWNS U25), and for a refund also its amount, by
+ * decimal value (`3`, `3.0` and `3.00` are one refund), and its reason, since two different partial refunds of one
+ * order are two movements. Null for a refund whose amount is present but no decimal: intake refuses it for its format,
+ * and it is nobody's duplicate. The text keeps the form ledgers have stored since 1.0 (a name by order_no alone is
+ * prefixed `order_no:`; a refund's parts are joined by NUL, stored as their JSON array).
+ */
+export function orderIdentity(operation: BatchOperation, order: Readonly<Order>): string | null {
+  const name = orderName(order);
+  const base = name.by === 'transaction_id' ? name.value : `order_no:${name.value}`;
+  if (operation !== 'refund') return base;
+  const amount = order.refund_amount === undefined ? '' : canonicalAmount(order.refund_amount);
+  if (amount === null) return null;
+  return `${base}\u0000${amount}\u0000${text(order.refund_reason)}`;
+}
+
+/**
+ * The key of an order's claim across the batches of a ledger: its identity, for an operation that moves money; null
+ * for a query (it moves nothing) and for an order intake refuses for its format.
+ */
+export function claimKeyOf(operation: BatchOperation, order: Readonly<Order>): string | null {
+  return operation === 'query' ? null : orderIdentity(operation, order);
+}
 
 const SHORT = 40;
 
-/** A short field value as it is, a long one as a SHA-256 fingerprint (16 bytes, base64) so 100,000 keys stay small. */
-function compact(text: string): string {
-  return text.length <= SHORT ? text : `#${(hash('sha256', text, 'base64') as string).slice(0, 22)}`;
+/** A short identity as it is, a long one as a SHA-256 fingerprint (16 bytes, base64) so 100,000 keys stay small. */
+function compact(identity: string): string {
+  return identity.length <= SHORT ? identity : `#${(hash('sha256', identity, 'base64') as string).slice(0, 22)}`;
 }
 
-function fieldText(order: Readonly<Record<string, unknown>>, field: string): string {
-  const value = order[field];
-  return typeof value === 'string' ? value : String(value ?? '');
-}
-
-/**
- * A key field's text for comparison: an amount by its canonical decimal ('' when absent, as every field is optional,
- * U05), null for an amount that is present but no decimal (intake refuses it for its format; it is nobody's duplicate).
- */
-function keyText(order: Readonly<Record<string, unknown>>, field: string): string | null {
-  if (!AMOUNTS.has(field)) return fieldText(order, field);
-  const value = order[field];
-  return value === undefined ? '' : canonicalAmount(value);
-}
-
-/**
- * The input orders seen so far, by what makes two of them the same request (`FIELDS`): the first field's value (the
- * transaction_id, usually unique) keys a map whose entry holds the other fields' values, so the common case hashes a
- * string the order already has instead of a new joined one. Long values are kept as fingerprints.
- */
+/** The input orders seen so far, by identity (`orderIdentity`): the index of the first order of each. */
 export class DuplicateIndex {
-  readonly #fields: readonly string[];
-  // first field -> index of the first order with it, or (once two orders share it) other fields -> index.
-  readonly #seen = new Map<string, number | Map<string, number>>();
-  // The other fields of each order kept in #seen by index alone, to compare a later order with the same first field.
-  readonly #rests: string[] = [];
+  readonly #operation: BatchOperation;
+  readonly #seen = new Map<string, number>();
 
   constructor(operation: BatchOperation) {
-    this.#fields = FIELDS[operation];
-  }
-
-  /** The other fields' texts, or null when an amount among them is no decimal. */
-  #rest(order: Readonly<Record<string, unknown>>): string | null {
-    const fields = this.#fields;
-    let text = keyText(order, fields[1]!);
-    for (let i = 2; i < fields.length && text !== null; i++) {
-      const next = keyText(order, fields[i]!);
-      text = next === null ? null : `${text}\u0000${next}`;
-    }
-    return text === null ? null : compact(text);
+    this.#operation = operation;
   }
 
   /**
-   * Registers the order at `index`; returns the index of an earlier identical order instead, if there was one. An
-   * order whose key amount is no decimal is neither registered nor matched: it is refused for its format, never as a
-   * duplicate.
+   * Registers the order at `index`; returns the index of an earlier order with the same identity instead, if there
+   * was one. An order with no identity (a refund amount that is no decimal) is neither registered nor matched.
    */
-  remember(order: Readonly<Record<string, unknown>>, index: number): number | undefined {
-    const rest = this.#rest(order);
-    if (rest === null) return undefined;
-    const first = compact(fieldText(order, this.#fields[0]!));
-    const entry = this.#seen.get(first);
-    if (entry === undefined) {
-      this.#seen.set(first, index);
-      this.#rests[index] = rest;
-      return undefined;
-    }
-    if (typeof entry === 'number') {
-      const earlierRest = this.#rests[entry]!;
-      if (earlierRest === rest) return entry;
-      this.#seen.set(first, new Map([[earlierRest, entry], [rest, index]]));
-      return undefined;
-    }
-    const earlier = entry.get(rest);
-    if (earlier === undefined) entry.set(rest, index);
+  remember(order: Readonly<Order>, index: number): number | undefined {
+    const identity = orderIdentity(this.#operation, order);
+    if (identity === null) return undefined;
+    const key = compact(identity);
+    const earlier = this.#seen.get(key);
+    if (earlier === undefined) this.#seen.set(key, index);
     return earlier;
   }
-}
-
-/**
- * What makes an order the same money movement across batches (the ledger's claim): its transaction_id (or order_no
- * when it has none), and for a refund its amount and reason too, since two partial refunds of one order are two
- * movements. Null for an operation that moves no money (query).
- */
-export function claimKeyOf(operation: BatchOperation, order: Readonly<Record<string, unknown>>): string | null {
-  if (operation === 'query') return null;
-  const id = fieldText(order, 'transaction_id');
-  const base = id ? id : `order_no:${fieldText(order, 'order_no')}`;
-  return operation === 'refund' ? `${base}\u0000${amountKey(order, 'refund_amount')}\u0000${fieldText(order, 'refund_reason')}` : base;
-}
-
-/**
- * An amount in a claim key: its canonical decimal, so one refund written 3, 3.0 or 3.00 is one claim. Intake refuses a
- * non-decimal amount before any claim; were one to get here, its JSON text (quoted, no NUL) can equal no decimal.
- */
-function amountKey(order: Readonly<Record<string, unknown>>, field: string): string {
-  return keyText(order, field) ?? JSON.stringify(fieldText(order, field));
 }

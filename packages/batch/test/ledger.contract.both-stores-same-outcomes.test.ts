@@ -82,6 +82,26 @@ for (const store of stores) {
       expect(stored).not.toMatch(/\b737\b/);
     });
 
+    it('one order identity: one transaction_id under two order_nos is one order, one order_no under two transaction_ids two; a refund in three spellings is one', async () => {
+      const [a, b] = await authorisedOrders(sandbox, 2, '14.00');
+      // b's merchant order number under another transaction id (the sandbox keeps order numbers unique, so that
+      // transaction is unknown to it): another order, which is sent and answered for itself, not taken for b.
+      const c = { ...b!, transaction_id: `${b!.transaction_id}9` };
+      const orders: Orders = [a!, { ...a!, order_no: `${a!.order_no}-again` }, b!, c];
+      const result = await run(store.place(), orders);
+      expect(result.outcomes.map((o) => o.kind)).toEqual(['succeeded', 'rejected', 'succeeded', 'failed']);
+      expect(result.outcomes[1]!.reason).toBe(`duplicate of input order #0 (the same transaction_id ${JSON.stringify(a!.transaction_id)}): not sent twice`);
+      expect(result.outcomes[3]!.result).toMatchObject({ transaction_id: c.transaction_id, capture_status: expect.not.stringMatching(/^1$/) });
+      for (const o of [a!, b!]) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id)).toBe(1);
+
+      const refund = { ...a!, refund_amount: '3.00', refund_reason: 'damaged' };
+      const refunds: Orders = [refund, { ...refund, refund_amount: '3' }, { ...refund, refund_amount: '03.0' }, { ...refund, refund_amount: '4.00' }];
+      const refunded = await runBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds as never, ...store.place() });
+      expect(refunded.outcomes.map((o) => o.kind)).toEqual(['succeeded', 'rejected', 'rejected', 'succeeded']);
+      expect(refunded.outcomes[2]!.reason).toMatch(/^duplicate of input order #0 \(the same transaction_id .*, refund_amount and refund_reason\)/);
+      expect(sandbox.state.orders.get(a!.transaction_id)!.refunds.map((r) => r.amountMinor).sort()).toEqual([300n, 400n]);
+    });
+
     it('a batch stopped part way is finished by resume: one outcome each, nothing captured twice', async () => {
       const orders = await authorisedOrders(sandbox, 400, '13.00');
       const place = store.place();

@@ -1,4 +1,5 @@
-import { text, type PendingOrder } from '../send/pending-order.ts';
+import { orderName } from '../order-key.ts';
+import type { PendingOrder } from '../send/pending-order.ts';
 
 /** Orders waiting for a chunk: resends first, then input, cut at most `limit` at a time. */
 export class ChunkQueue {
@@ -46,8 +47,8 @@ export class ChunkQueue {
     const ids = new Set<string>();
     const nos = new Set<string>();
     for (const pending of chunk) {
-      const id = text(pending.order.transaction_id);
-      (id ? ids : nos).add(id || text(pending.order.order_no));
+      const { by, value } = orderName(pending.order);
+      (by === 'transaction_id' ? ids : nos).add(value);
     }
     for (const queue of [this.#retry, this.#deferred]) {
       // One pass, then one splice: orders passed over (another element of an order already in the chunk) keep their place.
@@ -55,9 +56,8 @@ export class ChunkQueue {
       let i = 0;
       for (; i < queue.length && chunk.length < this.#limit; i++) {
         const pending = queue[i]!;
-        const id = text(pending.order.transaction_id);
-        const named = id ? ids : nos;
-        const name = id || text(pending.order.order_no);
+        const { by, value: name } = orderName(pending.order);
+        const named = by === 'transaction_id' ? ids : nos;
         if (named.has(name)) {
           passedOver.push(pending);
           continue;

@@ -1,6 +1,6 @@
 import { RecordValidator, type BatchSpec, type ValidationProblem } from '@gw/types';
 import { batchSpecOf, type BatchOperation } from '../operation/batch-operations.ts';
-import { DuplicateIndex } from '../order-key.ts';
+import { DuplicateIndex, orderName } from '../order-key.ts';
 import { text, type Order, type PendingOrder } from '../send/pending-order.ts';
 
 /** Why an input order is refused before sending: in words, and every problem found. */
@@ -42,7 +42,11 @@ export class OrderIntake {
       return { reason: `carries card data (${pending.cardFields.join(', ')}): refused, and its card fields were dropped unread`, problems };
     }
     const earlier = this.remember(pending);
-    if (earlier !== undefined) return { reason: `duplicate of input order #${earlier}: not sent twice`, problems: [] };
+    if (earlier !== undefined) {
+      const { by, value } = orderName(pending.order);
+      const same = this.#operation === 'refund' ? ` (the same ${by} ${JSON.stringify(value)}, refund_amount and refund_reason)` : ` (the same ${by} ${JSON.stringify(value)})`;
+      return { reason: `duplicate of input order #${earlier}${same}: not sent twice`, problems: [] };
+    }
     return null;
   }
 
