@@ -1,4 +1,5 @@
-import type { BatchClient, BatchOperation } from './batch-operation.ts';
+import type { BatchClient } from './operation/batch-records.ts';
+import type { BatchOperation } from './operation/batch-operations.ts';
 import type { OrderOutcome, OutcomeCounts } from './outcome.ts';
 import type { BatchProgress } from './progress.ts';
 import type { Reconciler } from './reconciler.ts';

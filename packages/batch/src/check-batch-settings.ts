@@ -1,4 +1,4 @@
-import type { BatchOperation } from './batch-operation.ts';
+import type { BatchOperation } from './operation/batch-operations.ts';
 import { BATCH_OPERATIONS as OPERATIONS } from './operation/batch-operations.ts';
 import { BatchSettingsError } from './errors.ts';
 import { BATCH_DEFAULTS } from './batch-defaults.ts';

@@ -1,18 +1,11 @@
-import { GW_ERROR_CODES, GwError, type GwErrorCode } from '@gw/types';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { JournalLockHolder } from './journal/lock-holder.ts';
 
-// Every error @gw/batch throws to its caller: one class per concept, all under BatchError (a GwError: a stable
-// `code`, a message a person can act on, structured `details`). Card data never reaches a message or details.
-
-/** Base of every error of @gw/batch: `instanceof BatchError` tells a batch's own refusals and stops from the client's errors. */
-export abstract class BatchError<Details extends object = Record<string, unknown>> extends GwError<Details> {
-  constructor(code: GwErrorCode, message: string, details: Details, options?: { cause?: unknown }) {
-    super(code, message, details, options);
-  }
-}
+// Every error @gw/batch throws to its caller: one class per concept, each a GwError (a stable `code`, a message a
+// person can act on, structured `details`). Card data never reaches a message or details.
 
 /** The settings of a batch cannot run it: every problem found, before any file is opened or request sent. */
-export class BatchSettingsError extends BatchError<{ problems: readonly string[] }> {
+export class BatchSettingsError extends GwError<{ problems: readonly string[] }> {
   override readonly name = 'BatchSettingsError';
 
   constructor(problems: readonly string[]) {
@@ -21,7 +14,7 @@ export class BatchSettingsError extends BatchError<{ problems: readonly string[]
 }
 
 /** The batch was stopped through its signal after the requests in flight finished and were journaled. */
-export class BatchInterruptedError extends BatchError<{ settled: number; journal: string | null }> {
+export class BatchInterruptedError extends GwError<{ settled: number; journal: string | null }> {
   override readonly name = 'BatchInterruptedError';
 
   constructor(settled: number, journal: string | null) {
@@ -47,7 +40,7 @@ export interface JournalDamagedDetails {
  * A journal line before the last one is not a journal entry (a torn last line, left by a crash or a full disk, is
  * not damage: resume cuts it). Nothing after it can be trusted, so the batch is not resumed from it.
  */
-export class JournalDamagedError extends BatchError<JournalDamagedDetails> {
+export class JournalDamagedError extends GwError<JournalDamagedDetails> {
   override readonly name = 'JournalDamagedError';
 
   constructor(details: JournalDamagedDetails) {
@@ -71,7 +64,7 @@ export interface JournalInUseDetails {
  * `runBatch` was given a journal that already holds a batch. Appending a second batch to it would send again every
  * order the first one sent, so nothing is sent: finish that batch with `resumeBatch`, or give a new path.
  */
-export class JournalInUseError extends BatchError<JournalInUseDetails> {
+export class JournalInUseError extends GwError<JournalInUseDetails> {
   override readonly name = 'JournalInUseError';
 
   constructor(journal: string, bytes: number) {
@@ -119,7 +112,7 @@ function advice({ lockFile, holder, reason }: JournalLockedDetails): string {
  * second one would send them again, so nothing was sent. A lock is taken over only when its holder, on this host, is
  * dead; a live or stopped holder, one on another host, or a lock file that cannot be read is never taken over.
  */
-export class JournalLockedError extends BatchError<JournalLockedDetails> {
+export class JournalLockedError extends GwError<JournalLockedDetails> {
   override readonly name = 'JournalLockedError';
 
   constructor(details: JournalLockedDetails) {
@@ -128,7 +121,7 @@ export class JournalLockedError extends BatchError<JournalLockedDetails> {
 }
 
 /** The journal does not belong to this input (another operation, or an order that differs from the one journaled). */
-export class JournalMismatchError extends BatchError<{ journal: string; index: number | null }> {
+export class JournalMismatchError extends GwError<{ journal: string; index: number | null }> {
   override readonly name = 'JournalMismatchError';
 
   constructor(journal: string, index: number | null, message: string) {
@@ -146,7 +139,7 @@ export interface JournalWriteDetails {
  * The journal could not be written (a full disk, an I/O error). The batch stops once the requests in flight are
  * answered; nothing more is sent, since nothing more could be journaled. What reached the journal is resumable.
  */
-export class JournalWriteError extends BatchError<JournalWriteDetails> {
+export class JournalWriteError extends GwError<JournalWriteDetails> {
   override readonly name = 'JournalWriteError';
 
   constructor(journal: string, cause: unknown) {
@@ -164,7 +157,7 @@ export class JournalWriteError extends BatchError<JournalWriteDetails> {
 }
 
 /** A batch in a PostgreSQL ledger that cannot be started or resumed as asked (it exists, it does not, another operation). */
-export class LedgerBatchError extends BatchError<{ batch: string; problem: string }> {
+export class LedgerBatchError extends GwError<{ batch: string; problem: string }> {
   override readonly name = 'LedgerBatchError';
 
   constructor(batch: string, problem: string) {
@@ -187,7 +180,7 @@ export interface LedgerUnavailableDetails {
  * the requests in flight finish, and stopped. Chunks whose outcomes it could not write are taken over by the resume,
  * which queries them before anything is sent again.
  */
-export class LedgerUnavailableError extends BatchError<LedgerUnavailableDetails> {
+export class LedgerUnavailableError extends GwError<LedgerUnavailableDetails> {
   override readonly name = 'LedgerUnavailableError';
 
   constructor(details: Omit<LedgerUnavailableDetails, 'next'>, options?: { cause?: unknown }) {
@@ -213,7 +206,7 @@ export interface OrderSourceProblem {
  * object of text members, over-long). The message and details name the file and line and never echo the line's
  * content, which may hold data that must not be printed.
  */
-export class OrderSourceError extends BatchError<OrderSourceProblem> {
+export class OrderSourceError extends GwError<OrderSourceProblem> {
   override readonly name = 'OrderSourceError';
 
   constructor(file: string, line: number | null, problem: string) {
@@ -223,10 +216,28 @@ export class OrderSourceError extends BatchError<OrderSourceProblem> {
 }
 
 /** The database holds ledger tables of a gw version from before the migrations (never released): it is not upgraded. */
-export class UnmigratedLedgerError extends BatchError<Record<string, never>> {
+export class UnmigratedLedgerError extends GwError<Record<string, never>> {
   override readonly name = 'UnmigratedLedgerError';
 
   constructor() {
     super(GW_ERROR_CODES.config, 'this database holds gw ledger tables (gw_batch) without gw_ledger_migration: they were made by a gw version from before 1.0, whose ledgers are not upgraded; use a new database (or schema) for the ledger', {});
+  }
+}
+
+/**
+ * A chunk's request went to the gateway without its send guard: the transport (a wrapper around the client, a
+ * client of another make) dropped the per-call options that check the lease at the write and bound the request's
+ * time. Nothing proves the chunk was still this worker's when it left, so the batch stops; its orders are queried
+ * by the resume before anything is sent again.
+ */
+export class SendGuardSkippedError extends GwError<{ chunk: number; problem: string }> {
+  override readonly name = 'SendGuardSkippedError';
+
+  constructor(chunk: number, problem: string) {
+    super(
+      GW_ERROR_CODES.interrupted,
+      `chunk ${chunk} was sent, but ${problem}: the batch stopped. Pass the batch a client from createClient (@gw/client), or make the wrapper hand each call its options unchanged, then resume the batch: this chunk's orders are queried before anything is sent again`,
+      { chunk, problem },
+    );
   }
 }

@@ -1,5 +1,4 @@
 export {
-  BatchError,
   BatchInterruptedError,
   BatchSettingsError,
   JournalDamagedError,
@@ -10,6 +9,7 @@ export {
   LedgerBatchError,
   LedgerUnavailableError,
   OrderSourceError,
+  SendGuardSkippedError,
   UnmigratedLedgerError,
   type JournalDamagedDetails,
   type JournalInUseDetails,
@@ -26,8 +26,8 @@ export type { WorkerStats } from './runner/worker-loop.ts';
 export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
 export { maskedLedgerUrl } from './postgres/masked-url.ts';
 export type { BatchResult, BatchSettings } from './batch-settings.ts';
-export type { BatchClient, BatchOperation, BatchOrders, BatchResults, QuerySelection } from './batch-operation.ts';
-export { BATCH_OPERATIONS, isBatchOperation } from './operation/batch-operations.ts';
+export type { BatchClient, BatchOrders, BatchResults, QuerySelection } from './operation/batch-records.ts';
+export { BATCH_OPERATIONS, isBatchOperation, type BatchOperation } from './operation/batch-operations.ts';
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
 export type { BatchProgress } from './progress.ts';
 export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';

@@ -1,5 +1,5 @@
 import type { QueriedOrder } from '@gw/types';
-import type { BatchOperation } from './batch-operation.ts';
+import type { BatchOperation } from './operation/batch-operations.ts';
 
 /** What a query says about whether an unanswered request took effect for one order. */
 export type ReconcileVerdict = 'applied' | 'not-applied' | 'unknown';

@@ -1,4 +1,5 @@
-import type { BatchOperation, BatchOrders } from './batch-operation.ts';
+import type { BatchOrders } from './operation/batch-records.ts';
+import type { BatchOperation } from './operation/batch-operations.ts';
 import type { OpenJournalFile } from './journal/batch-journal.ts';
 import type { BatchResult, BatchSettings } from './batch-settings.ts';
 import { checkBatchSettings } from './check-batch-settings.ts';
@@ -22,6 +23,8 @@ export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<Batc
 
 
 /** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
+export function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op> & { readonly ledger: LedgerSettings['ledger'] }): Promise<LedgerBatchResult>;
+export function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult>;
 export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult> {
   checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: true });
   if (options.ledger !== undefined) {

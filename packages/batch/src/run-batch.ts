@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { withoutCardData } from '@gw/types';
-import type { BatchOperation, BatchOrders } from './batch-operation.ts';
+import type { BatchOrders } from './operation/batch-records.ts';
+import type { BatchOperation } from './operation/batch-operations.ts';
 import type { OpenJournalFile } from './journal/batch-journal.ts';
 import type { BatchResult, BatchSettings } from './batch-settings.ts';
 import type { PendingOrder } from './send/pending-order.ts';

@@ -1,7 +1,7 @@
 import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBatch, type BatchClient } from '../src/index.ts';
-import { authorisedOrders, clientFor } from './harness.ts';
+import { runBatch } from '../src/index.ts';
+import { answersRewritten, authorisedOrders, clientFor } from './harness.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -14,14 +14,10 @@ describe('result elements are matched to orders by the ids they echo', () => {
     const orders = await authorisedOrders(sandbox, 60);
     const real = clientFor(sandbox);
     // A gateway that answers in reverse order and leaves one element out (the request itself is real and applied).
-    const reordering: BatchClient = {
-      ...real,
-      capture: async (request) => {
-        const response = (await real.capture(request)) as { capture_orders: Record<string, unknown>[] };
-        const elements = [...response.capture_orders].reverse().filter((e) => e.transaction_id !== orders[7]!.transaction_id);
-        return { ...response, capture_orders: elements };
-      },
-    };
+    const reordering = answersRewritten(real, (response) => {
+      const elements = [...(response.capture_orders as Record<string, unknown>[])].reverse().filter((e) => e.transaction_id !== orders[7]!.transaction_id);
+      return { ...response, capture_orders: elements };
+    });
     const result = await runBatch({ client: reordering, operation: 'capture', orders, reconcile: sandboxReconciler });
     expect(result.counts).toEqual({ succeeded: 60, failed: 0, rejected: 0, unknown: 0 });
     for (const outcome of result.outcomes) {
@@ -38,14 +34,8 @@ describe('result elements are matched to orders by the ids they echo', () => {
   it('reads past elements that are not objects, settling the orders they stand in for by query', async () => {
     const orders = await authorisedOrders(sandbox, 3);
     const real = clientFor(sandbox);
-    const garbled: BatchClient = {
-      ...real,
-      capture: async (request) => {
-        const response = (await real.capture(request)) as { capture_orders: unknown[] };
-        // Not what the types promise: what a broken gateway might send.
-        return { ...response, capture_orders: [null, 'x', ...response.capture_orders.slice(2)] } as never;
-      },
-    };
+    // Not what the types promise: what a broken gateway might send.
+    const garbled = answersRewritten(real, (response) => ({ ...response, capture_orders: [null, 'x', ...(response.capture_orders as unknown[]).slice(2)] }));
     const result = await runBatch({ client: garbled, operation: 'capture', orders, reconcile: sandboxReconciler });
     expect(result.outcomes.map((o) => [o.kind, o.reconciled ?? false])).toEqual([
       ['succeeded', true],

@@ -1,7 +1,7 @@
 // "failed: not sent" only when the error proves the request never left; any other error is settled by query.
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { NotSentError } from '@gw/client';
+import { NotSentError, type GuardedCall } from '@gw/client';
 import { GwError } from '@gw/types';
 import { describe, expect, it } from 'vitest';
 import { runBatch, type BatchClient, type Reconciler } from '../src/index.ts';
@@ -14,8 +14,10 @@ const notApplied: Reconciler = () => 'not-applied';
 function throwing(error: unknown): BatchClient & { captures: number } {
   const client = {
     captures: 0,
-    capture: async () => {
+    // As the real client does, the check before the write runs before a failure that may follow a write.
+    capture: async (_request: unknown, call: GuardedCall) => {
       client.captures += 1;
+      call.beforeSend();
       throw error;
     },
     query: async () => ({ return_status: '1', orders_list: [] }),

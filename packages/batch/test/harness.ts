@@ -1,6 +1,6 @@
 // Test helpers: a real sandbox on 127.0.0.1, the real client, and authorised orders to act on.
 import { readFileSync } from 'node:fs';
-import { createClient } from '@gw/client';
+import { createClient, type GuardedCall } from '@gw/client';
 import { authoriseOrders, type AuthorisingClient } from '@gw/test-support';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
@@ -19,6 +19,19 @@ export function clientFor(sandbox: Sandbox, overrides: Record<string, unknown> =
     timeoutMs: 5_000,
     ...overrides,
   }) as unknown as BatchClient;
+}
+
+/**
+ * The client with its capture answers rewritten by `rewrite` (a gateway that reorders, drops or garbles elements): a
+ * wrapper as a team would write one, handing each call its options (time limit, the check before the write) and the
+ * answer back through the call's guard.
+ */
+export function answersRewritten(real: BatchClient, rewrite: (response: Record<string, unknown>) => Record<string, unknown>): BatchClient {
+  const capture = async (request: Parameters<BatchClient['capture']>[0], call: GuardedCall) => {
+    const response = await real.capture(request, { timeoutMs: call.timeoutMs, beforeSend: call.beforeSend });
+    return call.answered(rewrite(response as unknown as Record<string, unknown>));
+  };
+  return { ...real, capture: capture as BatchClient['capture'] };
 }
 
 /** A capture-ready order record (a type alias, so it is a `Record<string, string>` as batch inputs are). */

@@ -1,6 +1,7 @@
 import { operations, type OperationName } from '@gw/types';
 import { OperationCaller, type CallOptions } from './call-operation.ts';
 import { resolveClientOptions, type ClientOptions } from './client-options.ts';
+import { isGuardedCall } from './guarded-call.ts';
 import type { OperationMethods } from './generated/methods.gen.ts';
 
 export type { RequestInput } from './request-input.ts';
@@ -22,7 +23,11 @@ export function createClient(options: ClientOptions): GwClient {
   const client: Record<string | symbol, unknown> = {};
   // The methods come from the operation table, so a path, encoding or limit is never listed here by hand.
   for (const name of Object.keys(operations) as OperationName[]) {
-    client[name] = (input: unknown, callOptions?: CallOptions) => caller.call(name, input, callOptions);
+    client[name] = (input: unknown, callOptions?: CallOptions) => {
+      const called = caller.call(name, input, callOptions);
+      // A guarded call (a batch's send) gets its answer back vouched for by its own options.
+      return isGuardedCall(callOptions) ? called.then((answer) => callOptions.answered(answer)) : called;
+    };
   }
   client.close = () => caller.close();
   client[Symbol.asyncDispose] = () => caller.close();

@@ -2,6 +2,7 @@ export { createClient, type GwClient, type RequestInput } from './create-client.
 export type { OperationMethods } from './generated/methods.gen.ts';
 export type { ClientOptions, UnknownFieldsOption } from './client-options.ts';
 export type { CallOptions, CheckoutResult } from './call-operation.ts';
+export type { Guarded, GuardedCall } from './guarded-call.ts';
 export type { TransportOptions } from './transport.ts';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.ts';
 export type { ClientHooks, ErrorEvent, RequestEvent, ResponseEvent } from './hooks.ts';

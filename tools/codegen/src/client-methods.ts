@@ -32,10 +32,13 @@ function comment(lines: string[]): string {
 }
 
 // The parameter and result types: the table decides (a list-in-a-string selection takes lists, an HTML answer is a page).
+// A batch operation also takes a GuardedCall first (a batch worker's send): its answer comes back vouched for, so a
+// wrapper that drops the options is no longer the method's type.
 function signature(row: OperationRow): string {
   const input = row.batch?.separator ? 'selection: QueryInput' : `request: RequestInput<T.${row.requestSchema}>`;
   const output = row.responseEncoding === 'html' ? 'CheckoutResult' : `T.${row.responseSchema}`;
-  return `  ${row.name}(${input}, options?: CallOptions): Promise<${output}>;`;
+  const plain = `  ${row.name}(${input}, options?: CallOptions): Promise<${output}>;`;
+  return row.batch ? `  ${row.name}(${input}, options: GuardedCall): Promise<Guarded<${output}>>;\n${plain}` : plain;
 }
 
 /** The body of `packages/client/src/generated/methods.gen.ts`: one typed, documented method per row of the table. */
@@ -44,6 +47,7 @@ export function clientMethodsModule(doc: SpecDocument, rows: OperationRow[]): st
   return [
     "import type * as T from '@gw/types';",
     "import type { CallOptions, CheckoutResult } from '../call-operation.ts';",
+    "import type { Guarded, GuardedCall } from '../guarded-call.ts';",
     "import type { QueryInput } from '../query-selection.ts';",
     "import type { RequestInput } from '../request-input.ts';",
     '',

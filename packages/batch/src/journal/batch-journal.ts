@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { BatchOperation } from '../batch-operation.ts';
+import type { BatchOperation } from '../operation/batch-operations.ts';
 import { readJournalEntries } from './journal-reader.ts';
 import { JournalWriteError } from '../errors.ts';
 import type { OrderOutcome } from '../outcome.ts';

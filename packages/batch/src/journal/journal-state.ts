@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { BatchOperation } from '../batch-operation.ts';
+import type { BatchOperation } from '../operation/batch-operations.ts';
 import { withJournaledOrder } from './batch-journal.ts';
 import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { JournalMismatchError } from '../errors.ts';

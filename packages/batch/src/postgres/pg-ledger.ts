@@ -347,7 +347,7 @@ export class PgLedger {
     const sentAt = performance.now();
     const { rows } = await this.#query<{ chunk: string }>(RENEW, [id, holder, terms.leaseMs, intArray(chunks.map((c) => c.chunk)), intArray(chunks.map((c) => c.fence)), terms.sendWindowMs]);
     const renewed = new Set(rows.map((r) => Number(r.chunk)));
-    for (const claimed of chunks) if (renewed.has(claimed.chunk)) claimed.lease.renewed(sentAt, terms.leaseMs);
+    for (const claimed of chunks) if (renewed.has(claimed.chunk) && claimed.lease instanceof LocalLease) claimed.lease.renewed(sentAt, terms.leaseMs);
     return renewed.size;
   }
 

@@ -1,9 +1,8 @@
 import { operations } from '@gw/types';
-import type { BatchClient } from '../batch-operation.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { Reconciler } from '../reconciler.ts';
-import { selectionOf } from '../send/call-operation.ts';
+import { selectionOf, type BatchTransport } from '../send/batch-transport.ts';
 import { messageOf, text, type Order, type PendingOrder } from '../send/pending-order.ts';
 
 const QUERY_LIMIT = operations.query.batch.limit;
@@ -31,9 +30,9 @@ function sendsOf(pending: PendingOrder): string {
  * The orders the query lists, or its error. One call: the client tries a query again itself (a query is safe to
  * repeat: its `retry` option), so the batch adds no second layer of tries.
  */
-async function queryListed(client: BatchClient, group: readonly PendingOrder[]): Promise<Order[] | { error: unknown }> {
+async function queryListed(transport: BatchTransport, group: readonly PendingOrder[]): Promise<Order[] | { error: unknown }> {
   try {
-    const answer = (await client.query(selectionOf(group.map((p) => p.order)))) as { orders_list?: Order[] };
+    const answer = (await transport.query(selectionOf(group.map((p) => p.order)))) as { orders_list?: Order[] };
     return Array.isArray(answer.orders_list) ? answer.orders_list : [];
   } catch (error) {
     return { error };
@@ -45,15 +44,15 @@ async function queryListed(client: BatchClient, group: readonly PendingOrder[]):
  * orders succeed, orders not applied go out again (at most `maxResends` counted times), the rest end `unknown`.
  */
 export class QueryReconciliation {
-  readonly #client: BatchClient;
+  readonly #transport: BatchTransport;
   readonly #operation: Exclude<BatchOperation, 'query'>;
   readonly #reconcile: Reconciler;
   readonly #maxResends: number;
   readonly #quietMs: number;
 
   /** `quietMs`: how long after an unanswered call ended its orders are queried (a request that reached the gateway late has landed by then). */
-  constructor(options: { client: BatchClient; operation: BatchOperation; reconcile: Reconciler; maxResends: number; quietMs: number }) {
-    this.#client = options.client;
+  constructor(options: { transport: BatchTransport; operation: BatchOperation; reconcile: Reconciler; maxResends: number; quietMs: number }) {
+    this.#transport = options.transport;
     this.#operation = options.operation as Exclude<BatchOperation, 'query'>;
     this.#reconcile = options.reconcile;
     this.#maxResends = options.maxResends;
@@ -73,7 +72,7 @@ export class QueryReconciliation {
     const resend: PendingOrder[] = [];
     for (let start = 0; start < orders.length; start += QUERY_LIMIT) {
       const group = orders.slice(start, start + QUERY_LIMIT);
-      const listed = await queryListed(this.#client, group);
+      const listed = await queryListed(this.#transport, group);
       if (!Array.isArray(listed)) {
         outcomes.push(...group.map((p) => this.#unknown(p, `${noAnswer}, and the query to check it failed too (after the client's own tries): ${messageOf(listed.error)}`)));
         continue;

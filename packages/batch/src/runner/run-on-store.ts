@@ -10,6 +10,7 @@ import { progressOf } from '../progress.ts';
 import { cannotTellReconciler } from '../reconciler.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { ChunkStore } from '../store/chunk-store.ts';
+import { transportOf } from '../send/batch-transport.ts';
 import { takeIn } from './take-in.ts';
 import { WakeUp } from './wake-up.ts';
 import { runWorker, type WorkerStats } from './worker-loop.ts';
@@ -86,7 +87,7 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
       store,
       holder: settings.holder,
       operation,
-      client: settings.client,
+      transport: transportOf(settings.client),
       concurrency,
       reconcile: settings.reconcile ?? cannotTellReconciler,
       maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends,

@@ -5,7 +5,6 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import { sendChunk } from '../send/send-chunk.ts';
 import type { WorkerOptions, WorkerStats } from './worker-loop.ts';
 import type { ChunkCommit, ClaimedChunk } from '../store/chunk-store.ts';
-import { sendGuard } from '../lease/local-lease.ts';
 
 /** How a leased chunk ended: settled (to commit), its lease lost after sending, or never sent (to hand back). */
 export type ChunkEnd = { readonly commit: ChunkCommit } | { readonly lost: true } | { readonly unsent: true };
@@ -32,7 +31,7 @@ export async function settleChunk(options: WorkerOptions, reconciliation: QueryR
   } else {
     await options.onStage?.('intent-written', claimed.chunk);
     // Sent only while the lease has the send margin left when the request is written; else handed back unsent.
-    const answered = await sendChunk(options.client, operation, claimed.orders, { timeoutMs: options.timeoutMs, beforeSend: sendGuard(claimed.chunk, claimed.lease, options.sendMarginMs) });
+    const answered = await sendChunk(options.transport, operation, claimed, options);
     if (answered.unsent) return { unsent: true };
     decided = answered.outcomes;
     inDoubt = answered.inDoubt;

@@ -1,5 +1,5 @@
 import { setTimeout } from 'node:timers/promises';
-import type { BatchClient } from '../batch-operation.ts';
+import type { BatchTransport } from '../send/batch-transport.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
@@ -20,7 +20,8 @@ const COMMITS_GATHER_MS = 5;
 export interface WorkerOptions extends StageHook {
   readonly store: ChunkStore;
   readonly holder: string;
-  readonly client: BatchClient;
+  /** How chunks and queries reach the gateway (the client, adapted once: `transportOf`). */
+  readonly transport: BatchTransport;
   readonly operation: BatchOperation;
   readonly concurrency: number;
   readonly reconcile: Reconciler;

@@ -1,10 +1,11 @@
-import type { CallOptions } from '@gw/client';
-import type { BatchClient } from '../batch-operation.ts';
-import { isLeaseLapse } from '../lease/local-lease.ts';
+import { SendGuardSkippedError } from '../errors.ts';
+import { isLeaseLapse, SendGuard } from '../lease/send-guard.ts';
 import { batchSpecOf, type BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
+import { provenNotSent } from '../proven-not-sent.ts';
 import { timedOut } from '../reconcile/reconcile-by-query.ts';
-import { callOperation } from './call-operation.ts';
+import type { ClaimedChunk } from '../store/chunk-store.ts';
+import type { BatchTransport } from './batch-transport.ts';
 import { classifyFailure } from './classify-failure.ts';
 import { matchAnswers } from './match-answers.ts';
 import type { PendingOrder } from './pending-order.ts';
@@ -12,18 +13,30 @@ import type { PendingOrder } from './pending-order.ts';
 /**
  * What one send of a chunk settled: the orders decided by the answer (or by a failure that proves the request never
  * left), the orders in doubt (to be queried, never resent blindly) and whether the call timed out (their query then
- * waits the send margin); or `unsent` when the caller's check refused the send before a byte was written.
+ * waits the send margin); or `unsent` when the lease check refused the send before a byte was written.
  */
 export type ChunkSent = { readonly unsent: true } | { readonly unsent: false; readonly outcomes: OrderOutcome[]; readonly inDoubt: PendingOrder[]; readonly timedOut: boolean };
 
-/** Sends a chunk's orders as one request (the journal's runner and a ledger worker alike) and settles each from what came back. */
-export async function sendChunk(client: BatchClient, operation: BatchOperation, orders: readonly PendingOrder[], call: CallOptions): Promise<ChunkSent> {
+/**
+ * Sends a chunk the caller holds (the journal's run and a ledger worker alike) as one request, and settles each order
+ * from what came back. The only way a chunk is sent: it takes the held chunk, whose lease the store handed out, and
+ * sends under a SendGuard that checks that lease at the moment the request is written, with the batch's time limit.
+ * A send whose guard was skipped (an answer not vouched for, or a failure after sending with no check made) throws
+ * SendGuardSkippedError and stops the batch, the chunk's orders left for the resume to query.
+ */
+export async function sendChunk(transport: BatchTransport, operation: BatchOperation, held: ClaimedChunk, timing: { readonly timeoutMs: number; readonly sendMarginMs: number }): Promise<ChunkSent> {
+  const orders = held.orders;
+  const guard = new SendGuard(held.chunk, held.lease, timing);
   let response: Record<string, unknown> | undefined;
   let error: unknown;
   try {
-    response = (await callOperation(client, operation, orders.map((p) => p.order), call)) as Record<string, unknown>;
+    response = (await transport.send(operation, orders.map((p) => p.order), guard)) as Record<string, unknown>;
   } catch (e) {
+    if (e instanceof SendGuardSkippedError) throw e;
     if (isLeaseLapse(e)) return { unsent: true };
+    // A real client runs the check before every write, so a failure that may have followed a write, with no check
+    // made, means the options never reached the wire.
+    if (!guard.checked && !provenNotSent(e)) throw new SendGuardSkippedError(held.chunk, 'the call failed after it may have been written, and the check before the write never ran');
     error = e;
   }
   const settled = response ? matchAnswers(operation, batchSpecOf(operation), orders, response) : classifyFailure(operation, orders, error);

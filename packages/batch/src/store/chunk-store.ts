@@ -1,5 +1,5 @@
 import type { BatchOperation } from '../operation/batch-operations.ts';
-import type { LocalLease } from '../lease/local-lease.ts';
+import type { HeldLease } from '../lease/held-lease.ts';
 import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 
@@ -13,7 +13,7 @@ export interface ClaimedChunk {
   /** The earlier holder's call was over (its send counts against maxResends). */
   readonly sent: boolean;
   /** This lease as the worker knows it (on its monotonic clock): a send is made only while it has the margin left. */
-  readonly lease: LocalLease;
+  readonly lease: HeldLease;
   /** Taken over: how long to wait before an earlier holder's request can no longer be in flight (then query). */
   readonly quietWaitMs: number;
 }

@@ -3,6 +3,7 @@
 
 import type * as T from '@gw/types';
 import type { CallOptions, CheckoutResult } from '../call-operation.ts';
+import type { Guarded, GuardedCall } from '../guarded-call.ts';
 import type { QueryInput } from '../query-selection.ts';
 import type { RequestInput } from '../request-input.ts';
 
@@ -37,6 +38,7 @@ export interface OperationMethods {
    * Selects up to 100 orders; each result is in `orders_list`.
    * Safe: retried on connection failures and the retried HTTP statuses.
    */
+  query(selection: QueryInput, options: GuardedCall): Promise<Guarded<T.QueryResponse>>;
   query(selection: QueryInput, options?: CallOptions): Promise<T.QueryResponse>;
   /**
    * Capture transactions.
@@ -46,6 +48,7 @@ export interface OperationMethods {
    * The answer's `encryption_data` is verified (SignatureError when missing or wrong).
    * Money-moving: never retried once sent; a lost answer throws OutcomeUnknownError with the identifiers to reconcile.
    */
+  capture(request: RequestInput<T.CaptureRequest>, options: GuardedCall): Promise<Guarded<T.CaptureResponse>>;
   capture(request: RequestInput<T.CaptureRequest>, options?: CallOptions): Promise<T.CaptureResponse>;
   /**
    * Review transactions.
@@ -55,6 +58,7 @@ export interface OperationMethods {
    * The answer's `encryption_data` is verified (SignatureError when missing or wrong).
    * Money-moving: never retried once sent; a lost answer throws OutcomeUnknownError with the identifiers to reconcile.
    */
+  review(request: RequestInput<T.ReviewRequest>, options: GuardedCall): Promise<Guarded<T.ReviewResponse>>;
   review(request: RequestInput<T.ReviewRequest>, options?: CallOptions): Promise<T.ReviewResponse>;
   /**
    * Cancel transactions.
@@ -64,6 +68,7 @@ export interface OperationMethods {
    * The answer's `encryption_data` is verified (SignatureError when missing or wrong).
    * Money-moving: never retried once sent; a lost answer throws OutcomeUnknownError with the identifiers to reconcile.
    */
+  cancel(request: RequestInput<T.CancelRequest>, options: GuardedCall): Promise<Guarded<T.CancelResponse>>;
   cancel(request: RequestInput<T.CancelRequest>, options?: CallOptions): Promise<T.CancelResponse>;
   /**
    * Cancel a recurring subscription.
@@ -81,6 +86,7 @@ export interface OperationMethods {
    * The answer's `encryption_data` is verified (SignatureError when missing or wrong).
    * Money-moving: never retried once sent; a lost answer throws OutcomeUnknownError with the identifiers to reconcile.
    */
+  refund(request: RequestInput<T.RefundRequest>, options: GuardedCall): Promise<Guarded<T.RefundResponse>>;
   refund(request: RequestInput<T.RefundRequest>, options?: CallOptions): Promise<T.RefundResponse>;
   /**
    * Create a payout.

@@ -11,9 +11,7 @@ import type {
   ReviewOrderResult,
 } from '@gw/types';
 
-/** The operations a batch runs (from the generated operation table). */
-export type { BatchOperation } from './operation/batch-operations.ts';
-import type { BatchOperation } from './operation/batch-operations.ts';
+import type { BatchOperation } from './batch-operations.ts';
 
 /** One order to select in a query batch. */
 export interface QuerySelection {
@@ -42,5 +40,7 @@ export interface BatchResults {
 /**
  * What `runBatch` needs of a client: the `@gw/client` client's method for each batch operation, throwing errors with
  * its stable codes (`GW_OUTCOME_UNKNOWN`, `GW_GATEWAY`, `GW_HTTP`, ...). `createClient` from `@gw/client` satisfies it.
+ * Each batch method takes a `GuardedCall` (its answer vouched for), so a wrapper that drops a call's options is not
+ * one; the batch reaches it through one `BatchTransport` (send/batch-transport.ts).
  */
 export type BatchClient = Pick<GwClient, BatchOperation>;
