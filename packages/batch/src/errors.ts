@@ -241,3 +241,20 @@ export class SendGuardSkippedError extends GwError<{ chunk: number; problem: str
     );
   }
 }
+
+/**
+ * The journal's lock file was removed or replaced while this run held it (someone removed it by hand, and another run
+ * may have taken the journal): the run checks its lock as each request is written, so it sent nothing more, let the
+ * requests in flight finish, and stopped.
+ */
+export class JournalLockLostError extends GwError<{ journal: string; lockFile: string }> {
+  override readonly name = 'JournalLockLostError';
+
+  constructor(journal: string, lockFile: string) {
+    super(
+      GW_ERROR_CODES.interrupted,
+      `${journal}: this run's lock ${lockFile} was removed or replaced while it ran, so another run may hold the journal: this run sent nothing more and stopped once its requests in flight were over. Make sure only one gw batch runs on the journal (ps), then finish it with resumeBatch (gw batch ... --resume)`,
+      { journal, lockFile },
+    );
+  }
+}

@@ -4,6 +4,7 @@ export {
   JournalDamagedError,
   JournalInUseError,
   JournalLockedError,
+  JournalLockLostError,
   JournalMismatchError,
   JournalWriteError,
   LedgerBatchError,

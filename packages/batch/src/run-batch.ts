@@ -77,7 +77,7 @@ export async function runBatch<Op extends BatchOperation>(options: RunBatchOptio
   try {
     if (options.journal) await refuseJournalInUse(options.journal);
     const total = options.total ?? (Array.isArray(options.orders) ? options.orders.length : undefined);
-    return await runJournalBatch({ ...options, ...(total === undefined ? {} : { total }) }, numberOrders(options.orders));
+    return await runJournalBatch({ ...options, ...(total === undefined ? {} : { total }) }, lock, numberOrders(options.orders));
   } finally {
     await lock?.release();
   }

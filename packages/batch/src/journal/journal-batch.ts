@@ -7,7 +7,7 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import { newHolderName, runOnStore } from '../runner/run-on-store.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
-import { HEARTBEAT_MS, type JournalLock } from './journal-lock.ts';
+import type { JournalLock } from './journal-lock.ts';
 import { JournalChunkStore, type JournalStoreOptions } from './journal-chunk-store.ts';
 import { readJournal } from './journal-state.ts';
 
@@ -21,9 +21,9 @@ const INTENTS_AHEAD_PER_SLOT = 2;
 /** Settings of a batch one process keeps (in a journal file, or in memory). */
 export type JournalBatchSettings = BatchSettings & StageHook & { readonly journalFile?: OpenJournalFile | undefined };
 
-function storeOptions(settings: JournalBatchSettings, journal: BatchJournal | null): JournalStoreOptions {
+function storeOptions(settings: JournalBatchSettings, journal: BatchJournal | null, lock: JournalLock | null): JournalStoreOptions {
   const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
-  return { journal, operation: settings.operation, limit: batchSpecOf(settings.operation).limit, lookahead: concurrency * INTENTS_AHEAD_PER_SLOT, keepOutcomes: settings.keepOutcomes ?? true };
+  return { journal, operation: settings.operation, limit: batchSpecOf(settings.operation).limit, lookahead: concurrency * INTENTS_AHEAD_PER_SLOT, keepOutcomes: settings.keepOutcomes ?? true, lock };
 }
 
 /** Runs the store to its end and closes it: with `end` when every order has its outcome, else resumable. */
@@ -39,10 +39,10 @@ async function runToEnd(store: JournalChunkStore, settings: JournalBatchSettings
   }
 }
 
-/** Runs a new batch kept in a journal file (`journal`, locked by the caller) or, without one, in memory only. */
-export async function runJournalBatch(settings: JournalBatchSettings & { readonly journal?: string | undefined }, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<BatchResult> {
+/** Runs a new batch kept in a journal file (`journal`, locked by the caller as `lock`) or, without one, in memory only. */
+export async function runJournalBatch(settings: JournalBatchSettings & { readonly journal?: string | undefined }, lock: JournalLock | null, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<BatchResult> {
   const journal = settings.journal ? await BatchJournal.open(settings.journal, settings.journalFile) : null;
-  const options = storeOptions(settings, journal);
+  const options = storeOptions(settings, journal, lock);
   try {
     await journal?.append({ type: 'start', version: 1, operation: settings.operation, limit: options.limit, at: new Date().toISOString() });
   } catch (error) {
@@ -71,18 +71,19 @@ export async function resumeJournalBatch(
   if ((await stat(settings.journal)).size > state.completeBytes) await truncate(settings.journal, state.completeBytes);
   const journal = await BatchJournal.open(settings.journal, settings.journalFile);
   const resumed = { ...settings, operation: state.operation };
-  const store = JournalChunkStore.resume(storeOptions(resumed, journal), state, quietWaitAfter(lock, settings));
+  const store = JournalChunkStore.resume(storeOptions(resumed, journal, lock), state, quietWaitAfter(lock, settings));
   return runToEnd(store, resumed, settings.journal, orders);
 }
 
 /**
  * How long to wait before querying a chunk in doubt: until no request of the dead holder this resume took the journal
- * over from can still be in flight. It sent nothing after its last heartbeat (plus one beat), and each request ended
- * its timeout plus send margin later (the holder's own, from its lock, or this resume's when the lock does not say;
- * the longer of the two). Nothing to wait for when the journal's last holder ended cleanly (its lock was released).
+ * over from can still be in flight. The takeover proved it dead (`provenGoneAt`), so each request it wrote was
+ * written before then, and ended its timeout plus send margin later (the holder's own, from its lock, or this
+ * resume's when the lock does not say; the longer of the two). No clock of the dead holder's is trusted. Nothing to
+ * wait for when the journal's last holder ended cleanly (its lock was released).
  */
 function quietWaitAfter(lock: JournalLock, settings: { timeoutMs?: number | undefined; sendMarginMs?: number | undefined }): number {
   if (lock.tookOverFrom === null) return 0;
   const endWithin = Math.max(lock.tookOverFrom.requestsEndWithinMs ?? 0, requestsEndWithinMs(settings));
-  return Math.max(0, lock.tookOverFrom.lastSeenAt + HEARTBEAT_MS + endWithin - Date.now());
+  return Math.max(0, lock.tookOverFrom.provenGoneAt + endWithin - Date.now());
 }

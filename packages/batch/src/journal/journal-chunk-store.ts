@@ -1,5 +1,6 @@
 import { withoutOrder, type BatchJournal, type JournalEntry } from './batch-journal.ts';
-import { LocalLease } from '../lease/local-lease.ts';
+import { JournalLockLostError } from '../errors.ts';
+import { JournalLease } from './journal-lease.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
@@ -32,6 +33,8 @@ export interface JournalStoreOptions {
   /** Chunks whose intent is written before a slot is free for them (their intents go to disk while requests are out). */
   readonly lookahead: number;
   readonly keepOutcomes: boolean;
+  /** The journal's lock as this run holds it (null: a batch kept in memory, which no other run can reach). */
+  readonly lock: { readonly lockFile: string; held(): boolean } | null;
 }
 
 /**
@@ -100,6 +103,7 @@ export class JournalChunkStore implements ChunkStore {
     // Input is read only as fast as requests go out: at most `lookahead` chunks wait for a slot.
     while (this.#ready.length >= this.#options.lookahead && !signal?.aborted) await this.#roomOrStop(signal);
     if (signal?.aborted) return 0;
+    this.#checkFence();
     const at = now();
     const added: ReadyChunk[] = chunks.map((orders) => ({ chunk: this.#nextChunk++, orders: [...orders], takenOver: false, sent: false, quietWaitMs: 0 }));
     const entries: JournalEntry[] = added.map((c) => ({ type: 'intent', chunk: c.chunk, orders: c.orders.map(journaledOrder), at }));
@@ -129,6 +133,7 @@ export class JournalChunkStore implements ChunkStore {
   }
 
   async step(commits: readonly ChunkCommit[], want: number): Promise<StoreStep> {
+    this.#checkFence();
     const at = now();
     const entries: JournalEntry[] = [];
     const resent: ReadyChunk[] = [];
@@ -166,8 +171,16 @@ export class JournalChunkStore implements ChunkStore {
 
   #lease(ready: ReadyChunk): ClaimedChunk {
     this.#inHand.add(ready.chunk);
-    // The run is the journal's only holder: its lease never ends.
-    return { ...ready, fence: 1, lease: new LocalLease(performance.now(), Infinity) };
+    // The run is the journal's only holder: its lease lasts while it holds the journal's lock.
+    return { ...ready, fence: 1, lease: this.#leaseOf };
+  }
+
+  readonly #leaseOf = new JournalLease(() => this.#options.lock?.held() ?? true);
+
+  /** Stops the batch once the journal's lock is no longer this run's: nothing more is written or sent. */
+  #checkFence(): void {
+    const lock = this.#options.lock;
+    if (lock && !lock.held()) throw new JournalLockLostError(this.name, lock.lockFile);
   }
 
   async markSent(claimed: ClaimedChunk): Promise<boolean> {

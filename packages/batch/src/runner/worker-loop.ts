@@ -86,6 +86,11 @@ class WorkerLoop {
   readonly inHand = new Map<number, ClaimedChunk>();
   readonly ready: ClaimedChunk[] = [];
   readonly running = new Set<Promise<void>>();
+  /**
+   * Chunks taken over from an earlier holder and waiting until none of its sends can still be in flight (then
+   * queried): they send nothing, so they hold no slot; the slots go on sending other chunks meanwhile.
+   */
+  readonly #quieting = new Set<number>();
   /** Steps whose commits are on their way to durable storage: their outcomes are reported when they are. */
   readonly durable = new Set<Promise<void>>();
   readonly #settled: ChunkCommit[] = [];
@@ -113,13 +118,13 @@ class WorkerLoop {
     for (;;) {
       if (this.failure) return;
       await this.handBack(this.unsent.splice(0));
-      const want = this.#stopping ? 0 : concurrency + store.heldReady(concurrency) - this.running.size - this.ready.length;
+      const want = this.#stopping ? 0 : concurrency + store.heldReady(concurrency) - this.#sending - this.ready.length;
       if (this.#settled.length === 0 && want === 0) {
         if (this.running.size === 0) return;
         await this.#wakeUp.sleep(pollMs);
         continue;
       }
-      if (this.#settled.length > 0 && this.ready.length > 0 && this.running.size > 0 && !this.#stopping) await setTimeout(COMMITS_GATHER_MS);
+      if (this.#settled.length > 0 && this.ready.length > 0 && this.#sending > 0 && !this.#stopping) await setTimeout(COMMITS_GATHER_MS);
       const commits = this.#settled.splice(0);
       const step = await store.step(commits, want);
       if (step.durable) this.#reportWhenDurable(step.durable, commits, step.held);
@@ -161,10 +166,22 @@ class WorkerLoop {
     await this.#options.store.release(chunks).catch(() => {});
   }
 
+  /** Chunks on a slot: running, less those waiting out an earlier holder's sends. */
+  get #sending(): number {
+    return this.running.size - this.#quieting.size;
+  }
+
   /** Starts chunks held ready on the free slots; one whose lease has less than the send margin left goes back unsent. */
   #fill(): void {
     // While the store cannot be reached nothing new starts: its outcomes could not be recorded.
-    while (!this.#stopping && !this.#options.store.unreachable && this.running.size < this.#options.concurrency && this.ready.length > 0) {
+    if (this.#stopping || this.#options.store.unreachable) return;
+    // Chunks that first wait out an earlier holder's sends start at once, on no slot.
+    for (let i = 0; i < this.ready.length; ) {
+      const claimed = this.ready[i]!;
+      if (claimed.takenOver && claimed.quietWaitMs > 0) this.#start(...this.ready.splice(i, 1) as [ClaimedChunk]);
+      else i += 1;
+    }
+    while (!this.#stopping && !this.#options.store.unreachable && this.#sending < this.#options.concurrency && this.ready.length > 0) {
       const claimed = this.ready.shift()!;
       if (!claimed.takenOver && !claimed.lease.lasts(this.#options.sendMarginMs)) this.unsent.push(claimed);
       else this.#start(claimed);
@@ -173,6 +190,7 @@ class WorkerLoop {
 
   #start(claimed: ClaimedChunk): void {
     this.stats.chunks += 1;
+    if (claimed.takenOver && claimed.quietWaitMs > 0) this.#quieting.add(claimed.chunk);
     const settling = settleChunk(this.#options, this.#reconciliation, claimed, this.stats)
       .then(
         (end) => {
@@ -184,6 +202,7 @@ class WorkerLoop {
       )
       .finally(() => {
         this.running.delete(settling);
+        this.#quieting.delete(claimed.chunk);
         this.#fill();
         this.#wakeUp.wake();
       });
