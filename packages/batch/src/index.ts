@@ -21,6 +21,7 @@ export { JournalLockedError, type JournalLockedDetails, type JournalLockRefusal 
 export type { JournalLockHolder } from './journal/lock-holder.ts';
 export { ordersFromCsv, ordersFromJsonl, type OrderSourceOptions } from './order-sources.ts';
 export { OrderSourceError, type OrderSourceProblem } from './order-source-error.ts';
+export { OrderColumnsError, orderColumnProblems, orderColumnsOf, type OrderColumnProblems, type OrderColumns, type OrderColumnsDetails, type OrderColumnsPlace, type UnknownOrderColumn } from './intake/order-columns.ts';
 export { MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
 export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';
 export { BatchInterruptedError } from './batch-interrupted-error.ts';

@@ -1,0 +1,151 @@
+import { batchElementFields, closestName, fieldWords, GW_ERROR_CODES, GwError, isCardDataField, querySelection } from '@gw/types';
+import type { BatchOperation } from '../batch-operation.ts';
+
+/** The columns (CSV header names, JSONL member names) an order of a batch operation may have, from the spec. */
+export interface OrderColumns {
+  /** Every column, in the spec's order: the members of one element of the operation's order array. */
+  readonly columns: readonly string[];
+  /** The columns that identify an order (`transaction_id`, or `order_no` when it has none): a file needs one of them. */
+  readonly identifying: readonly string[];
+  /** The other columns: each may be left out (every field is optional, UNKNOWNS U05). */
+  readonly optional: readonly string[];
+}
+
+/** A column the operation's orders do not have: its name as shown (or `column N`), its 1-based position, a close name. */
+export interface UnknownOrderColumn {
+  readonly column: string;
+  readonly position: number;
+  readonly suggestion: string | null;
+}
+
+/** What is wrong with a file's columns for an operation: unknown columns, identifying ones missing, what is expected. */
+export interface OrderColumnProblems {
+  readonly unknown: readonly UnknownOrderColumn[];
+  /** Empty, or every identifying column (the file has none of them: one is needed). */
+  readonly missing: readonly string[];
+  /** The file's columns that are the operation's. */
+  readonly known: readonly string[];
+  /** Every column of the operation (`OrderColumns.columns`). */
+  readonly expected: readonly string[];
+  /** The columns that identify an order (`OrderColumns.identifying`). */
+  readonly identifying: readonly string[];
+}
+
+/** Where a file's columns were refused and why: the file, its format, the line (the CSV header row, the first JSONL record). */
+export interface OrderColumnsDetails extends OrderColumnProblems {
+  readonly file: string;
+  readonly format: 'csv' | 'jsonl';
+  readonly line: number;
+  readonly operation: BatchOperation;
+}
+
+/** The file whose columns are checked: its name, its format, the line they were read from, the batch operation. */
+export interface OrderColumnsPlace {
+  readonly file: string;
+  readonly format: 'csv' | 'jsonl';
+  readonly line: number;
+  readonly operation: BatchOperation;
+}
+
+/**
+ * The columns of an operation's orders, read from the generated tables (`batchElementFields`). An order is found again
+ * (reconciled by query, keyed in the journal and ledger) by a field a query selects by (`querySelection.fields`), so
+ * those identify it; every other column is optional.
+ */
+export function orderColumnsOf(operation: BatchOperation): OrderColumns {
+  const columns = batchElementFields(operation) ?? [];
+  const selects: readonly string[] = querySelection.fields;
+  return {
+    columns,
+    identifying: columns.filter((column) => selects.includes(column)),
+    optional: columns.filter((column) => !selects.includes(column)),
+  };
+}
+
+/** A column name as it may be printed: a name; anything else (digits, a long or odd text: a data row read as the header) by position. */
+function shownColumn(name: string, position: number): string {
+  return /^[\p{L}_][\p{L}\p{N}_ .-]{0,63}$/u.test(name) && !/\d{12,}/.test(name) ? name : `column ${position}`;
+}
+
+/**
+ * The column `name` most likely stands for, among `candidates`: the same words spelled another way (`orderNumber`,
+ * `Order_No`), a typo (edit distance at most 2), or the first or last words of exactly one column (`txn`, `order`,
+ * `reason`).
+ */
+function suggestionFor(name: string, candidates: readonly string[]): string | null {
+  const words = fieldWords(name);
+  if (words === '') return null;
+  const same = candidates.find((candidate) => fieldWords(candidate) === words);
+  if (same) return same;
+  const close = closestName(name, candidates);
+  if (close) return close;
+  const part = candidates.filter((candidate) => {
+    const theirs = fieldWords(candidate);
+    return theirs.startsWith(`${words}_`) || theirs.endsWith(`_${words}`);
+  });
+  return part.length === 1 ? part[0]! : null;
+}
+
+/**
+ * The problems of a file's columns for `operation`, or null when it has none: every column the operation's orders do
+ * not have (each with a close name when there is one), and the identifying columns when the file has none of them.
+ * Only the names are read, never a value.
+ */
+export function orderColumnProblems(operation: BatchOperation, columns: readonly string[]): OrderColumnProblems | null {
+  const { columns: expected, identifying } = orderColumnsOf(operation);
+  const present = new Set(columns);
+  // A close name is one the file does not have already.
+  const candidates = expected.filter((column) => !present.has(column));
+  const unknown: UnknownOrderColumn[] = [];
+  columns.forEach((name, index) => {
+    if (expected.includes(name)) return;
+    const position = index + 1;
+    const shown = shownColumn(name, position);
+    unknown.push({ column: shown, position, suggestion: shown === name && !isCardDataField(name) ? suggestionFor(name, candidates) : null });
+  });
+  const missing = identifying.some((column) => present.has(column)) ? [] : identifying;
+  const known = columns.filter((name) => expected.includes(name));
+  return unknown.length === 0 && missing.length === 0 ? null : { unknown, missing, known, expected, identifying };
+}
+
+function described(column: UnknownOrderColumn): string {
+  const card = isCardDataField(column.column) ? ' (card data, which a batch order never carries)' : '';
+  return `\`${column.column}\`${card}${column.suggestion ? ` (did you mean \`${column.suggestion}\`?)` : ''}`;
+}
+
+/**
+ * The columns of an orders file (its CSV header row, or the members of its first JSONL record) do not fit the batch
+ * operation: unknown columns and a missing identifying column, every problem at once, checked before the first order
+ * is read. Names only, never a value; a column that does not look like a name (a data row read as the header) is
+ * named by its position.
+ */
+export class OrderColumnsError extends GwError<OrderColumnsDetails> {
+  override readonly name = 'OrderColumnsError';
+
+  constructor(place: OrderColumnsPlace, problems: OrderColumnProblems) {
+    const { file, format, line, operation } = place;
+    const { missing, known, expected, identifying } = problems;
+    // Not one known column, none close to one: in a CSV most likely an order read as the header row, so its cells are
+    // named by position only.
+    const dataRow = format === 'csv' && known.length === 0 && problems.unknown.every((column) => column.suggestion === null);
+    const unknown = dataRow ? problems.unknown.map((column) => ({ ...column, column: `column ${column.position}` })) : problems.unknown;
+    const said: string[] = [];
+    if (unknown.length > 0) said.push(`${unknown.length === 1 ? 'a column' : 'columns'} that ${operation} orders do not have: ${unknown.map(described).join(', ')}`);
+    if (missing.length > 0) said.push(`no column identifies the order: add ${missing.join(' or ')}`);
+    if (dataRow && unknown.length > 0) said.push('not one column is known, so the first line may be an order rather than the header row');
+    const optional = expected.filter((column) => !identifying.includes(column));
+    const columns = `The ${operation} columns are ${identifying.join(' or ')} (identifying each order; one is needed)${optional.length > 0 ? `, then ${optional.join(', ')} (optional)` : ''}.`;
+    const what = format === 'csv' ? 'the header row does' : 'the members of the first order do';
+    super(
+      GW_ERROR_CODES.validation,
+      `${file}, line ${line}: ${what} not fit a ${operation} batch: ${said.join('; ')}. ${columns} Rename the columns as the spec spells them and read the file again.`,
+      { file, format, line, operation, unknown, missing, known, expected, identifying },
+    );
+  }
+}
+
+/** Throws `OrderColumnsError` when `columns` do not fit the operation of `place`. */
+export function checkOrderColumns(place: OrderColumnsPlace, columns: readonly string[]): void {
+  const problems = orderColumnProblems(place.operation, columns);
+  if (problems) throw new OrderColumnsError(place, problems);
+}
