@@ -85,6 +85,18 @@ describe('order columns checked before the first order', () => {
     expect(orderColumnsOf('query').optional).toEqual([]);
   });
 
+  it("a query (a selection, not elements) reads the other operations' files as they are, and still refuses a column none of them has", async () => {
+    const everyElementMember = new Set(BATCH_OPERATIONS.flatMap(elementMembersInSpec));
+    const { columns, ignored } = orderColumnsOf('query');
+    expect(new Set([...columns, ...ignored])).toEqual(everyElementMember);
+    for (const operation of BATCH_OPERATIONS) if (operation !== 'query') expect(orderColumnsOf(operation).ignored).toEqual([]);
+    const refundFile = `${orderColumnsOf('refund').columns.join(',')}\nT1,O1,USD,5.00,1.00,damaged\n`;
+    expect((await read(ordersFromCsv(bytes(refundFile), { operation: 'query' }))).given).toHaveLength(1);
+    const { error } = await read(ordersFromCsv(bytes('txn,order_no,amount\n'), { operation: 'query' }));
+    expect((error as OrderColumnsError).details).toMatchObject({ unknown: [{ column: 'txn', suggestion: 'transaction_id' }], missing: [] });
+    expect((error as OrderColumnsError).message).toContain('may be there and are not read');
+  });
+
   it("a file with every column of its operation, or only one identifying column, gives its orders", async () => {
     for (const operation of BATCH_OPERATIONS) {
       const { columns } = orderColumnsOf(operation);

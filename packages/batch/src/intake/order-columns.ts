@@ -1,5 +1,6 @@
 import { batchElementFields, closestName, fieldWords, GW_ERROR_CODES, GwError, isCardDataField, querySelection } from '@gw/types';
 import type { BatchOperation } from '../batch-operation.ts';
+import { BATCH_OPERATIONS, batchSpecOf } from '../operation/batch-operations.ts';
 
 /** The columns (CSV header names, JSONL member names) an order of a batch operation may have, from the spec. */
 export interface OrderColumns {
@@ -9,6 +10,11 @@ export interface OrderColumns {
   readonly identifying: readonly string[];
   /** The other columns: each may be left out (every field is optional, UNKNOWNS U05). */
   readonly optional: readonly string[];
+  /**
+   * Columns read and left unused: for a query (its orders are a selection joined into one string, not elements sent
+   * as they are) the other batch operations' columns, so a capture or refund file can be queried as it is. Else none.
+   */
+  readonly ignored: readonly string[];
 }
 
 /** A column the operation's orders do not have: its name as shown (or `column N`), its 1-based position, a close name. */
@@ -23,12 +29,14 @@ export interface OrderColumnProblems {
   readonly unknown: readonly UnknownOrderColumn[];
   /** Empty, or every identifying column (the file has none of them: one is needed). */
   readonly missing: readonly string[];
-  /** The file's columns that are the operation's. */
+  /** The file's columns that are the operation's (or allowed and ignored). */
   readonly known: readonly string[];
   /** Every column of the operation (`OrderColumns.columns`). */
   readonly expected: readonly string[];
   /** The columns that identify an order (`OrderColumns.identifying`). */
   readonly identifying: readonly string[];
+  /** The columns allowed and left unused (`OrderColumns.ignored`). */
+  readonly ignored: readonly string[];
 }
 
 /** Where a file's columns were refused and why: the file, its format, the line (the CSV header row, the first JSONL record). */
@@ -50,7 +58,7 @@ export interface OrderColumnsPlace {
 /**
  * The columns of an operation's orders, read from the generated tables (`batchElementFields`). An order is found again
  * (reconciled by query, keyed in the journal and ledger) by a field a query selects by (`querySelection.fields`), so
- * those identify it; every other column is optional.
+ * those identify it; every other column is optional. A selection (query) reads its identifying columns only.
  */
 export function orderColumnsOf(operation: BatchOperation): OrderColumns {
   const columns = batchElementFields(operation) ?? [];
@@ -59,6 +67,7 @@ export function orderColumnsOf(operation: BatchOperation): OrderColumns {
     columns,
     identifying: columns.filter((column) => selects.includes(column)),
     optional: columns.filter((column) => !selects.includes(column)),
+    ignored: batchSpecOf(operation).separator === null ? [] : [...new Set(BATCH_OPERATIONS.flatMap((other) => batchElementFields(other) ?? []))].filter((column) => !columns.includes(column)),
   };
 }
 
@@ -92,20 +101,21 @@ function suggestionFor(name: string, candidates: readonly string[]): string | nu
  * Only the names are read, never a value.
  */
 export function orderColumnProblems(operation: BatchOperation, columns: readonly string[]): OrderColumnProblems | null {
-  const { columns: expected, identifying } = orderColumnsOf(operation);
+  const { columns: expected, identifying, ignored } = orderColumnsOf(operation);
   const present = new Set(columns);
+  const allowed = new Set([...expected, ...ignored]);
   // A close name is one the file does not have already.
-  const candidates = expected.filter((column) => !present.has(column));
+  const candidates = [...allowed].filter((column) => !present.has(column));
   const unknown: UnknownOrderColumn[] = [];
   columns.forEach((name, index) => {
-    if (expected.includes(name)) return;
+    if (allowed.has(name)) return;
     const position = index + 1;
     const shown = shownColumn(name, position);
     unknown.push({ column: shown, position, suggestion: shown === name && !isCardDataField(name) ? suggestionFor(name, candidates) : null });
   });
   const missing = identifying.some((column) => present.has(column)) ? [] : identifying;
-  const known = columns.filter((name) => expected.includes(name));
-  return unknown.length === 0 && missing.length === 0 ? null : { unknown, missing, known, expected, identifying };
+  const known = columns.filter((name) => allowed.has(name));
+  return unknown.length === 0 && missing.length === 0 ? null : { unknown, missing, known, expected, identifying, ignored };
 }
 
 function described(column: UnknownOrderColumn): string {
@@ -124,7 +134,7 @@ export class OrderColumnsError extends GwError<OrderColumnsDetails> {
 
   constructor(place: OrderColumnsPlace, problems: OrderColumnProblems) {
     const { file, format, line, operation } = place;
-    const { missing, known, expected, identifying } = problems;
+    const { missing, known, expected, identifying, ignored } = problems;
     // Not one known column, none close to one: in a CSV most likely an order read as the header row, so its cells are
     // named by position only.
     const dataRow = format === 'csv' && known.length === 0 && problems.unknown.every((column) => column.suggestion === null);
@@ -134,12 +144,12 @@ export class OrderColumnsError extends GwError<OrderColumnsDetails> {
     if (missing.length > 0) said.push(`no column identifies the order: add ${missing.join(' or ')}`);
     if (dataRow && unknown.length > 0) said.push('not one column is known, so the first line may be an order rather than the header row');
     const optional = expected.filter((column) => !identifying.includes(column));
-    const columns = `The ${operation} columns are ${identifying.join(' or ')} (identifying each order; one is needed)${optional.length > 0 ? `, then ${optional.join(', ')} (optional)` : ''}.`;
+    const columns = `The ${operation} columns are ${identifying.join(' or ')} (identifying each order; one is needed)${optional.length > 0 ? `, then ${optional.join(', ')} (optional)` : ''}${ignored.length > 0 ? `; ${ignored.join(', ')} may be there and are not read` : ''}.`;
     const what = format === 'csv' ? 'the header row does' : 'the members of the first order do';
     super(
       GW_ERROR_CODES.validation,
       `${file}, line ${line}: ${what} not fit a ${operation} batch: ${said.join('; ')}. ${columns} Rename the columns as the spec spells them and read the file again.`,
-      { file, format, line, operation, unknown, missing, known, expected, identifying },
+      { file, format, line, operation, unknown, missing, known, expected, identifying, ignored },
     );
   }
 }
