@@ -19,13 +19,17 @@ export interface OrderColumns {
 
 /** A column the operation's orders do not have: its name as shown (or `column N`), its 1-based position, a close name. */
 export interface UnknownOrderColumn {
+  /** The name, or `column N` when it does not look like a name (digits, odd text: possibly a value). */
   readonly column: string;
+  /** Its 1-based place among the columns (the CSV field, the JSONL member). */
   readonly position: number;
+  /** The operation's column it most likely stands for (`txn`: `transaction_id`), or null. */
   readonly suggestion: string | null;
 }
 
 /** What is wrong with a file's columns for an operation: unknown columns, identifying ones missing, what is expected. */
 export interface OrderColumnProblems {
+  /** Every column the operation's orders do not have, in the file's order. */
   readonly unknown: readonly UnknownOrderColumn[];
   /** Empty, or every identifying column (the file has none of them: one is needed). */
   readonly missing: readonly string[];
@@ -41,17 +45,25 @@ export interface OrderColumnProblems {
 
 /** Where a file's columns were refused and why: the file, its format, the line (the CSV header row, the first JSONL record). */
 export interface OrderColumnsDetails extends OrderColumnProblems {
+  /** The file's name as errors give it (`OrderSourceOptions.name`, else its path). */
   readonly file: string;
+  /** `csv`: the columns are the header row; `jsonl`: the members of the first record. */
   readonly format: 'csv' | 'jsonl';
+  /** The 1-based line the columns were read from. */
   readonly line: number;
+  /** The batch operation the orders are for. */
   readonly operation: BatchOperation;
 }
 
 /** The file whose columns are checked: its name, its format, the line they were read from, the batch operation. */
 export interface OrderColumnsPlace {
+  /** The file's name as errors give it (`OrderSourceOptions.name`, else its path). */
   readonly file: string;
+  /** `csv`: the columns are the header row; `jsonl`: the members of the first record. */
   readonly format: 'csv' | 'jsonl';
+  /** The 1-based line the columns were read from. */
   readonly line: number;
+  /** The batch operation the orders are for. */
   readonly operation: BatchOperation;
 }
 
