@@ -1,4 +1,5 @@
-import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { GW_ERROR_CODES, GwError, isCardDataField } from '@gw/types';
+import type { OrderColumnProblems, OrderColumnsDetails, OrderColumnsPlace, UnknownOrderColumn } from './intake/order-columns.ts';
 import type { JournalLockHolder } from './journal/lock-holder.ts';
 
 // Every error @gw/batch throws to its caller: one class per concept, each a GwError (a stable `code`, a message a
@@ -255,6 +256,42 @@ export class JournalLockLostError extends GwError<{ journal: string; lockFile: s
       GW_ERROR_CODES.interrupted,
       `${journal}: this run's lock ${lockFile} was removed or replaced while it ran, so another run may hold the journal: this run sent nothing more and stopped once its requests in flight were over. Make sure only one gw batch runs on the journal (ps), then finish it with resumeBatch (gw batch ... --resume)`,
       { journal, lockFile },
+    );
+  }
+}
+
+function described(column: UnknownOrderColumn): string {
+  const card = isCardDataField(column.column) ? ' (card data, which a batch order never carries)' : '';
+  return `\`${column.column}\`${card}${column.suggestion ? ` (did you mean \`${column.suggestion}\`?)` : ''}`;
+}
+
+/**
+ * The columns of an orders file (its CSV header row, or the members of its first JSONL record) do not fit the batch
+ * operation: unknown columns and a missing identifying column, every problem at once, checked before the first order
+ * is read. Names only, never a value; a column that does not look like a name (a data row read as the header) is
+ * named by its position.
+ */
+export class OrderColumnsError extends GwError<OrderColumnsDetails> {
+  override readonly name = 'OrderColumnsError';
+
+  constructor(place: OrderColumnsPlace, problems: OrderColumnProblems) {
+    const { file, format, line, operation } = place;
+    const { missing, known, expected, identifying, ignored } = problems;
+    // Not one known column, none close to one: in a CSV most likely an order read as the header row, so its cells are
+    // named by position only.
+    const dataRow = format === 'csv' && known.length === 0 && problems.unknown.every((column) => column.suggestion === null);
+    const unknown = dataRow ? problems.unknown.map((column) => ({ ...column, column: `column ${column.position}` })) : problems.unknown;
+    const said: string[] = [];
+    if (unknown.length > 0) said.push(`${unknown.length === 1 ? 'a column' : 'columns'} that ${operation} orders do not have: ${unknown.map(described).join(', ')}`);
+    if (missing.length > 0) said.push(`no column identifies the order: add ${missing.join(' or ')}`);
+    if (dataRow && unknown.length > 0) said.push('not one column is known, so the first line may be an order rather than the header row');
+    const optional = expected.filter((column) => !identifying.includes(column));
+    const columns = `The ${operation} columns are ${identifying.join(' or ')} (identifying each order; one is needed)${optional.length > 0 ? `, then ${optional.join(', ')} (optional)` : ''}${ignored.length > 0 ? `; ${ignored.join(', ')} may be there and are not read` : ''}.`;
+    const what = format === 'csv' ? 'the header row does' : 'the members of the first order do';
+    super(
+      GW_ERROR_CODES.validation,
+      `${file}, line ${line}: ${what} not fit a ${operation} batch: ${said.join('; ')}. ${columns} Rename the columns as the spec spells them and read the file again.`,
+      { file, format, line, operation, unknown, missing, known, expected, identifying, ignored },
     );
   }
 }

@@ -9,6 +9,7 @@ export {
   JournalWriteError,
   LedgerBatchError,
   LedgerUnavailableError,
+  OrderColumnsError,
   OrderSourceError,
   SendGuardSkippedError,
   UnmigratedLedgerError,
@@ -35,5 +36,6 @@ export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type 
 export { BatchJournal, openSyncedJournalFile, type JournalEntry, type JournalFile, type SyncedJournalFile, type OpenJournalFile } from './journal/batch-journal.ts';
 export type { JournalLockHolder } from './journal/lock-holder.ts';
 export { ordersFromCsv, ordersFromJsonl, type OrderSourceOptions } from './order-sources.ts';
+export { orderColumnProblems, orderColumnsOf, type OrderColumnProblems, type OrderColumns, type OrderColumnsDetails, type OrderColumnsPlace, type UnknownOrderColumn } from './intake/order-columns.ts';
 export { MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
 export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';

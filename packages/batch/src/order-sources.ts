@@ -1,13 +1,21 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
+import type { BatchOperation } from './operation/batch-operations.ts';
 import { checkedText, MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
-import { OrderSourceError } from './errors.ts';
+import { OrderColumnsError, OrderSourceError } from './errors.ts';
+import { checkOrderColumns } from './intake/order-columns.ts';
 import { csvProblem, headerProblems, jsonlProblems } from './order-problems.ts';
 
 /** Where orders are read from: a file's path, or bytes (a stream, chunks) with a name for errors. */
 export interface OrderSourceOptions {
   /** The name errors give the input (default: the path, or `input`). */
   readonly name?: string;
+  /**
+   * The batch operation the orders are for: its columns (the CSV header row, the members of the first JSONL record)
+   * are checked before the first order is given, and `OrderColumnsError` (code GW_VALIDATION) names every unknown one
+   * and a missing identifying one. Without it, any columns are read.
+   */
+  readonly operation?: BatchOperation;
 }
 
 function open(source: string | OrderBytes, options: OrderSourceOptions): { bytes: OrderBytes; name: string } {
@@ -38,10 +46,12 @@ type CsvRow = { record: string[]; info: { lines: number } };
 /** Turns the CSV rows into orders: the first is the header, checked; every other must have as many fields. */
 class CsvOrders {
   readonly #name: string;
+  readonly #operation: BatchOperation | undefined;
   #header: string[] | undefined;
 
-  constructor(name: string) {
+  constructor(name: string, operation: BatchOperation | undefined) {
     this.#name = name;
+    this.#operation = operation;
   }
 
   /** The lines read so far; the CSV reader's own count can run ahead of them (CRLF inside quotes, end of input). */
@@ -59,6 +69,7 @@ class CsvOrders {
     if (this.#header === undefined) {
       const problems = headerProblems(record);
       if (problems.length > 0) throw new OrderSourceError(this.#name, info.lines, `the header row ${problems.join('; ')}`);
+      if (this.#operation) checkOrderColumns({ file: this.#name, format: 'csv', line: info.lines, operation: this.#operation }, record);
       this.#header = record;
       return null;
     }
@@ -72,14 +83,15 @@ class CsvOrders {
 
 /**
  * Streams the orders of a CSV file with a header row (one object per row, values as text, trimmed); never loads it
- * whole. A malformed line throws `OrderSourceError` (code GW_DECODE) naming the line.
+ * whole. A malformed line throws `OrderSourceError` (code GW_DECODE) naming the line; with `operation`, a header row
+ * that does not fit it throws `OrderColumnsError` (code GW_VALIDATION) before the first order.
  */
 export async function* ordersFromCsv(source: string | OrderBytes, options: OrderSourceOptions = {}): AsyncGenerator<Record<string, string>> {
   const { bytes, name } = open(source, options);
   // Every line end counts as one line, mixed or not, so the line an error names is the line an editor shows.
   const parser = parse({ skip_empty_lines: true, trim: true, bom: true, relax_column_count: true, info: true, max_record_size: MAX_ORDER_LINE_BYTES, record_delimiter: ['\r\n', '\n', '\r'] });
   parser.on('error', () => {}); // read through `errored` below and the final iteration
-  const rows = new CsvOrders(name);
+  const rows = new CsvOrders(name, options.operation);
   try {
     for await (const run of checkedText(bytes, name)) {
       // A write parses at once; its rows are read before the next one, so the parser never holds more than a run.
@@ -97,6 +109,7 @@ export async function* ordersFromCsv(source: string | OrderBytes, options: Order
       if (order) yield order;
     }
   } catch (error) {
+    if (error instanceof OrderColumnsError) throw error;
     throw csvProblem(error, name, (line) => rows.line(line));
   } finally {
     parser.destroy();
@@ -105,10 +118,12 @@ export async function* ordersFromCsv(source: string | OrderBytes, options: Order
 
 /**
  * Streams the orders of a JSONL file (one JSON object of text members per line, blank lines skipped); never loads it
- * whole. A line that is not such an object throws `OrderSourceError` (code GW_DECODE) naming the line.
+ * whole. A line that is not such an object throws `OrderSourceError` (code GW_DECODE) naming the line; with
+ * `operation`, a first record whose members do not fit it throws `OrderColumnsError` (code GW_VALIDATION) before it is given.
  */
 export async function* ordersFromJsonl(source: string | OrderBytes, options: OrderSourceOptions = {}): AsyncGenerator<Record<string, string>> {
   const { bytes, name } = open(source, options);
+  let first = true;
   for await (const run of checkedText(bytes, name)) {
     const lines = run.text.split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
@@ -119,6 +134,8 @@ export async function* ordersFromJsonl(source: string | OrderBytes, options: Ord
       if (line.trim() === '') continue;
       const parsed = jsonlProblems(line);
       if (typeof parsed === 'string') throw new OrderSourceError(name, number, parsed);
+      if (first && options.operation) checkOrderColumns({ file: name, format: 'jsonl', line: number, operation: options.operation }, Object.keys(parsed));
+      first = false;
       yield parsed;
     }
   }

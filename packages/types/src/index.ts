@@ -11,6 +11,8 @@ export { ValidationError, type ValidationProblem } from './validation-error.ts';
 export { RecordValidator, pointerToField, type ValidateOptions } from './validate.ts';
 export { MAX_RECORD_DEPTH, type UnknownFieldPolicy } from './field-problems.ts';
 export { closestName } from './closest-name.ts';
+export { fieldWords } from './field-words.ts';
+export { batchElementFields } from './batch-element-fields.ts';
 export { copyRecordGraph, type FillCopy } from './copy-record-graph.ts';
 export { isCardDataField, withoutCardData, type CardDataMember, type CardDataReplacement, type WithoutCardData } from './card-data.ts';
 export { textOf } from './member-text.ts';

@@ -171,7 +171,7 @@ async function batchAction(io: CliIo, operation: BatchOperation, ordersFile: str
   if (journal && !flags.resume && existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} exists: pass --resume to finish that batch, or choose a new journal`, {});
   if (journal && flags.resume && !existsSync(journal)) throw new GwError(GW_ERROR_CODES.config, `journal ${flags.journal} does not exist: nothing to resume`, {});
   const resultsFile = resultsFileFor(io, ordersFile, operation, flags);
-  const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file) : ordersFromCsv(file));
+  const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file, { operation }) : ordersFromCsv(file, { operation }));
   // One streamed pass to count the orders, so progress has a total and an ETA; memory stays flat.
   let total = 0;
   try {
