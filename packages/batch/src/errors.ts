@@ -295,3 +295,33 @@ export class OrderColumnsError extends GwError<OrderColumnsDetails> {
     );
   }
 }
+
+/** Where a resume's input first differs from the batch's own: the input index (null: its length), and how. */
+export interface InputMismatchDetails {
+  /** The batch's record: the journal's path, or `postgres:<batch id>`. */
+  readonly store: string;
+  /** The first input order that differs (0-based), or null when only the number of orders differs. */
+  readonly index: number | null;
+  /** The members that differ at `index` (names only, never values), when the store keeps that order. */
+  readonly fields: readonly string[];
+  /** How many orders the resume's input has (when it was read to its end), and how many the batch's had (when known). */
+  readonly count: number | null;
+  readonly expected: number | null;
+}
+
+/**
+ * A resume was given an input that is not the batch's own (another file, the same orders in another order, fewer or
+ * more of them): it would send orders the batch never had and lose some it had. Nothing was sent; resume with the
+ * input the batch started with. The same error for a journal and a ledger.
+ */
+export class InputMismatchError extends GwError<InputMismatchDetails> {
+  override readonly name = 'InputMismatchError';
+
+  constructor(details: InputMismatchDetails, difference: string) {
+    super(
+      GW_ERROR_CODES.config,
+      `${details.store}: ${difference}. A resume takes the batch's own input (the same orders, in the same order), so nothing was sent; resume with the file the batch was started with`,
+      details,
+    );
+  }
+}

@@ -9,19 +9,36 @@ export interface BatchProgress {
   readonly counts: Readonly<OutcomeCounts>;
   /** Requests in flight. */
   readonly inFlight: number;
-  /** Orders settled per second since the start. */
+  /**
+   * Orders settled per second of sending: since this run began to send, not counting the outcomes it found already
+   * decided (a resume's), so a resume does not show the earlier run's work as its speed.
+   */
   readonly ratePerSecond: number;
   /** Seconds left at the current rate, when the total is known. */
   readonly etaSeconds: number | null;
   readonly elapsedMs: number;
 }
 
-/** Computes progress figures from counts and the clock. */
-export function progressOf(options: { counts: OutcomeCounts; total: number | null; inFlight: number; startedAt: number; now: number }): BatchProgress {
-  const { counts, total, inFlight, startedAt, now } = options;
-  const done = countOf(counts);
-  const elapsedMs = Math.max(1, now - startedAt);
-  const ratePerSecond = (done * 1000) / elapsedMs;
-  const etaSeconds = total === null || ratePerSecond === 0 ? null : Math.max(0, (total - done) / ratePerSecond);
-  return { done, total, counts: { ...counts }, inFlight, ratePerSecond, etaSeconds, elapsedMs };
+/** Progress figures from counts and the clock: the rate over the time this run has been sending. */
+export class SendingRate {
+  #since: number | null = null;
+  #doneBefore: number | null = null;
+
+  /** Sending starts now; `counts`, when known, are the outcomes decided before it (a resume's). */
+  start(counts: OutcomeCounts | null): void {
+    if (this.#since !== null) return;
+    this.#since = performance.now();
+    if (counts) this.#doneBefore = countOf(counts);
+  }
+
+  /** The progress event for `counts` now. */
+  progress(counts: OutcomeCounts, total: number | null, inFlight: number, startedAt: number): BatchProgress {
+    const done = countOf(counts);
+    // A shared store's counts at the first read after sending began stand for what was decided before.
+    if (this.#since !== null && this.#doneBefore === null) this.#doneBefore = done;
+    const sendingMs = this.#since === null ? 0 : performance.now() - this.#since;
+    const ratePerSecond = sendingMs > 0 ? (Math.max(0, done - (this.#doneBefore ?? 0)) * 1000) / sendingMs : 0;
+    const etaSeconds = total === null || ratePerSecond === 0 ? null : Math.max(0, (total - done) / ratePerSecond);
+    return { done, total, counts: { ...counts }, inFlight, ratePerSecond, etaSeconds, elapsedMs: Math.max(1, Date.now() - startedAt) };
+  }
 }

@@ -39,7 +39,9 @@ describe('a batch killed after intents were written ahead, before their chunks w
     // unsent line, but chunk 1's outcomes when its answer came in time to join the group of intents 2-8.
     expect(intents.length).toBeGreaterThanOrEqual(3);
     expect(intents).toEqual(intents.map((_, i) => i + 1));
-    const others = lines.filter((l) => l.type !== 'intent' && l.type !== 'start');
+    // Each intake write records the input it read (its range and digest) with the intents it gave.
+    expect(lines.filter((l) => l.type === 'input').length).toBeGreaterThanOrEqual(2);
+    const others = lines.filter((l) => l.type !== 'intent' && l.type !== 'start' && l.type !== 'input');
     expect(others.every((l) => l.type === 'outcomes' && l.chunk === 1)).toBe(true);
     const inDoubtAtKill = sentAtKill - others.length;
 

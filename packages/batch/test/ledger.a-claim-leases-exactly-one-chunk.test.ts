@@ -14,9 +14,9 @@ describe('leasing chunks in the PostgreSQL ledger', () => {
     for (let start = 0; start < 2000; start += 100) {
       const accepted = Array.from({ length: 100 }, (_, k) => ({ pending: { index: start + k, order: { order_no: `Q-${start + k}` }, resends: 0 }, key: null }));
       // One chunk per order here: the intake is given one order at a time.
-      for (const a of accepted) await ledger.intake('claims', 'query', [[a]], [], a.pending.index + 1, a.pending.index);
+      for (const a of accepted) await ledger.intake('claims', 'query', [[a]], [], a.pending.index + 1, a.pending.index, null);
     }
-    await ledger.seal('claims', 2000);
+    await ledger.seal('claims', 2000, null, '');
     await ledger.pool.query('ANALYZE');
     const steps = await Promise.all(Array.from({ length: 40 }, (_, i) => ledger.step('claims', `h${i % 4}`, TERMS, 1, [])));
     expect(steps.map((s) => s.leased.length)).toEqual(steps.map(() => 1));

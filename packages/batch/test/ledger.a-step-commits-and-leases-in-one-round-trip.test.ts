@@ -18,8 +18,8 @@ ledgerForFile((opened) => (ledger = opened));
 async function batchOf(id: string, count: number, size: number): Promise<void> {
   await ledger.createBatch(id, 'query', size);
   const chunks = Array.from({ length: count }, (_, c) => Array.from({ length: size }, (_, k) => ({ pending: { index: c * size + k, order: { order_no: `${id}-${c * size + k}` }, resends: 0 }, key: null })));
-  await ledger.intake(id, 'query', chunks, [], count * size, 0);
-  await ledger.seal(id, count * size);
+  await ledger.intake(id, 'query', chunks, [], count * size, 0, null);
+  await ledger.seal(id, count * size, null, '');
 }
 
 const failedAll = (claimed: ClaimedChunk): OrderOutcome[] => claimed.orders.map((p) => ({ index: p.index, kind: 'failed', order: p.order, reason: 'test' }));
@@ -116,12 +116,12 @@ describe('a worker step in the PostgreSQL ledger', () => {
   it('an intake whose chunks hold orders another batch claimed: those are left out of their chunk and rejected naming it, a chunk left empty is not written', async () => {
     const entry = (i: number) => ({ pending: { index: i, order: { transaction_id: `T-shared-${i}`, order_no: `N-${i}` }, resends: 0 }, key: `T-shared-${i}` });
     await ledger.createBatch('first', 'capture', 50);
-    await ledger.intake('first', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i))], [], 10, 0);
+    await ledger.intake('first', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i))], [], 10, 0, null);
     await ledger.createBatch('second', 'capture', 50);
     // Chunk 1: orders 5-14 (5-9 claimed by 'first'); chunk 2: orders 0-4 (all claimed).
-    const added = await ledger.intake('second', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i + 5)), Array.from({ length: 5 }, (_, i) => entry(i))], [], 15, 0);
+    const added = await ledger.intake('second', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i + 5)), Array.from({ length: 5 }, (_, i) => entry(i))], [], 15, 0, null);
     expect(added).toBe(1);
-    await ledger.seal('second', 15);
+    await ledger.seal('second', 15, null, '');
     const step = await ledger.step('second', 'h1', TERMS, 4, []);
     expect(step.leased.map((c) => c.orders.map((p) => p.index))).toEqual([[10, 11, 12, 13, 14]]);
     const rejected: OrderOutcome[] = [];
@@ -134,9 +134,9 @@ describe('a worker step in the PostgreSQL ledger', () => {
   it('claims refunds by transaction, amount and reason (a key with NUL separators): a second partial refund is its own movement, the same one again is refused', async () => {
     const refund = (i: number, amount: string) => ({ pending: { index: i, order: { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }, resends: 0 }, key: claimKeyOf('refund', { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }) });
     await ledger.createBatch('refunds-a', 'refund', 50);
-    expect(await ledger.intake('refunds-a', 'refund', [[refund(0, '1.00'), refund(1, '2.00')]], [], 2, 0)).toBe(1);
+    expect(await ledger.intake('refunds-a', 'refund', [[refund(0, '1.00'), refund(1, '2.00')]], [], 2, 0, null)).toBe(1);
     await ledger.createBatch('refunds-b', 'refund', 50);
-    expect(await ledger.intake('refunds-b', 'refund', [[refund(0, '2.00'), refund(1, '3.00')]], [], 2, 0)).toBe(1);
+    expect(await ledger.intake('refunds-b', 'refund', [[refund(0, '2.00'), refund(1, '3.00')]], [], 2, 0, null)).toBe(1);
     const again: OrderOutcome[] = [];
     for await (const o of ledger.outcomes('refunds-b')) again.push(o);
     expect(again.map((o) => [o.index, o.kind])).toEqual([[0, 'rejected']]);
@@ -147,8 +147,8 @@ describe('a worker step in the PostgreSQL ledger', () => {
     await ledger.createBatch('compressed', 'capture', 50);
     const order = (i: number) => ({ merchant_id: 'M1', account_id: 'A1', transaction_id: `T-compressed-${i}`, order_no: `N-compressed-${i}`, amount: '10.00', currency: 'EUR' });
     const chunk = Array.from({ length: 50 }, (_, i) => ({ pending: { index: i, order: order(i), resends: 0 }, key: `T-compressed-${i}` }));
-    expect(await ledger.intake('compressed', 'capture', [chunk], [], 50, 0)).toBe(1);
-    await ledger.seal('compressed', 50);
+    expect(await ledger.intake('compressed', 'capture', [chunk], [], 50, 0, null)).toBe(1);
+    await ledger.seal('compressed', 50, null, '');
     const first = await ledger.step('compressed', 'h1', TERMS, 1, []);
     const outcomes = first.leased[0]!.orders.map((p): OrderOutcome => ({ index: p.index, kind: 'succeeded', order: p.order, result: { transaction_id: p.order.transaction_id as string, order_no: p.order.order_no as string, result_code: '0000', status: 'captured' } }));
     expect((await ledger.step('compressed', 'h1', TERMS, 0, [{ claimed: first.leased[0]!, outcomes, resend: [] }])).finished).toBe(true);
@@ -168,7 +168,7 @@ describe('a worker step in the PostgreSQL ledger', () => {
   it('refuses an unknown batch, writing nothing: the step and the intake each with a typed error', async () => {
     await expect(ledger.step('no-such-batch', 'h1', TERMS, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
     const entry = { pending: { index: 0, order: { transaction_id: 'T-none', order_no: 'N-0' }, resends: 0 }, key: 'T-none' };
-    await expect(ledger.intake('no-such-batch', 'capture', [[entry]], [], 1, 0)).rejects.toBeInstanceOf(LedgerBatchError);
+    await expect(ledger.intake('no-such-batch', 'capture', [[entry]], [], 1, 0, null)).rejects.toBeInstanceOf(LedgerBatchError);
     const { rows } = await ledger.pool.query<{ n: number }>("SELECT (SELECT count(*) FROM gw_order_claim WHERE batch_id = 'no-such-batch')::int + (SELECT count(*) FROM gw_batch_chunk WHERE batch_id = 'no-such-batch')::int AS n");
     expect(rows[0]!.n).toBe(0);
   });

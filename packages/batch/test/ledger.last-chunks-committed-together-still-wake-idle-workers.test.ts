@@ -21,8 +21,8 @@ describe('the last chunks of a batch committed together', () => {
     const id = 'together';
     await ledger.createBatch(id, 'query', 2);
     const chunks = [0, 1].map((c) => [0, 1].map((k) => ({ pending: { index: c * 2 + k, order: { order_no: `${id}-${c * 2 + k}` }, resends: 0 }, key: null })));
-    await ledger.intake(id, 'query', chunks, [], 4, 0);
-    await ledger.seal(id, 4);
+    await ledger.intake(id, 'query', chunks, [], 4, 0, null);
+    await ledger.seal(id, 4, null, '');
     const [a] = (await ledger.step(id, 'h1', TERMS, 1, [])).leased as [ClaimedChunk];
     const [b] = (await ledger.step(id, 'h2', TERMS, 1, [])).leased as [ClaimedChunk];
 

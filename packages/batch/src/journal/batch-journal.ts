@@ -4,6 +4,7 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { readJournalEntries } from './journal-reader.ts';
 import { JournalWriteError } from '../errors.ts';
 import type { OrderOutcome } from '../outcome.ts';
+import type { InputRange } from '../intake/input-digest.ts';
 
 /** An outcome as journaled: `order` is left out when the chunk's intent already holds it. */
 export type JournaledOutcome = Omit<OrderOutcome, 'order'> & { readonly order?: OrderOutcome['order'] };
@@ -63,7 +64,13 @@ export type JournalEntry =
     }
   /** A chunk's call is over (answered, or failed in a way that may have followed sending) and its orders are in doubt. */
   | { readonly type: 'sent'; readonly chunk: number; readonly at: string }
-  | { readonly type: 'end'; readonly at: string };
+  | { readonly type: 'end'; readonly at: string }
+  /**
+   * What the batch's input was, as it was read (written with the intake's writes): `range`, the orders read since the
+   * last such entry and their digest; `declared`, the number of orders the batch was started with; `sealed`, every
+   * input order was read: how many, and the digest of the whole input. A resume checks its input against them.
+   */
+  | { readonly type: 'input'; readonly range?: InputRange; readonly declared?: number; readonly sealed?: { readonly total: number; readonly digest: string }; readonly at: string };
 
 /** The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. */
 export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;

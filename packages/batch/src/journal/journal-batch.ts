@@ -44,7 +44,10 @@ export async function runJournalBatch(settings: JournalBatchSettings & { readonl
   const journal = settings.journal ? await BatchJournal.open(settings.journal, settings.journalFile) : null;
   const options = storeOptions(settings, journal, lock);
   try {
-    await journal?.append({ type: 'start', version: 1, operation: settings.operation, limit: options.limit, at: new Date().toISOString() });
+    const at = new Date().toISOString();
+    // The number of orders it is started with, when known: a resume's input must have as many.
+    const declared = settings.total === undefined ? [] : [{ type: 'input' as const, declared: settings.total, at }];
+    await journal?.append({ type: 'start', version: 1, operation: settings.operation, limit: options.limit, at }, ...declared);
   } catch (error) {
     await journal?.close();
     throw error;

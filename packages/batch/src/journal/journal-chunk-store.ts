@@ -7,6 +7,7 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import type { ChunkCommit, ChunkStore, ClaimedChunk, IntakeStart, StoreStatus, StoreStep } from '../store/chunk-store.ts';
 import { OutcomeTally } from '../store/outcome-tally.ts';
 import type { JournalState } from './journal-state.ts';
+import { NOTHING_RECORDED, type InputRange, type RecordedInput } from '../intake/input-digest.ts';
 
 const now = (): string => new Date().toISOString();
 
@@ -59,8 +60,11 @@ export class JournalChunkStore implements ChunkStore {
   /** Chunks of orders sent again whose intent is on its way to disk (ready once it is there). */
   #resending = 0;
 
-  private constructor(options: JournalStoreOptions, nextChunk: number, intake: IntakeStart) {
+  readonly #recorded: RecordedInput;
+
+  private constructor(options: JournalStoreOptions, nextChunk: number, intake: IntakeStart, recorded: RecordedInput) {
     this.#options = options;
+    this.#recorded = recorded;
     this.#journal = options.journal;
     this.name = options.journal?.path ?? 'memory';
     this.#tally = new OutcomeTally({ keepOutcomes: options.keepOutcomes });
@@ -70,7 +74,7 @@ export class JournalChunkStore implements ChunkStore {
 
   /** A new batch (its start line already written). */
   static start(options: JournalStoreOptions): JournalChunkStore {
-    return new JournalChunkStore(options, 1, { from: 0, taken: new Map(), resend: [] });
+    return new JournalChunkStore(options, 1, { from: 0, taken: new Map(), resend: [] }, NOTHING_RECORDED);
   }
 
   /**
@@ -78,7 +82,12 @@ export class JournalChunkStore implements ChunkStore {
    * `quietWaitMs`, when a run that died may still have a request in flight), its orders found not applied sent again.
    */
   static resume(options: JournalStoreOptions, state: JournalState, quietWaitMs: number): JournalChunkStore {
-    const store = new JournalChunkStore(options, state.lastChunk + 1, { from: 0, taken: state.journaled, resend: state.resend });
+    const { journaled } = state;
+    const recorded: RecordedInput = {
+      ...state.input,
+      ordersAt: async (from, upto) => new Map([...journaled].filter(([index]) => index >= from && index < upto)),
+    };
+    const store = new JournalChunkStore(options, state.lastChunk + 1, { from: 0, taken: journaled, resend: state.resend }, recorded);
     for (const outcome of state.decided.values()) store.#tally.restore(outcome);
     for (const [chunk, orders] of [...state.inDoubt].sort((a, b) => a[0] - b[0])) {
       store.#ready.push({ chunk, orders, takenOver: true, sent: state.sent.has(chunk), quietWaitMs });
@@ -95,11 +104,15 @@ export class JournalChunkStore implements ChunkStore {
     return 2 * concurrency;
   }
 
+  async recordedInput(): Promise<RecordedInput> {
+    return this.#recorded;
+  }
+
   intake(take: (start: IntakeStart) => Promise<number>): Promise<number> {
     return take(this.#intake);
   }
 
-  async add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], _next: number, signal?: AbortSignal): Promise<number> {
+  async add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], _next: number, read: InputRange | null, signal?: AbortSignal): Promise<number> {
     // Input is read only as fast as requests go out: at most `lookahead` chunks wait for a slot.
     while (this.#ready.length >= this.#options.lookahead && !signal?.aborted) await this.#roomOrStop(signal);
     if (signal?.aborted) return 0;
@@ -108,6 +121,7 @@ export class JournalChunkStore implements ChunkStore {
     const added: ReadyChunk[] = chunks.map((orders) => ({ chunk: this.#nextChunk++, orders: [...orders], takenOver: false, sent: false, quietWaitMs: 0 }));
     const entries: JournalEntry[] = added.map((c) => ({ type: 'intent', chunk: c.chunk, orders: c.orders.map(journaledOrder), at }));
     if (refused.length > 0) entries.push({ type: 'outcomes', chunk: null, outcomes: refused, at });
+    if (read) entries.push({ type: 'input', range: read, at });
     if (entries.length > 0) await this.#journal?.append(...entries);
     for (const outcome of refused) this.#tally.decide(outcome);
     this.#ready.push(...added);
@@ -127,7 +141,9 @@ export class JournalChunkStore implements ChunkStore {
     });
   }
 
-  async seal(total: number): Promise<void> {
+  async seal(total: number, read: InputRange | null, digest: string): Promise<void> {
+    this.#checkFence();
+    await this.#journal?.append({ type: 'input', ...(read ? { range: read } : {}), sealed: { total, digest }, at: now() });
     this.#sealed = true;
     this.#total = total;
   }

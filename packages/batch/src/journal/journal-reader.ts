@@ -3,7 +3,7 @@ import type { JournalEntry } from './batch-journal.ts';
 import { JournalDamagedError } from '../errors.ts';
 
 const NEWLINE = 0x0a;
-const ENTRY_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'outcomes', 'sent', 'end']);
+const ENTRY_TYPES: ReadonlySet<string> = new Set(['start', 'intent', 'outcomes', 'sent', 'end', 'input']);
 
 /** What a read found out about the file's end: where its last complete line ends. */
 export interface JournalExtent {

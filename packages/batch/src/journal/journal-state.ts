@@ -5,6 +5,7 @@ import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { JournalMismatchError } from '../errors.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
+import type { InputRange } from '../intake/input-digest.ts';
 
 /** What a journal says of its batch: the outcomes decided, the chunks in doubt, the orders to send again. */
 export interface JournalState {
@@ -18,6 +19,8 @@ export interface JournalState {
   lastChunk: number;
   /** Bytes up to the last complete line: a torn tail after them is cut before anything is appended. */
   completeBytes: number;
+  /** The input as the batch read it: its ranges, its total once all read, the total it was started with. */
+  input: { ranges: InputRange[]; total: number | null; declared: number | null };
 }
 
 /** Reads a journal back (a resume starts from it). */
@@ -35,6 +38,7 @@ export async function readJournal(path: string): Promise<JournalState> {
   const unsentAt = new Map<number, number>();
   const notCountedAt = new Map<number, number>();
   let lastChunk = 0;
+  const input: JournalState['input'] = { ranges: [], total: null, declared: null };
   const extent: JournalExtent = { completeBytes: 0 };
   for await (const entry of readJournalEntries(path, extent)) {
     switch (entry.type) {
@@ -67,6 +71,12 @@ export async function readJournal(path: string): Promise<JournalState> {
         break;
       case 'end':
         break;
+      case 'input':
+        // Ranges follow one another from 0; one that does not (a journal edited by hand) ends what can be checked.
+        if (entry.range && entry.range.from === (input.ranges.at(-1)?.upto ?? 0)) input.ranges.push(entry.range);
+        if (entry.declared !== undefined) input.declared = entry.declared;
+        if (entry.sealed) input.total = entry.sealed.total;
+        break;
     }
   }
   if (!operation) {
@@ -95,5 +105,5 @@ export async function readJournal(path: string): Promise<JournalState> {
       resend.push({ index, order, ...counts });
     }
   }
-  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk, completeBytes: extent.completeBytes };
+  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk, completeBytes: extent.completeBytes, input };
 }

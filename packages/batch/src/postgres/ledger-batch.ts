@@ -49,11 +49,14 @@ export function newBatchId(): string {
 /** The input of a batch, read when this process takes the intake (null: this process only works). */
 type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null;
 
+/** How this process joins a ledger batch: creating it (a new batch), resuming it, or as one more worker. */
+type Joining = { readonly create: { readonly operation: BatchOperation; readonly limit: number; readonly declared: number | null } } | { readonly resume: true } | { readonly worker: true };
+
 /** Runs this process's worker (and intake, when given input) on a batch kept in the ledger, through the one runner. */
 async function workOnLedgerBatch(
   settings: Omit<BatchSettings, 'operation'> & LedgerSettings & StageHook & { readonly batch: string; readonly operation?: BatchOperation },
   input: InputOf,
-  create?: { readonly operation: BatchOperation; readonly limit: number },
+  joining: Joining,
 ): Promise<LedgerBatchResult> {
   const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
   const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4, outageMs: settings.ledgerOutageMs ?? BATCH_DEFAULTS.ledgerOutageMs, batch: settings.batch });
@@ -61,10 +64,12 @@ async function workOnLedgerBatch(
     const pollMs = settings.pollMs ?? BATCH_DEFAULTS.pollMs;
     // The batch this process creates is known; another is read, and a worker started with the process that creates
     // it waits for it, bounded.
-    if (create) await ledger.createBatch(settings.batch, create.operation, create.limit);
-    const waitMs = input === null ? (settings.batchWaitMs ?? BATCH_DEFAULTS.batchWaitMs) : 0;
-    const operation = create?.operation ?? (await statusOnceCreated(ledger, settings.batch, waitMs, pollMs, settings.signal)).operation;
+    if ('create' in joining) await ledger.createBatch(settings.batch, joining.create.operation, joining.create.limit, joining.create.declared);
+    const waitMs = 'worker' in joining ? (settings.batchWaitMs ?? BATCH_DEFAULTS.batchWaitMs) : 0;
+    const status = 'create' in joining ? null : await statusOnceCreated(ledger, settings.batch, waitMs, pollMs, settings.signal);
+    const operation = 'create' in joining ? joining.create.operation : status!.operation;
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(settings.batch, `is a ${operation} batch, not ${settings.operation}`);
+    if ('resume' in joining && input === null && !status!.sealed) throw new LedgerBatchError(settings.batch, 'has not taken all its input in yet: resume it with the same orders');
     const holder = settings.holder ?? newHolderName();
     const leaseMs = settings.leaseMs ?? BATCH_DEFAULTS.leaseMs;
     const store = new PgChunkStore({ ledger, batch: settings.batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs });
@@ -77,24 +82,25 @@ async function workOnLedgerBatch(
 
 /** Adds a worker to a batch in the ledger: it leases chunks until intake is over and every chunk is done. */
 export function runLedgerWorkerBatch(settings: Omit<BatchSettings, 'operation'> & LedgerSettings & { readonly batch: string }): Promise<LedgerBatchResult> {
-  return workOnLedgerBatch(settings, null);
+  return workOnLedgerBatch(settings, null, { worker: true });
 }
 
 /** Starts a batch in the ledger, takes its input in and works on it (other workers may join with `runBatchWorker`). */
 export function runLedgerBatch(settings: BatchSettings & StageHook & LedgerSettings, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<LedgerBatchResult> {
   const batch = settings.batch ?? newBatchId();
-  return workOnLedgerBatch({ ...settings, batch }, () => orders, { operation: settings.operation, limit: batchSpecOf(settings.operation).limit });
+  return workOnLedgerBatch({ ...settings, batch }, () => orders, { create: { operation: settings.operation, limit: batchSpecOf(settings.operation).limit, declared: settings.total ?? null } });
 }
 
-/** Resumes a ledger batch from any machine: the rest of its input when intake had not finished, then the work. */
+/**
+ * Resumes a ledger batch from any machine: its input (checked against what the batch took in, before anything is
+ * sent), the rest of it taken in when intake had not finished, then the work. Without input only a batch that had
+ * taken all its input in.
+ */
 export function resumeLedgerBatch(
   settings: Omit<BatchSettings, 'operation'> & LedgerSettings & { readonly batch: string; readonly operation?: BatchOperation },
   orders: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null,
 ): Promise<LedgerBatchResult> {
-  return workOnLedgerBatch(settings, () => {
-    if (orders === null) throw new LedgerBatchError(settings.batch, 'has not taken all its input in yet: resume it with the same orders');
-    return orders();
-  });
+  return workOnLedgerBatch(settings, orders, { resume: true });
 }
 
 /**

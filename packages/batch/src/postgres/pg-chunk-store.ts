@@ -2,6 +2,7 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { claimKeyOf } from '../order-key.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
+import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 import type { ChunkCommit, ChunkStore, ClaimedChunk, IntakeStart, StoreStatus, StoreStep } from '../store/chunk-store.ts';
 import { IntakeMovedOnError, type LeaseTerms, type PgLedger } from './pg-ledger.ts';
 
@@ -79,16 +80,20 @@ export class PgChunkStore implements ChunkStore {
     }
   }
 
-  async add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], next: number): Promise<number> {
+  recordedInput(): Promise<RecordedInput> {
+    return this.#options.ledger.recordedInput(this.#options.batch);
+  }
+
+  async add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], next: number, read: InputRange | null): Promise<number> {
     const { ledger, batch, operation } = this.#options;
     const keyed = chunks.map((chunk) => chunk.map((pending) => ({ pending, key: claimKeyOf(operation, pending.order) })));
-    const added = await ledger.intake(batch, operation, keyed, refused, next, this.#mark);
+    const added = await ledger.intake(batch, operation, keyed, refused, next, this.#mark, read);
     this.#mark = Math.max(this.#mark, next);
     return added;
   }
 
-  seal(total: number): Promise<void> {
-    return this.#options.ledger.seal(this.#options.batch, total);
+  seal(total: number, read: InputRange | null, digest: string): Promise<void> {
+    return this.#options.ledger.seal(this.#options.batch, total, read, digest);
   }
 
   step(commits: readonly ChunkCommit[], want: number): Promise<StoreStep> {

@@ -11,7 +11,8 @@ import { BATCH_DEFAULTS } from '../batch-defaults.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, RECORDED_INPUT, RELEASE, RENEW, SEAL, STATUS, STEP } from './statements.ts';
+import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
 export interface LeaseTerms {
@@ -167,13 +168,13 @@ export class PgLedger {
     });
   }
 
-  /** Starts a batch; refused when one of that id exists. */
-  async createBatch(id: string, operation: BatchOperation, limit: number): Promise<void> {
+  /** Starts a batch (with the number of orders it is started with, when known); refused when one of that id exists. */
+  async createBatch(id: string, operation: BatchOperation, limit: number, declared: number | null = null): Promise<void> {
     // The creator's token: a create tried again after a lost connection finds its own row, not "exists already".
     const creator = randomUUID();
     const result = await this.#query<{ creator: string }>(
-      'WITH made AS (INSERT INTO gw_batch (id, operation, chunk_limit, creator) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING creator) SELECT creator FROM made UNION ALL SELECT creator FROM gw_batch WHERE id = $1',
-      [id, operation, limit, creator],
+      'WITH made AS (INSERT INTO gw_batch (id, operation, chunk_limit, creator, declared_total) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING creator) SELECT creator FROM made UNION ALL SELECT creator FROM gw_batch WHERE id = $1',
+      [id, operation, limit, creator, declared],
     );
     if (result.rows[0]?.creator !== creator) throw new LedgerBatchError(id, 'exists already: resume it (resumeBatch / gw batch --resume) or add workers to it (gw batch worker), or choose another batch id');
   }
@@ -191,7 +192,7 @@ export class PgLedger {
    * rejected "already in batch X" instead), with the orders intake refused, and moves the intake mark to `intakeNext`.
    * Several chunks go in one statement; returns how many chunks it added.
    */
-  async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number, after: number): Promise<number> {
+  async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number, after: number, read: InputRange | null): Promise<number> {
     // Each chunk's orders go as one line of a text (a JSON text has no raw newline); each money-moving order's claim key as an element of three arrays.
     const keys: string[] = [];
     const indexes: number[] = [];
@@ -206,7 +207,7 @@ export class PgLedger {
       }
       bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
     });
-    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext, after];
+    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext, after, read?.from ?? null, read?.upto ?? null, read?.digest ?? null];
     const { rows } = await this.#intakeStatement(values);
     if (!rows[0]?.moved) {
       const at = rows[0]?.at;
@@ -286,10 +287,22 @@ export class PgLedger {
     };
   }
 
-  /** Marks every input order taken in. */
-  async seal(id: string, total: number): Promise<void> {
-    // Notified: a worker idle for want of chunks may find the batch over (its last chunk was done before the seal).
-    await this.#query(`WITH sealed AS (UPDATE gw_batch SET sealed = true, total = $2 WHERE id = $1 RETURNING id) SELECT pg_notify('${CHUNKS_CHANNEL}', id) FROM sealed`, [id, total]);
+  /** Marks every input order taken in: `total` of them, the last read `read`, the whole input's digest `digest`. */
+  async seal(id: string, total: number, read: InputRange | null, digest: string): Promise<void> {
+    await this.#query(SEAL, [id, total, read?.from ?? null, read?.upto ?? null, read?.digest ?? null, digest]);
+  }
+
+  /** What the ledger holds of batch `id`'s input: the ranges read and their digests, its totals; and its orders by index. */
+  async recordedInput(id: string): Promise<RecordedInput> {
+    const { rows } = await this.#query<{ sealed: boolean; total: string | null; declared_total: string | null; ranges: [string | number, string | number, string][] }>(RECORDED_INPUT, [id]);
+    const row = rows[0];
+    if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    return {
+      ranges: row.ranges.map(([from, upto, digest]) => ({ from: Number(from), upto: Number(upto), digest })),
+      total: row.sealed && row.total !== null ? Number(row.total) : null,
+      declared: row.declared_total === null ? null : Number(row.declared_total),
+      ordersAt: async (from, upto) => new Map((await this.#query<{ idx: string; ord: Record<string, unknown> }>(ORDERS_AT, [id, from, upto])).rows.map((r) => [Number(r.idx), r.ord])),
+    };
   }
 
   /** The indexes at or after `from` already in a chunk or decided (what a resumed intake must not take in again). */

@@ -83,6 +83,23 @@ EXCEPTION WHEN feature_not_supported THEN NULL;
 END $$;
 `,
   },
+  {
+    version: 2,
+    name: 'input identity',
+    // The input a batch took in, fixed from its start: the ranges read with each intake statement and their digests,
+    // the number of orders it was started with, and the whole input's digest once sealed. A resume checks its input
+    // against them before it sends anything. Batches made before this migration have none: nothing to check.
+    sql: `
+ALTER TABLE gw_batch ADD COLUMN declared_total bigint, ADD COLUMN input_digest text;
+CREATE TABLE gw_batch_input (
+  batch_id text NOT NULL,
+  upto bigint NOT NULL,
+  from_idx bigint NOT NULL,
+  digest text NOT NULL,
+  PRIMARY KEY (batch_id, upto)
+);
+`,
+  },
 ];
 
 /** The newest migration's number: a database at it needs nothing. */

@@ -19,7 +19,8 @@ export const CHUNKS_CHANNEL = 'gw_batch_chunks';
  * another process took the intake over meanwhile) writes nothing twice; `at` is the mark as found. Returns the chunks written whole (no order left out) with their place in the
  * statement, so the process that took them in need not read their orders back. An order whose claim another batch holds
  * goes into its chunk's `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only
- * then are chunk texts parsed (to put the order in the rejection).
+ * then are chunk texts parsed (to put the order in the rejection). $11-$13: the input read since the previous intake
+ * statement (from, upto, digest; null when none), kept in `gw_batch_input` with the chunks it gave.
  */
 export const INTAKE = `
 WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1 AND intake_next = $10),
@@ -59,6 +60,7 @@ rejected AS (
   ON CONFLICT (batch_id, idx) DO NOTHING
   RETURNING idx
 ),
+input AS (INSERT INTO gw_batch_input (batch_id, from_idx, upto, digest) SELECT $1, $11, $12, $13 WHERE $13::text IS NOT NULL AND EXISTS (SELECT 1 FROM batch) RETURNING 1),
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 AND intake_next = $10 RETURNING 1)
 SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT intake_next FROM gw_batch WHERE id = $1) AS at, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM chunk)) IS NULL AS woke,
@@ -96,6 +98,28 @@ WHERE o.batch_id = $1 AND o.idx = u.idx`;
  * left, and a request it sent is over within its timeout, so past `quiet_at` no earlier send is still in flight.
  */
 const QUIET_WAIT = `greatest(0, ceil(extract(epoch FROM (next.quiet_before - clock_timestamp())) * 1000))::int AS quiet_wait_ms`;
+
+/**
+ * $1 batch, $2 total, $3-$5 the input read since the last intake statement (from, upto, digest; null when none), $6 the
+ * whole input's digest: every input order is taken in. Once only (a retry after a lost connection finds it sealed);
+ * notified, since a worker idle for want of chunks may find the batch over (its last chunk was done before the seal).
+ */
+export const SEAL = `
+WITH sealed AS (UPDATE gw_batch SET sealed = true, total = $2, input_digest = $6 WHERE id = $1 AND NOT sealed RETURNING id),
+input AS (INSERT INTO gw_batch_input (batch_id, from_idx, upto, digest) SELECT $1, $3, $4, $5 FROM sealed WHERE $5::text IS NOT NULL RETURNING 1)
+SELECT pg_notify('${CHUNKS_CHANNEL}', id) FROM sealed`;
+
+/** $1 batch: what the ledger holds of the batch's input (the ranges read, in order; the totals). */
+export const RECORDED_INPUT = `
+SELECT b.sealed, b.total, b.declared_total,
+  (SELECT coalesce(json_agg(json_build_array(i.from_idx, i.upto, i.digest) ORDER BY i.upto), '[]'::json) FROM gw_batch_input i WHERE i.batch_id = $1) AS ranges
+FROM gw_batch b WHERE b.id = $1`;
+
+/** $1 batch, $2-$3 input indexes [from, upto): the orders the ledger keeps there (in chunks, or refused at intake). */
+export const ORDERS_AT = `
+SELECT (e->>'index')::bigint AS idx, e->'order' AS ord FROM gw_batch_chunk c, jsonb_array_elements(c.body::jsonb) e
+WHERE c.batch_id = $1 AND (e->>'index')::bigint >= $2 AND (e->>'index')::bigint < $3
+UNION ALL SELECT idx, outcome->'order' FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2 AND idx < $3`;
 
 /** $1 batch, $2 chunk, $3 fence: the chunk's call is over and its orders are in doubt (the send counts). */
 export const MARK_SENT = `UPDATE gw_batch_chunk SET sent = true WHERE batch_id = $1 AND chunk = $2 AND fence = $3 AND state = 'leased'`;

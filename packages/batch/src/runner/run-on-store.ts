@@ -6,12 +6,14 @@ import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import { countOf, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
-import { progressOf } from '../progress.ts';
 import { cannotTellReconciler } from '../reconciler.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { ChunkStore } from '../store/chunk-store.ts';
 import { transportOf } from '../send/batch-transport.ts';
 import { takeIn } from './take-in.ts';
+import { InputDigest, type InputDifference } from '../intake/input-digest.ts';
+import { inputMismatch } from '../intake/input-mismatch.ts';
+import { SendingRate } from '../progress.ts';
 import { WakeUp } from './wake-up.ts';
 import { runWorker, type WorkerStats } from './worker-loop.ts';
 
@@ -49,13 +51,15 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   const startedAt = Date.now();
   const { operation } = settings;
   const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
-  const report = (counts: OutcomeCounts, inFlight: number, known: number | null): void =>
-    settings.onProgress?.(progressOf({ counts, total: known, inFlight, startedAt, now: Date.now() }));
+  // Before anything else: the input given is checked against what the store recorded of the batch's own.
+  const given = input ? await checkedInput(store, settings, input) : null;
+  const rate = new SendingRate();
+  const report = (counts: OutcomeCounts, inFlight: number, known: number | null): void => settings.onProgress?.(rate.progress(counts, known, inFlight, startedAt));
   // A shared store is read now and then; counts this process alone keeps are reported at every step.
   const local = store.localCounts;
   const progress =
     settings.onProgress && local === null
-      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, settings.total ?? s.total)).catch(() => {}), PROGRESS_EVERY_MS)
+      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, s.total ?? settings.total ?? null)).catch(() => {}), PROGRESS_EVERY_MS)
       : null;
   const stop = new AbortController();
   const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
@@ -76,33 +80,31 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
     })
     .catch(() => null);
   try {
-    const limit = batchSpecOf(operation).limit;
-    const taking = input
-      ? store
-          .intake((start) => takeIn({ store, operation, limit, orders: input(), start, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() }), signal)
-          .then(() => wakeUp.wake())
-          .catch(failed)
-      : null;
-    worker = await runWorker({
-      store,
-      holder: settings.holder,
-      operation,
-      transport: transportOf(settings.client),
-      concurrency,
-      reconcile: settings.reconcile ?? cannotTellReconciler,
-      maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends,
-      leaseMs: settings.leaseMs,
-      ...sendTiming(settings),
-      pollMs: settings.pollMs,
-      onOutcome: settings.onOutcome,
-      onStep: local && settings.onProgress ? (inFlight) => report(local, inFlight, settings.total ?? null) : undefined,
-      onStage: settings.onStage,
-      signal,
-      wakeUp,
-    }).catch((error: unknown) => {
-      failed(error);
-      return undefined;
-    });
+    const taking = given ? intakeAndCheck(store, settings, given, signal, wakeUp).catch(failed) : null;
+    // Nothing is sent before the input is known to be the batch's own.
+    if (!given || (await checkedOrStopped(given.digest.verified, signal))) {
+      rate.start(local);
+      worker = await runWorker({
+        store,
+        holder: settings.holder,
+        operation,
+        transport: transportOf(settings.client),
+        concurrency,
+        reconcile: settings.reconcile ?? cannotTellReconciler,
+        maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends,
+        leaseMs: settings.leaseMs,
+        ...sendTiming(settings),
+        pollMs: settings.pollMs,
+        onOutcome: settings.onOutcome,
+        onStep: local && settings.onProgress ? (inFlight) => report(local, inFlight, settings.total ?? null) : undefined,
+        onStage: settings.onStage,
+        signal,
+        wakeUp,
+      }).catch((error: unknown) => {
+        failed(error);
+        return undefined;
+      });
+    }
     await taking;
   } finally {
     if (progress) clearInterval(progress);
@@ -111,8 +113,65 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   if (failure !== null) throw (failure as { error: unknown }).error;
   const status = await store.status();
   if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), settings.journal);
-  report(status.counts, 0, settings.total ?? status.total);
+  report(status.counts, 0, status.total ?? settings.total ?? null);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes ?? true) for await (const outcome of store.outcomes()) outcomes.push(outcome);
   return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
+}
+
+/** The input as this run reads it: the iterator, its identity checked against the store's record, and the error for a difference. */
+interface CheckedInput {
+  readonly orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>;
+  readonly digest: InputDigest;
+  readonly mismatch: (difference: InputDifference) => Promise<Error>;
+}
+
+/**
+ * The input given to a run or resume, to be checked against what the store recorded of the batch's own: refused at
+ * once when its announced number of orders (`total`) is not the batch's; otherwise read and checked as it is taken in.
+ */
+async function checkedInput(store: ChunkStore, settings: StoreRunSettings, input: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<CheckedInput> {
+  const recorded = await store.recordedInput();
+  const mismatch = (difference: InputDifference): Promise<Error> => inputMismatch(store.name, difference, recorded);
+  const count = settings.total;
+  if (count !== undefined && recorded.total !== null && count !== recorded.total) {
+    throw await mismatch(count < recorded.total ? { kind: 'shorter', count, expected: recorded.total } : { kind: 'longer', expected: recorded.total });
+  }
+  if (count !== undefined && recorded.total === null && recorded.declared !== null && count !== recorded.declared) {
+    throw await mismatch({ kind: 'declared', count, expected: recorded.declared });
+  }
+  return { orders: input(), digest: new InputDigest(recorded), mismatch };
+}
+
+/**
+ * This run's intake, then, when the intake did not read the input to where the store's record ends (the batch had
+ * taken all its input in, or another process holds its intake), the rest of the input read only to check it.
+ */
+async function intakeAndCheck(store: ChunkStore, settings: StoreRunSettings, given: CheckedInput, signal: AbortSignal, wakeUp: WakeUp): Promise<void> {
+  const { orders, digest, mismatch } = given;
+  const limit = batchSpecOf(settings.operation).limit;
+  await store.intake((start) => takeIn({ store, operation: settings.operation, limit, orders, start, digest, mismatch, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() }), signal);
+  if (!digest.settled && !signal.aborted) {
+    for (let next = await orders.next(); !next.done; next = await orders.next()) {
+      const difference = digest.take(next.value);
+      if (difference) throw await mismatch(difference);
+      if (signal.aborted) return;
+    }
+    const difference = digest.end();
+    if (difference) throw await mismatch(difference);
+  }
+  wakeUp.wake();
+}
+
+/** True once the input is found the batch's own; false when it is not (the intake throws why) or the run stops first. */
+function checkedOrStopped(verified: Promise<void>, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const stopped = (): void => resolve(false);
+    signal.addEventListener('abort', stopped, { once: true });
+    verified.then(
+      () => resolve(true),
+      () => resolve(false),
+    ).finally(() => signal.removeEventListener('abort', stopped));
+  });
 }

@@ -1,9 +1,11 @@
 import { OrderIntake, type Refusal } from '../intake/order-intake.ts';
-import { JournalMismatchError } from '../errors.ts';
+import type { InputDifference, InputDigest } from '../intake/input-digest.ts';
+import { orderMismatch, sameOrder } from '../intake/input-mismatch.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { ChunkStore, IntakeStart } from '../store/chunk-store.ts';
+import type { InputRange } from '../intake/input-digest.ts';
 import { ChunkQueue } from '../intake/chunk-queue.ts';
 
 /**
@@ -26,6 +28,10 @@ export interface IntakeOptions {
   readonly signal?: AbortSignal | undefined;
   /** Called for each chunk added (wakes this process's idle worker slots). */
   readonly onChunk?: (() => void) | undefined;
+  /** The input's identity as it is read: checked against what the store recorded, then recorded with each add. */
+  readonly digest: InputDigest;
+  /** The typed error for where the input differs from the batch's own. */
+  readonly mismatch: (difference: InputDifference) => Promise<Error>;
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
@@ -41,7 +47,9 @@ type FlushMode = 'batch' | 'full' | 'all';
  * queued and checked against the spec a chunk at a time (as the one request that carries them), the invalid ones
  * refused each with its own problems, and the valid ones cut into chunks the workers lease. One add is in flight at
  * a time while the next orders are read. Input orders the store holds already (a resume) are only remembered for
- * duplicate detection, after a check that they are the same. Returns how many input orders were read.
+ * duplicate detection, after a check that they are the same. Nothing is added before the input is known to be the
+ * batch's own (every range the store recorded read again and found the same): a resume given another input adds
+ * nothing and throws InputMismatchError. Returns how many input orders were read.
  */
 export function takeIn(options: IntakeOptions): Promise<number> {
   return new Intake(options).run();
@@ -73,7 +81,8 @@ class Intake {
   }
 
   async run(): Promise<number> {
-    const { orders, start, store, signal } = this.#options;
+    const { orders, start, store, signal, digest } = this.#options;
+    let ended = false;
     for (;;) {
       if (signal?.aborted || this.#failure) break;
       const step = orders.next();
@@ -84,9 +93,14 @@ class Intake {
         next = await step;
         this.#waitingForInput = false;
       } else next = step;
-      if (next.done) break;
+      if (next.done) {
+        ended = true;
+        break;
+      }
       const pending = next.value;
       this.#read = pending.index + 1;
+      const difference = digest.take(pending);
+      if (difference) throw await this.#options.mismatch(difference);
       if (pending.index < start.from || start.taken.has(pending.index)) {
         known(store.name, start, pending);
         this.#intake.remember(pending);
@@ -95,12 +109,14 @@ class Intake {
       const refusal = this.#intake.admission(pending);
       if (refusal === null) this.#queue.push(pending);
       else this.#refused.push(rejected(pending, refusal));
-      if (this.#due('batch')) await this.#flush('batch');
+      if (digest.past && this.#due('batch')) await this.#flush('batch');
     }
+    const difference = ended ? digest.end() : null;
+    if (difference) throw await this.#options.mismatch(difference);
     await this.#flush('all');
     await this.#inFlight;
     if (this.#failure) throw (this.#failure as { error: unknown }).error;
-    if (!signal?.aborted) await store.seal(this.#read);
+    if (!signal?.aborted && ended) await store.seal(this.#read, digest.cut(), digest.whole());
     return this.#read;
   }
 
@@ -113,7 +129,7 @@ class Intake {
     this.#checkArmed = true;
     setImmediate(() => {
       this.#checkArmed = false;
-      if (this.#waitingForInput && this.#due('full')) this.#flush('full').catch((error: unknown) => void (this.#failure ??= { error }));
+      if (this.#waitingForInput && this.#options.digest.past && this.#due('full')) this.#flush('full').catch((error: unknown) => void (this.#failure ??= { error }));
     });
   }
 
@@ -179,19 +195,21 @@ class Intake {
     return chunk;
   }
 
-  async #add(chunks: PendingOrder[][], rejections: OrderOutcome[], next: number): Promise<void> {
+  #add(chunks: PendingOrder[][], rejections: OrderOutcome[], next: number): Promise<void> {
+    // The input read up to now goes with this add: its identity is recorded with what it gave, in the same write.
+    return this.#write(chunks, rejections, next, this.#options.digest.cut());
+  }
+
+  async #write(chunks: PendingOrder[][], rejections: OrderOutcome[], next: number, read: InputRange | null): Promise<void> {
     const { store, signal, onChunk, onOutcome } = this.#options;
-    const added = await store.add(chunks, rejections, next, signal);
+    const added = await store.add(chunks, rejections, next, read, signal);
     for (let i = 0; i < added; i++) onChunk?.();
     for (const outcome of rejections) onOutcome?.(outcome);
   }
 }
 
-/** Checks an input order the store holds already is the one it holds (when the store says which). */
+/** Checks an input order the store holds already is the one it holds (when the store says which: a journal). */
 function known(name: string, start: IntakeStart, pending: PendingOrder): void {
   const stored = start.taken.get(pending.index);
-  if (stored === undefined || stored === null) return;
-  if (JSON.stringify(stored) !== JSON.stringify(pending.order)) {
-    throw new JournalMismatchError(name, pending.index, `input order #${pending.index} differs from the one journaled`);
-  }
+  if (stored !== undefined && stored !== null && !sameOrder(pending, stored)) throw orderMismatch(name, pending, stored);
 }

@@ -2,6 +2,7 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import type { HeldLease } from '../lease/held-lease.ts';
 import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
+import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 
 /** A chunk a worker holds: its orders, its lease's fencing token, and whether an earlier holder may have sent it. */
 export interface ClaimedChunk {
@@ -79,6 +80,8 @@ export interface ChunkStore {
    * sends at once while a step is under way (a chunk held is one no other worker can take meanwhile).
    */
   heldReady(concurrency: number): number;
+  /** What the store holds of the input the batch took in (nothing for a new batch): a resume checks its input against it. */
+  recordedInput(): Promise<RecordedInput>;
   /**
    * Runs the batch's intake from where the store says it stands, holding whatever keeps a second intake out; resolves
    * with the number of input orders read (0 when another process took the intake, or it was over already).
@@ -86,11 +89,12 @@ export interface ChunkStore {
   intake(take: (start: IntakeStart) => Promise<number>, signal?: AbortSignal): Promise<number>;
   /**
    * Adds chunks of accepted orders (each durable before it can be leased) and the orders refused at intake, and moves
-   * the intake mark to `next`; resolves with how many chunks it added. A single-holder store waits for room first.
+   * the intake mark to `next`, with `read`, the input read since the last add (its identity); resolves with how many
+   * chunks it added. A single-holder store waits for room first.
    */
-  add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], next: number, signal?: AbortSignal): Promise<number>;
-  /** Every input order is in: `total` were read. */
-  seal(total: number): Promise<void>;
+  add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], next: number, read: InputRange | null, signal?: AbortSignal): Promise<number>;
+  /** Every input order is in: `total` were read, the last of them `read`, the whole input's digest `digest`. */
+  seal(total: number, read: InputRange | null, digest: string): Promise<void>;
   /** Commits settled chunks (each only while its lease is this holder's), then leases up to `want` more. */
   step(commits: readonly ChunkCommit[], want: number): Promise<StoreStep>;
   /** Records that a chunk's call is over and its orders are in doubt (fenced); false when the lease was lost. */
