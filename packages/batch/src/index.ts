@@ -23,11 +23,14 @@ export {
 } from './errors.ts';
 export { runBatch, type RunBatchOptions } from './run-batch.ts';
 export { resumeBatch, runBatchWorker, type BatchWorkerOptions, type ResumeBatchOptions } from './resume-batch.ts';
-export { newBatchId, outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
+export { outcomesFromLedger, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
+export { newBatchId } from './settings/names.ts';
+export { BATCH_SETTINGS, type NumericSetting, type SettingScope } from './settings/settings-table.ts';
+export { resolveBatchSettings, type BatchEntry, type BatchStore, type ResolvedBatchSettings } from './settings/resolve-batch-settings.ts';
 export type { WorkerStats } from './runner/worker-loop.ts';
 export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
 export { maskedLedgerUrl } from './postgres/masked-url.ts';
-export type { BatchResult, BatchSettings } from './batch-settings.ts';
+export type { BatchResult, BatchSettings } from './settings/batch-settings.ts';
 export type { BatchClient, BatchOrders, BatchResults, QuerySelection } from './operation/batch-records.ts';
 export { BATCH_OPERATIONS, isBatchOperation, type BatchOperation } from './operation/batch-operations.ts';
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';

@@ -1,12 +1,11 @@
 import type { BatchOrders } from './operation/batch-records.ts';
 import type { BatchOperation } from './operation/batch-operations.ts';
 import type { OpenJournalFile } from './journal/batch-journal.ts';
-import type { BatchResult, BatchSettings } from './batch-settings.ts';
-import { checkBatchSettings } from './check-batch-settings.ts';
+import type { BatchResult, BatchSettings } from './settings/batch-settings.ts';
+import { requestsEndWithinMs, resolveBatchSettings } from './settings/resolve-batch-settings.ts';
 import { lockJournal } from './journal/journal-lock.ts';
 import { resumeJournalBatch } from './journal/journal-batch.ts';
-import { requestsEndWithinMs } from './batch-defaults.ts';
-import { numbered } from './run-batch.ts';
+import { numberOrders } from './run-batch.ts';
 import { resumeLedgerBatch, runLedgerWorkerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 
 /** Options of `resumeBatch`: the journal of the interrupted batch and the same input again. */
@@ -22,21 +21,18 @@ export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<Batc
 }
 
 
-/** Finishes an interrupted batch from its journal: settles in-doubt requests by query, then sends what is left. */
+/** Finishes an interrupted batch from its journal or ledger: checks its input is the batch's own, settles in-doubt requests by query, then sends what is left. */
 export function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op> & { readonly ledger: LedgerSettings['ledger'] }): Promise<LedgerBatchResult>;
 export function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult>;
 export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult> {
-  checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: true });
-  if (options.ledger !== undefined) {
-    const orders = options.orders;
-    return resumeLedgerBatch({ ...options, ledger: options.ledger, batch: options.batch! }, orders ? () => numbered(orders) : null);
-  }
+  const settings = resolveBatchSettings(options, 'resume');
+  const input = settings.orders ? () => numberOrders(settings.orders!) : null;
+  if (settings.store.kind === 'ledger') return resumeLedgerBatch({ ...settings, store: settings.store }, input);
+  const journal = (settings.store as { readonly journal: string }).journal;
   // Held from before the journal is read until the resume ends, so no run or resume of the same journal overlaps it.
-  const lock = await lockJournal(options.journal!, 'resume', requestsEndWithinMs(options));
+  const lock = await lockJournal(journal, 'resume', requestsEndWithinMs(settings));
   try {
-    const orders = options.orders ?? [];
-    const total = options.total ?? (Array.isArray(orders) ? orders.length : undefined);
-    return await resumeJournalBatch({ ...options, journal: options.journal!, ...(total === undefined ? {} : { total }) }, lock, () => numbered(orders));
+    return await resumeJournalBatch(settings, journal, lock, input);
   } finally {
     await lock.release();
   }
@@ -51,8 +47,7 @@ export interface BatchWorkerOptions extends Omit<BatchSettings, 'operation' | 't
  * Adds a worker to a batch kept in a PostgreSQL ledger, from this or any machine: it leases chunks until the batch's
  * intake is over and every chunk is done, then reports the batch's result from the ledger.
  */
-export function runBatchWorker(options: BatchWorkerOptions): Promise<LedgerBatchResult> {
-  checkBatchSettings({ ...options, orders: [] } as unknown as Record<string, unknown>, { resuming: true });
-  return runLedgerWorkerBatch(options);
+export async function runBatchWorker(options: BatchWorkerOptions): Promise<LedgerBatchResult> {
+  const settings = resolveBatchSettings(options, 'worker');
+  return runLedgerWorkerBatch({ ...settings, store: settings.store as Extract<typeof settings.store, { kind: 'ledger' }> });
 }
-

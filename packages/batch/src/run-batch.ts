@@ -3,13 +3,12 @@ import { withoutCardData } from '@gw/types';
 import type { BatchOrders } from './operation/batch-records.ts';
 import type { BatchOperation } from './operation/batch-operations.ts';
 import type { OpenJournalFile } from './journal/batch-journal.ts';
-import type { BatchResult, BatchSettings } from './batch-settings.ts';
+import type { BatchResult, BatchSettings } from './settings/batch-settings.ts';
 import type { PendingOrder } from './send/pending-order.ts';
 import { runJournalBatch } from './journal/journal-batch.ts';
 import { JournalInUseError } from './errors.ts';
-import { requestsEndWithinMs } from './batch-defaults.ts';
 import { lockJournal } from './journal/journal-lock.ts';
-import { checkBatchSettings } from './check-batch-settings.ts';
+import { requestsEndWithinMs, resolveBatchSettings } from './settings/resolve-batch-settings.ts';
 import { runLedgerBatch, type LedgerBatchResult, type LedgerSettings } from './postgres/ledger-batch.ts';
 
 /** Options of `runBatch`. */
@@ -70,14 +69,16 @@ async function refuseJournalInUse(path: string): Promise<void> {
 export function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op> & { readonly ledger: LedgerSettings['ledger'] }): Promise<LedgerBatchResult>;
 export function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult>;
 export async function runBatch<Op extends BatchOperation>(options: RunBatchOptions<Op>): Promise<BatchResult> {
-  checkBatchSettings(options as unknown as Record<string, unknown>, { resuming: false });
-  if (options.ledger !== undefined) return runLedgerBatch({ ...options, ledger: options.ledger }, numberOrders(options.orders));
+  const settings = resolveBatchSettings(options, 'run');
+  const operation = settings.operation!;
+  const orders = numberOrders(settings.orders!);
+  if (settings.store.kind === 'ledger') return runLedgerBatch({ ...settings, store: settings.store }, operation, orders);
+  const journal = settings.store.kind === 'journal' ? settings.store.journal : null;
   // Taken before the journal is looked at: of two runs started at once on a new journal, one is refused here.
-  const lock = options.journal ? await lockJournal(options.journal, 'run', requestsEndWithinMs(options)) : null;
+  const lock = journal ? await lockJournal(journal, 'run', requestsEndWithinMs(settings)) : null;
   try {
-    if (options.journal) await refuseJournalInUse(options.journal);
-    const total = options.total ?? (Array.isArray(options.orders) ? options.orders.length : undefined);
-    return await runJournalBatch({ ...options, ...(total === undefined ? {} : { total }) }, lock, numberOrders(options.orders));
+    if (journal) await refuseJournalInUse(journal);
+    return await runJournalBatch(settings, operation, lock, orders);
   } finally {
     await lock?.release();
   }

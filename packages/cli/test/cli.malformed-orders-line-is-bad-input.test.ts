@@ -32,6 +32,7 @@ describe('gw batch with a malformed orders file', () => {
     const result = await gw(['batch', 'capture', 'orders.jsonl', '--journal', 'j.jsonl', '--resume', '--base-url', sandbox.url, '--sandbox-defaults'], { cwd: dir });
     expect(result.status).toBe(EXIT_CODES.decode);
     expect(result.err).toContain('orders.jsonl, line 2');
-    expect(result.err).toContain('with --resume');
+    // The command that resumes it, as it can be run from any folder.
+    expect(result.err).toContain(`then resume the batch (orders already taken in are not sent again):\n  gw batch capture ${join(dir, 'orders.jsonl')} --journal ${join(dir, 'j.jsonl')} --base-url ${sandbox.url} --sandbox-defaults --resume`);
   });
 });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchProgress } from '@gw/batch';
 import { startSandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
-import { progressReporterFor } from '../src/commands/batch.ts';
+import { progressReporterFor } from '../src/commands/batch-progress.ts';
 import { runDemo } from '../src/demo/run-demo.ts';
 import { capturedIo } from './io.ts';
 
@@ -23,10 +23,10 @@ describe('batch progress off a terminal (a log, a pipe)', () => {
     reporter.update(progress(1000, 1000));
     reporter.stop();
     const lines = c.out().trimEnd().split('\n');
-    expect(lines[0]).toBe('progress: 50/1000 orders, 50/s, ETA 16m, failed 0, unknown 0');
+    expect(lines[0]).toBe('progress: 50/1000 orders (succeeded 50, failed 0, rejected 0, unknown 0), 50/s, ETA 16m');
     expect(lines.filter((l) => l.startsWith('progress: 100/1000')).length).toBeGreaterThanOrEqual(2);
-    expect(lines).toContain('progress: 400/1000 orders, 400/s, ETA 10m, failed 0, unknown 0');
-    expect(lines.at(-1)).toBe('progress: 1000/1000 orders, 1000/s, ETA 0s, failed 0, unknown 0');
+    expect(lines).toContain('progress: 400/1000 orders (succeeded 400, failed 0, rejected 0, unknown 0), 400/s, ETA 10m');
+    expect(lines.at(-1)).toBe('progress: 1000/1000 orders (succeeded 1000, failed 0, rejected 0, unknown 0), 1000/s, ETA 0s');
     await sleep(250);
     expect(c.out().trimEnd().split('\n')).toHaveLength(lines.length); // stopped: nothing more
   });

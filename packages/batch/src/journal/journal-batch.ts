@@ -1,11 +1,13 @@
 import { stat, truncate } from 'node:fs/promises';
-import { BATCH_DEFAULTS, requestsEndWithinMs } from '../batch-defaults.ts';
-import { BatchJournal, type OpenJournalFile } from './batch-journal.ts';
-import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
+import { BatchJournal } from './batch-journal.ts';
+import type { BatchResult } from '../settings/batch-settings.ts';
+import { requestsEndWithinMs, type ResolvedBatchSettings } from '../settings/resolve-batch-settings.ts';
+import { BATCH_DEFAULTS } from '../settings/settings-table.ts';
+import { newHolderName } from '../settings/names.ts';
 import { JournalMismatchError } from '../errors.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
-import { newHolderName, runOnStore } from '../runner/run-on-store.ts';
+import { runOnStore } from '../runner/run-on-store.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { JournalLock } from './journal-lock.ts';
 import { JournalChunkStore, type JournalStoreOptions } from './journal-chunk-store.ts';
@@ -18,19 +20,19 @@ import { readJournal } from './journal-state.ts';
  */
 const INTENTS_AHEAD_PER_SLOT = 2;
 
-/** Settings of a batch one process keeps (in a journal file, or in memory). */
-export type JournalBatchSettings = BatchSettings & StageHook & { readonly journalFile?: OpenJournalFile | undefined };
-
-function storeOptions(settings: JournalBatchSettings, journal: BatchJournal | null, lock: JournalLock | null): JournalStoreOptions {
-  const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
-  return { journal, operation: settings.operation, limit: batchSpecOf(settings.operation).limit, lookahead: concurrency * INTENTS_AHEAD_PER_SLOT, keepOutcomes: settings.keepOutcomes ?? true, lock };
+function storeOptions(settings: ResolvedBatchSettings, operation: BatchOperation, journal: BatchJournal | null, lock: JournalLock | null): JournalStoreOptions {
+  return { journal, operation, limit: batchSpecOf(operation).limit, lookahead: settings.concurrency * INTENTS_AHEAD_PER_SLOT, keepOutcomes: settings.keepOutcomes, lock };
 }
 
+/** The input as the runner reads it (numbered), or null. */
+type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null;
+
 /** Runs the store to its end and closes it: with `end` when every order has its outcome, else resumable. */
-async function runToEnd(store: JournalChunkStore, settings: JournalBatchSettings, journal: string | null, input: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<BatchResult> {
+async function runToEnd(store: JournalChunkStore, settings: ResolvedBatchSettings, operation: BatchOperation, journal: string | null, input: InputOf): Promise<BatchResult> {
   let finished = false;
   try {
-    const result = await runOnStore(store, { ...settings, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal }, input);
+    // The run is the journal's only holder: its leases last while it holds the journal's lock.
+    const result = await runOnStore(store, settings, { operation, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal }, input);
     finished = true;
     const { worker: _worker, ...batch } = result;
     return batch;
@@ -39,43 +41,41 @@ async function runToEnd(store: JournalChunkStore, settings: JournalBatchSettings
   }
 }
 
-/** Runs a new batch kept in a journal file (`journal`, locked by the caller as `lock`) or, without one, in memory only. */
-export async function runJournalBatch(settings: JournalBatchSettings & { readonly journal?: string | undefined }, lock: JournalLock | null, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<BatchResult> {
-  const journal = settings.journal ? await BatchJournal.open(settings.journal, settings.journalFile) : null;
-  const options = storeOptions(settings, journal, lock);
+/** Runs a new batch kept in a journal file (the store's, locked by the caller as `lock`) or, without one, in memory only. */
+export async function runJournalBatch(settings: ResolvedBatchSettings, operation: BatchOperation, lock: JournalLock | null, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<BatchResult> {
+  const path = settings.store.kind === 'journal' ? settings.store.journal : null;
+  const journal = settings.store.kind === 'journal' ? await BatchJournal.open(settings.store.journal, settings.store.journalFile) : null;
+  const options = storeOptions(settings, operation, journal, lock);
   try {
     const at = new Date().toISOString();
     // The number of orders it is started with, when known: a resume's input must have as many.
-    const declared = settings.total === undefined ? [] : [{ type: 'input' as const, declared: settings.total, at }];
-    await journal?.append({ type: 'start', version: 1, operation: settings.operation, limit: options.limit, at }, ...declared);
+    const declared = settings.total === null ? [] : [{ type: 'input' as const, declared: settings.total, at }];
+    await journal?.append({ type: 'start', version: 1, operation, limit: options.limit, at }, ...declared);
   } catch (error) {
     await journal?.close();
     throw error;
   }
-  return runToEnd(JournalChunkStore.start(options), settings, settings.journal ?? null, () => orders);
+  return runToEnd(JournalChunkStore.start(options), settings, operation, path, () => orders);
 }
 
 /**
- * Finishes a batch from its journal (locked by the caller as `lock`): its chunks in doubt are queried (once no
- * request of a run that died can still be in flight), then what is left is sent.
+ * Finishes a batch from its journal `path` (locked by the caller as `lock`): its input checked against the batch's
+ * own, its chunks in doubt queried (once no request of a run that died can still be in flight), then what is left
+ * sent. Without input only a batch that had taken all its input in.
  */
-export async function resumeJournalBatch(
-  settings: Omit<JournalBatchSettings, 'operation'> & { readonly journal: string; readonly operation?: BatchOperation | undefined },
-  lock: JournalLock,
-  orders: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>,
-): Promise<BatchResult> {
-  const state = await readJournal(settings.journal);
+export async function resumeJournalBatch(settings: ResolvedBatchSettings, path: string, lock: JournalLock, orders: InputOf): Promise<BatchResult> {
+  const state = await readJournal(path);
   if (settings.operation && settings.operation !== state.operation) {
-    throw new JournalMismatchError(settings.journal, null, `the journal is of a ${state.operation} batch, not ${settings.operation}`);
+    throw new JournalMismatchError(path, null, `the journal is of a ${state.operation} batch, not ${settings.operation}`);
   }
+  if (orders === null && state.input.total === null) throw new JournalMismatchError(path, null, 'the batch had not taken all its input in when it stopped, so its input is needed');
   // A torn last line (a crash or a full disk mid-write) was never synced, so it never counted: what it described is
   // settled like the rest (a torn intent was never sent; a torn outcomes line leaves its chunk to a query). It is cut
   // so that the lines appended now start on a line of their own.
-  if ((await stat(settings.journal)).size > state.completeBytes) await truncate(settings.journal, state.completeBytes);
-  const journal = await BatchJournal.open(settings.journal, settings.journalFile);
-  const resumed = { ...settings, operation: state.operation };
-  const store = JournalChunkStore.resume(storeOptions(resumed, journal, lock), state, quietWaitAfter(lock, settings));
-  return runToEnd(store, resumed, settings.journal, orders);
+  if ((await stat(path)).size > state.completeBytes) await truncate(path, state.completeBytes);
+  const journal = await BatchJournal.open(path, settings.store.kind === 'journal' ? settings.store.journalFile : undefined);
+  const store = JournalChunkStore.resume(storeOptions(settings, state.operation, journal, lock), state, quietWaitAfter(lock, settings));
+  return runToEnd(store, settings, state.operation, path, orders);
 }
 
 /**
@@ -85,7 +85,7 @@ export async function resumeJournalBatch(
  * resume's when the lock does not say; the longer of the two). No clock of the dead holder's is trusted. Nothing to
  * wait for when the journal's last holder ended cleanly (its lock was released).
  */
-function quietWaitAfter(lock: JournalLock, settings: { timeoutMs?: number | undefined; sendMarginMs?: number | undefined }): number {
+function quietWaitAfter(lock: JournalLock, settings: { readonly timeoutMs: number; readonly sendMarginMs: number }): number {
   if (lock.tookOverFrom === null) return 0;
   const endWithin = Math.max(lock.tookOverFrom.requestsEndWithinMs ?? 0, requestsEndWithinMs(settings));
   return Math.max(0, lock.tookOverFrom.provenGoneAt + endWithin - Date.now());

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { BATCH_DEFAULTS, requestsEndWithinMs } from '../batch-defaults.ts';
-import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
+import type { BatchResult } from '../settings/batch-settings.ts';
+import { requestsEndWithinMs, type BatchStore, type ResolvedBatchSettings } from '../settings/resolve-batch-settings.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
-import { newHolderName, runOnStore } from '../runner/run-on-store.ts';
+import { runOnStore } from '../runner/run-on-store.ts';
 import type { WorkerStats } from '../runner/worker-loop.ts';
 import { WakeUp } from '../runner/wake-up.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
@@ -41,10 +40,8 @@ export interface LedgerBatchResult extends BatchResult {
   readonly roundTrips: number;
 }
 
-/** A new batch id: time-ordered, unique. */
-export function newBatchId(): string {
-  return `batch-${new Date().toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomUUID().slice(0, 8)}`;
-}
+/** A batch's settings as the ledger takes them: resolved, kept in a ledger. */
+type LedgerRun = ResolvedBatchSettings & { readonly store: Extract<BatchStore, { kind: 'ledger' }> };
 
 /** The input of a batch, read when this process takes the intake (null: this process only works). */
 type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null;
@@ -53,42 +50,34 @@ type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | nu
 type Joining = { readonly create: { readonly operation: BatchOperation; readonly limit: number; readonly declared: number | null } } | { readonly resume: true } | { readonly worker: true };
 
 /** Runs this process's worker (and intake, when given input) on a batch kept in the ledger, through the one runner. */
-async function workOnLedgerBatch(
-  settings: Omit<BatchSettings, 'operation'> & LedgerSettings & StageHook & { readonly batch: string; readonly operation?: BatchOperation },
-  input: InputOf,
-  joining: Joining,
-): Promise<LedgerBatchResult> {
-  const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
-  const ledger = await PgLedger.open(settings.ledger, { maxConnections: concurrency + 4, outageMs: settings.ledgerOutageMs ?? BATCH_DEFAULTS.ledgerOutageMs, batch: settings.batch });
+async function workOnLedgerBatch(settings: LedgerRun, input: InputOf, joining: Joining): Promise<LedgerBatchResult> {
+  const { batch, leaseMs, pollMs, holder } = settings.store;
+  const ledger = await PgLedger.open(settings.store.ledger, { maxConnections: settings.concurrency + 4, outageMs: settings.store.ledgerOutageMs, batch });
   try {
-    const pollMs = settings.pollMs ?? BATCH_DEFAULTS.pollMs;
     // The batch this process creates is known; another is read, and a worker started with the process that creates
     // it waits for it, bounded.
-    if ('create' in joining) await ledger.createBatch(settings.batch, joining.create.operation, joining.create.limit, joining.create.declared);
-    const waitMs = 'worker' in joining ? (settings.batchWaitMs ?? BATCH_DEFAULTS.batchWaitMs) : 0;
-    const status = 'create' in joining ? null : await statusOnceCreated(ledger, settings.batch, waitMs, pollMs, settings.signal);
+    if ('create' in joining) await ledger.createBatch(batch, joining.create.operation, joining.create.limit, joining.create.declared);
+    const waitMs = 'worker' in joining ? settings.store.batchWaitMs : 0;
+    const status = 'create' in joining ? null : await statusOnceCreated(ledger, batch, waitMs, pollMs, settings.signal);
     const operation = 'create' in joining ? joining.create.operation : status!.operation;
-    if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(settings.batch, `is a ${operation} batch, not ${settings.operation}`);
-    if ('resume' in joining && input === null && !status!.sealed) throw new LedgerBatchError(settings.batch, 'has not taken all its input in yet: resume it with the same orders');
-    const holder = settings.holder ?? newHolderName();
-    const leaseMs = settings.leaseMs ?? BATCH_DEFAULTS.leaseMs;
-    const store = new PgChunkStore({ ledger, batch: settings.batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs });
-    const result = await runOnStore(store, { ...settings, operation, holder, leaseMs, pollMs, journal: null }, input);
-    return { ...result, batch: settings.batch, roundTrips: ledger.roundTrips };
+    if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(batch, `is a ${operation} batch, not ${settings.operation}`);
+    if ('resume' in joining && input === null && !status!.sealed) throw new LedgerBatchError(batch, 'has not taken all its input in yet: resume it with the same orders');
+    const store = new PgChunkStore({ ledger, batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs });
+    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null }, input);
+    return { ...result, batch, roundTrips: ledger.roundTrips };
   } finally {
     await ledger.close();
   }
 }
 
 /** Adds a worker to a batch in the ledger: it leases chunks until intake is over and every chunk is done. */
-export function runLedgerWorkerBatch(settings: Omit<BatchSettings, 'operation'> & LedgerSettings & { readonly batch: string }): Promise<LedgerBatchResult> {
+export function runLedgerWorkerBatch(settings: LedgerRun): Promise<LedgerBatchResult> {
   return workOnLedgerBatch(settings, null, { worker: true });
 }
 
 /** Starts a batch in the ledger, takes its input in and works on it (other workers may join with `runBatchWorker`). */
-export function runLedgerBatch(settings: BatchSettings & StageHook & LedgerSettings, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<LedgerBatchResult> {
-  const batch = settings.batch ?? newBatchId();
-  return workOnLedgerBatch({ ...settings, batch }, () => orders, { create: { operation: settings.operation, limit: batchSpecOf(settings.operation).limit, declared: settings.total ?? null } });
+export function runLedgerBatch(settings: LedgerRun, operation: BatchOperation, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<LedgerBatchResult> {
+  return workOnLedgerBatch(settings, () => orders, { create: { operation, limit: batchSpecOf(operation).limit, declared: settings.total } });
 }
 
 /**
@@ -96,10 +85,7 @@ export function runLedgerBatch(settings: BatchSettings & StageHook & LedgerSetti
  * sent), the rest of it taken in when intake had not finished, then the work. Without input only a batch that had
  * taken all its input in.
  */
-export function resumeLedgerBatch(
-  settings: Omit<BatchSettings, 'operation'> & LedgerSettings & { readonly batch: string; readonly operation?: BatchOperation },
-  orders: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null,
-): Promise<LedgerBatchResult> {
+export function resumeLedgerBatch(settings: LedgerRun, orders: InputOf): Promise<LedgerBatchResult> {
   return workOnLedgerBatch(settings, orders, { resume: true });
 }
 

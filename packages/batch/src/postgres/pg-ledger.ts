@@ -7,7 +7,7 @@ import { LedgerBatchError } from '../errors.ts';
 import { commitColumns, entryOf, ordersOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
 import { LocalLease } from '../lease/local-lease.ts';
 import type { ChunkCommit, ClaimedChunk, StoreStep } from '../store/chunk-store.ts';
-import { BATCH_DEFAULTS } from '../batch-defaults.ts';
+import { BATCH_DEFAULTS } from '../settings/settings-table.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';

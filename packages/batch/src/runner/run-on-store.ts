@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { BatchInterruptedError } from '../errors.ts';
-import { BATCH_DEFAULTS, sendTiming } from '../batch-defaults.ts';
-import type { BatchResult, BatchSettings, StageHook } from '../batch-settings.ts';
+import type { BatchResult } from '../settings/batch-settings.ts';
+import type { ResolvedBatchSettings } from '../settings/resolve-batch-settings.ts';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import { countOf, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
-import { cannotTellReconciler } from '../reconciler.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { ChunkStore } from '../store/chunk-store.ts';
 import { transportOf } from '../send/batch-transport.ts';
@@ -20,8 +17,8 @@ import { runWorker, type WorkerStats } from './worker-loop.ts';
 /** How often progress is read from a shared store (a store this process alone holds reports it at every step). */
 const PROGRESS_EVERY_MS = 1000;
 
-/** What the runner needs on top of the batch's settings: who it is and how it leases. */
-export interface StoreRunSettings extends Omit<BatchSettings, 'operation'>, StageHook {
+/** What the runner needs on top of the batch's settings: the operation, who it is and how it leases. */
+export interface StoreRun {
   readonly operation: BatchOperation;
   readonly holder: string;
   readonly leaseMs: number;
@@ -35,11 +32,6 @@ export interface StoreRunResult extends BatchResult {
   readonly worker: WorkerStats;
 }
 
-/** A name for this worker's leases: host:pid:random (the default of `holder`). */
-export function newHolderName(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
-
 /**
  * The batch runner, the same over every ChunkStore: this process's intake (when it is given input, read once it holds
  * the intake) and its worker run
@@ -47,10 +39,9 @@ export function newHolderName(): string {
  * the store; outcomes are reported once committed; a stop by the signal ends in BatchInterruptedError once the
  * requests in flight are settled and committed.
  */
-export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null): Promise<StoreRunResult> {
+export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun, input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null): Promise<StoreRunResult> {
   const startedAt = Date.now();
-  const { operation } = settings;
-  const concurrency = settings.concurrency ?? BATCH_DEFAULTS.concurrency;
+  const { operation } = run;
   // Before anything else: the input given is checked against what the store recorded of the batch's own.
   const given = input ? await checkedInput(store, settings, input) : null;
   const rate = new SendingRate();
@@ -59,7 +50,7 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   const local = store.localCounts;
   const progress =
     settings.onProgress && local === null
-      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, s.total ?? settings.total ?? null)).catch(() => {}), PROGRESS_EVERY_MS)
+      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, s.total ?? settings.total)).catch(() => {}), PROGRESS_EVERY_MS)
       : null;
   const stop = new AbortController();
   const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
@@ -80,23 +71,24 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
     })
     .catch(() => null);
   try {
-    const taking = given ? intakeAndCheck(store, settings, given, signal, wakeUp).catch(failed) : null;
+    const taking = given ? intakeAndCheck(store, settings, operation, given, signal, wakeUp).catch(failed) : null;
     // Nothing is sent before the input is known to be the batch's own.
     if (!given || (await checkedOrStopped(given.digest.verified, signal))) {
       rate.start(local);
       worker = await runWorker({
         store,
-        holder: settings.holder,
+        holder: run.holder,
         operation,
         transport: transportOf(settings.client),
-        concurrency,
-        reconcile: settings.reconcile ?? cannotTellReconciler,
-        maxResends: settings.maxResends ?? BATCH_DEFAULTS.maxResends,
-        leaseMs: settings.leaseMs,
-        ...sendTiming(settings),
-        pollMs: settings.pollMs,
+        concurrency: settings.concurrency,
+        reconcile: settings.reconcile,
+        maxResends: settings.maxResends,
+        leaseMs: run.leaseMs,
+        timeoutMs: settings.timeoutMs,
+        sendMarginMs: settings.sendMarginMs,
+        pollMs: run.pollMs,
         onOutcome: settings.onOutcome,
-        onStep: local && settings.onProgress ? (inFlight) => report(local, inFlight, settings.total ?? null) : undefined,
+        onStep: local && settings.onProgress ? (inFlight) => report(local, inFlight, settings.total) : undefined,
         onStage: settings.onStage,
         signal,
         wakeUp,
@@ -112,11 +104,11 @@ export async function runOnStore(store: ChunkStore, settings: StoreRunSettings, 
   }
   if (failure !== null) throw (failure as { error: unknown }).error;
   const status = await store.status();
-  if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), settings.journal);
-  report(status.counts, 0, status.total ?? settings.total ?? null);
+  if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), run.journal);
+  report(status.counts, 0, status.total ?? settings.total);
   const outcomes: OrderOutcome[] = [];
-  if (settings.keepOutcomes ?? true) for await (const outcome of store.outcomes()) outcomes.push(outcome);
-  return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: settings.journal, worker: worker! };
+  if (settings.keepOutcomes) for await (const outcome of store.outcomes()) outcomes.push(outcome);
+  return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: run.journal, worker: worker! };
 }
 
 /** The input as this run reads it: the iterator, its identity checked against the store's record, and the error for a difference. */
@@ -130,14 +122,14 @@ interface CheckedInput {
  * The input given to a run or resume, to be checked against what the store recorded of the batch's own: refused at
  * once when its announced number of orders (`total`) is not the batch's; otherwise read and checked as it is taken in.
  */
-async function checkedInput(store: ChunkStore, settings: StoreRunSettings, input: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<CheckedInput> {
+async function checkedInput(store: ChunkStore, settings: ResolvedBatchSettings, input: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<CheckedInput> {
   const recorded = await store.recordedInput();
   const mismatch = (difference: InputDifference): Promise<Error> => inputMismatch(store.name, difference, recorded);
   const count = settings.total;
-  if (count !== undefined && recorded.total !== null && count !== recorded.total) {
+  if (count !== null && recorded.total !== null && count !== recorded.total) {
     throw await mismatch(count < recorded.total ? { kind: 'shorter', count, expected: recorded.total } : { kind: 'longer', expected: recorded.total });
   }
-  if (count !== undefined && recorded.total === null && recorded.declared !== null && count !== recorded.declared) {
+  if (count !== null && recorded.total === null && recorded.declared !== null && count !== recorded.declared) {
     throw await mismatch({ kind: 'declared', count, expected: recorded.declared });
   }
   return { orders: input(), digest: new InputDigest(recorded), mismatch };
@@ -147,10 +139,10 @@ async function checkedInput(store: ChunkStore, settings: StoreRunSettings, input
  * This run's intake, then, when the intake did not read the input to where the store's record ends (the batch had
  * taken all its input in, or another process holds its intake), the rest of the input read only to check it.
  */
-async function intakeAndCheck(store: ChunkStore, settings: StoreRunSettings, given: CheckedInput, signal: AbortSignal, wakeUp: WakeUp): Promise<void> {
+async function intakeAndCheck(store: ChunkStore, settings: ResolvedBatchSettings, operation: BatchOperation, given: CheckedInput, signal: AbortSignal, wakeUp: WakeUp): Promise<void> {
   const { orders, digest, mismatch } = given;
-  const limit = batchSpecOf(settings.operation).limit;
-  await store.intake((start) => takeIn({ store, operation: settings.operation, limit, orders, start, digest, mismatch, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() }), signal);
+  const limit = batchSpecOf(operation).limit;
+  await store.intake((start) => takeIn({ store, operation, limit, orders, start, digest, mismatch, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() }), signal);
   if (!digest.settled && !signal.aborted) {
     for (let next = await orders.next(); !next.done; next = await orders.next()) {
       const difference = digest.take(next.value);

@@ -5,7 +5,7 @@ import type { OrderOutcome } from '../outcome.ts';
 import { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { Reconciler } from '../reconciler.ts';
 import type { ChunkCommit, ChunkStore, ClaimedChunk } from '../store/chunk-store.ts';
-import type { StageHook } from '../batch-settings.ts';
+import type { StageHook } from '../settings/batch-settings.ts';
 import { settleChunk } from './settle-chunk.ts';
 import { WakeUp } from './wake-up.ts';
 

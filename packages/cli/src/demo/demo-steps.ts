@@ -3,7 +3,7 @@ import { runBatch, type BatchClient } from '@gw/batch';
 import { TEST_CARDS, sandboxReconciler, type Sandbox } from '@gw/sandbox';
 import type { CliIo } from '../io.ts';
 import { say } from '../output.ts';
-import { progressReporterFor, summaryTable } from '../commands/batch.ts';
+import { progressReporterFor, summaryTable } from '../commands/batch-progress.ts';
 import { driftStep } from './drift-step.ts';
 
 /** One row of a step's table. */

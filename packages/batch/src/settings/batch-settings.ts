@@ -1,8 +1,8 @@
-import type { BatchClient } from './operation/batch-records.ts';
-import type { BatchOperation } from './operation/batch-operations.ts';
-import type { OrderOutcome, OutcomeCounts } from './outcome.ts';
-import type { BatchProgress } from './progress.ts';
-import type { Reconciler } from './reconciler.ts';
+import type { BatchClient } from '../operation/batch-records.ts';
+import type { BatchOperation } from '../operation/batch-operations.ts';
+import type { OrderOutcome, OutcomeCounts } from '../outcome.ts';
+import type { BatchProgress } from '../progress.ts';
+import type { Reconciler } from '../reconciler.ts';
 
 /** Points a test can stop the process at (the crash tests kill the batch there). */
 export type BatchStage = 'intent-written' | 'answered';
