@@ -17,17 +17,19 @@ const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const gateway = createClient({ baseUrl: SANDBOX_URL!, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as BatchClient;
 // Each request's start and end (ms, on the machine's clock: performance.timeOrigin + now), in the order they started.
 const requests: [number, number][] = [];
+// A wrapper that hands each call its options on (the batch's guard), as a wrapper must.
+const capture = gateway.capture as (request: unknown, call: unknown) => Promise<unknown>;
 const client: BatchClient = {
   ...gateway,
-  capture: async (...args: Parameters<BatchClient['capture']>) => {
+  capture: (async (request: unknown, call: unknown) => {
     const span: [number, number] = [performance.timeOrigin + performance.now(), 0];
     requests.push(span);
     try {
-      return await gateway.capture(...args);
+      return await capture.call(gateway, request, call);
     } finally {
       span[1] = performance.timeOrigin + performance.now();
     }
-  },
+  }) as BatchClient['capture'],
 };
 // The library's defaults for leases, timeouts and polling.
 const settings = { client, ledger: LEDGER!, batch: BATCH!, concurrency: Number(CONCURRENCY), reconcile: sandboxReconciler, keepOutcomes: false };

@@ -14,18 +14,19 @@ export class BatchSettingsError extends GwError<{ problems: readonly string[] }>
   }
 }
 
-/** The batch was stopped through its signal after the requests in flight finished and were journaled. */
-export class BatchInterruptedError extends GwError<{ settled: number; journal: string | null }> {
+/** The batch was stopped through its signal after the requests in flight finished and were recorded (journal or ledger). */
+export class BatchInterruptedError extends GwError<{ settled: number; journal: string | null; batch: string | null }> {
   override readonly name = 'BatchInterruptedError';
 
-  constructor(settled: number, journal: string | null) {
-    super(
-      GW_ERROR_CODES.interrupted,
-      journal
-        ? `batch stopped after ${settled} orders were settled; nothing is in flight; finish it with resumeBatch (gw batch ... --resume) and the journal ${journal}`
-        : `batch stopped after ${settled} orders were settled; without a journal it cannot be resumed`,
-      { settled, journal },
-    );
+  constructor(settled: number, journal: string | null);
+  constructor(settled: number, journal: string | null, batch: string | null);
+  constructor(settled: number, journal: string | null, batch: string | null = null) {
+    const how = journal
+      ? `finish it with resumeBatch (gw batch ... --resume) and the journal ${journal}`
+      : batch
+        ? `finish it from any machine with resumeBatch and the ledger's batch ${batch} (gw batch ... --ledger URL --batch ${batch} --resume), or add workers to it (gw batch worker)`
+        : 'kept in memory only (no journal or ledger), it cannot be resumed: query its orders before sending any again';
+    super(GW_ERROR_CODES.interrupted, `batch stopped after ${settled} orders were settled; nothing is in flight; ${how}`, { settled, journal, batch });
   }
 }
 

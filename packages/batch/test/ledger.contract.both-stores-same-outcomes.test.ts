@@ -109,6 +109,8 @@ for (const store of stores) {
       let outcomes = 0;
       const first = await run(place, orders, { concurrency: 2, onOutcome: () => ++outcomes === 100 && stop.abort(), signal: stop.signal }).catch((e: unknown) => e);
       expect(first).toBeInstanceOf(BatchInterruptedError);
+      // Says how to finish it, in its own store's words: never that it cannot be resumed.
+      expect((first as Error).message).toMatch(place.journal ? /resumeBatch .* and the journal / : new RegExp(`the ledger's batch ${String(place.batch)} `));
       const resumed = await resumeBatch({ client: clientFor(sandbox), orders: orders as never, reconcile: sandboxReconciler, ...place });
       expect(indexesOf(resumed.outcomes)).toEqual(orders.map((_, i) => i));
       expect(resumed.counts.succeeded).toBe(400);

@@ -32,7 +32,7 @@ async function runToEnd(store: JournalChunkStore, settings: ResolvedBatchSetting
   let finished = false;
   try {
     // The run is the journal's only holder: its leases last while it holds the journal's lock.
-    const result = await runOnStore(store, settings, { operation, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal }, input);
+    const result = await runOnStore(store, settings, { operation, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal, batch: null }, input);
     finished = true;
     const { worker: _worker, ...batch } = result;
     return batch;

@@ -63,7 +63,7 @@ async function workOnLedgerBatch(settings: LedgerRun, input: InputOf, joining: J
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(batch, `is a ${operation} batch, not ${settings.operation}`);
     if ('resume' in joining && input === null && !status!.sealed) throw new LedgerBatchError(batch, 'has not taken all its input in yet: resume it with the same orders');
     const store = new PgChunkStore({ ledger, batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs });
-    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null }, input);
+    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null, batch }, input);
     return { ...result, batch, roundTrips: ledger.roundTrips };
   } finally {
     await ledger.close();

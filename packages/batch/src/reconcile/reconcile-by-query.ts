@@ -19,6 +19,13 @@ export interface Reconciled {
   readonly resend: PendingOrder[];
 }
 
+/** "1 request carried" / "2 requests carried", with the requests a crash cut off unproven, if any. */
+function carriedBy(pending: PendingOrder): string {
+  const sends = pending.resends + 1;
+  const cut = pending.interrupted ?? 0;
+  return `${sends === 1 ? 'one request' : `${sends} requests`} carried${cut > 0 ? ` (and ${cut} more a crash or kill cut off, which may have left)` : ''}`;
+}
+
 /** "2 sends", with the sends a crash cut off before they could be shown to have left, if any. */
 function sendsOf(pending: PendingOrder): string {
   const sends = pending.resends + 1;
@@ -67,14 +74,18 @@ export class QueryReconciliation {
    */
   async settle(orders: readonly PendingOrder[], sent = true, quiet = false): Promise<Reconciled> {
     if (quiet && this.#quietMs > 0) await new Promise((resolve) => setTimeout(resolve, this.#quietMs));
-    const noAnswer = sent ? `no answer to the ${this.#operation}` : `the batch stopped (a crash or kill) around the ${this.#operation}'s send, with nothing journaled to show it went out`;
+    // How many requests carried the order: an operator checks first the unknown orders sent more than once.
+    const noAnswer = (p: PendingOrder): string =>
+      sent
+        ? `no answer to the ${this.#operation}, which ${carriedBy(p)}`
+        : `the batch stopped (a crash or kill) around the ${this.#operation}'s send, with nothing journaled to show it went out${p.resends > 0 ? ` (${p.resends} earlier request${p.resends === 1 ? '' : 's'} carried it)` : ''}`;
     const outcomes: OrderOutcome[] = [];
     const resend: PendingOrder[] = [];
     for (let start = 0; start < orders.length; start += QUERY_LIMIT) {
       const group = orders.slice(start, start + QUERY_LIMIT);
       const listed = await queryListed(this.#transport, group);
       if (!Array.isArray(listed)) {
-        outcomes.push(...group.map((p) => this.#unknown(p, `${noAnswer}, and the query to check it failed too (after the client's own tries): ${messageOf(listed.error)}`)));
+        outcomes.push(...group.map((p) => this.#unknown(p, `${noAnswer(p)}, and the query to check it failed too (after the client's own tries): ${messageOf(listed.error)}`)));
         continue;
       }
       for (const pending of group) this.#read(pending, listed, sent, noAnswer, outcomes, resend);
@@ -82,7 +93,8 @@ export class QueryReconciliation {
     return { outcomes, resend };
   }
 
-  #read(pending: PendingOrder, listed: readonly Order[], sent: boolean, noAnswer: string, outcomes: OrderOutcome[], resend: PendingOrder[]): void {
+  #read(pending: PendingOrder, listed: readonly Order[], sent: boolean, noAnswerTo: (p: PendingOrder) => string, outcomes: OrderOutcome[], resend: PendingOrder[]): void {
+    const noAnswer = noAnswerTo(pending);
     const id = text(pending.order.transaction_id);
     const no = text(pending.order.order_no);
     const queried = listed.find((q) => text(q.query_result) === '1' && (id ? text(q.transaction_id) === id : text(q.order_no) === no));

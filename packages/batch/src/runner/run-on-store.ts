@@ -25,6 +25,8 @@ export interface StoreRun {
   readonly pollMs: number;
   /** The journal's path (the result's `journal`), or null. */
   readonly journal: string | null;
+  /** The ledger's batch id, or null. */
+  readonly batch: string | null;
 }
 
 /** What a run on a store did: the batch's result and this worker's own figures. */
@@ -104,7 +106,7 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   }
   if (failure !== null) throw (failure as { error: unknown }).error;
   const status = await store.status();
-  if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), run.journal);
+  if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), run.journal, run.batch);
   report(status.counts, 0, status.total ?? settings.total);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes) for await (const outcome of store.outcomes()) outcomes.push(outcome);
