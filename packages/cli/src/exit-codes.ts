@@ -48,7 +48,7 @@ export function exitCodeHelp(): string {
     'Exit status:',
     '  0  success',
     '  1  unexpected failure',
-    '  2  usage or configuration error',
+    "  2  usage or configuration error; gw batch: refused before anything was sent (settings, a journal another run holds, --resume with a file that is not the batch's own)",
     '  3  invalid input: a record the spec refuses (every problem is listed), or --data that is not JSON',
     '  4  the gateway refused the request or one of its elements (a status other than 1); gw call prints the answer',
     '  5  HTTP error from the gateway',
@@ -60,6 +60,6 @@ export function exitCodeHelp(): string {
     ' 11  this Node.js is too old: gw needs Node.js 22.18 or newer',
     ' 12  not sent: preparing or signing the request failed (a signer or HSM that is down); safe to run again once fixed',
     ' 13  gw spec drift / gw spec check: the report holds drift (the gateway differs from the spec)',
-    '130  interrupted (Ctrl-C, the journal could not be written, e.g. a full disk, or the --ledger database was out of reach past --ledger-outage-ms): requests in flight were finished; resume with --resume (the command is printed)',
+    '130  interrupted (Ctrl-C, the journal could not be written, e.g. a full disk, the --ledger database out of reach past --ledger-outage-ms, the journal lock taken): requests in flight were finished; resume with the printed command',
   ].join('\n');
 }

@@ -61,9 +61,45 @@ export interface IntakeStart {
 }
 
 /**
- * The one seam between the batch runner and where a batch is kept: the file journal (one holder, the run; a fence of
- * the run's generation) or PostgreSQL (any number of workers, leases with fencing tokens). The runner takes input in
- * through `add`, then steps: each `step` commits the chunks settled since the last and leases more.
+ * The one seam between the batch runner and where a batch is kept: the file journal (`JournalChunkStore`: one holder,
+ * the run) or PostgreSQL (`PgChunkStore`: any number of workers). The runner takes input in through `add`, then steps:
+ * each `step` commits the chunks settled since the last and leases more.
+ *
+ * Why every input order is applied at most once and gets exactly one outcome, step by step, and where each step is:
+ *
+ * 1. **The input is the batch's own.** Each `add` records the range of input it read and its digest (`InputDigest`,
+ *    intake/input-digest.ts); a resume reads its input against that record before anything is added or sent
+ *    (runner/run-on-store.ts `checkedInput`, `checkedOrStopped`), so it never takes another file's orders for these.
+ * 2. **One order, one identity.** Duplicates inside a batch and claims across a ledger's batches use one key,
+ *    `orderIdentity` (order-key.ts): the transaction (or order_no), and for a refund its amount by decimal value
+ *    (`canonicalAmount`, intake/canonical-amount.ts) and reason. A duplicate is refused at intake; a money-moving order
+ *    another batch claimed is refused there too (the ledger's intake statement, postgres/statements.ts `INTAKE`).
+ * 3. **Durable before sent.** A chunk is leasable only once `add` has made it durable (a synced intent line; a
+ *    committed row), so a crash leaves every sent chunk on record.
+ * 4. **Sent only under the held lease.** `sendChunk` (send/send-chunk.ts) is the only way a chunk leaves: it takes the
+ *    `ClaimedChunk` a `step` handed out and sends under a `SendGuard` (lease/send-guard.ts) that checks the lease at
+ *    the moment the request is written (undici's request start) with the batch's time limit. A ledger lease must have
+ *    `sendMarginMs` left on the worker's monotonic clock (`LocalLease`); a journal's lasts while the run's lock file
+ *    is still its own (`JournalLease`, the fence of journal/journal-lock.ts). A client or wrapper that drops the guard
+ *    does not type-check (its answers are not `Guarded`), and stops the batch at run time (`SendGuardSkippedError`).
+ * 5. **Never sent blindly twice.** An answer settles its orders; a failure that proves the request never left
+ *    (`provenNotSent`) fails them; anything else leaves them in doubt, recorded (`markSent`) and queried
+ *    (reconcile/reconcile-by-query.ts), after the send margin when the call timed out. Only orders a query shows not
+ *    applied go out again, at most `maxResends` counted times.
+ * 6. **Takeovers wait out the earlier holder.** A chunk whose holder stopped is handed to the next one `takenOver`:
+ *    it waits `quietWaitMs` (the ledger's `quiet_at`: the last lease's end plus its holder's `timeoutMs +
+ *    sendMarginMs`; a journal's: from when the takeover proved the holder dead, journal/journal-batch.ts
+ *    `quietWaitAfter`), then queries, never sends.
+ * 7. **Fenced commits.** A commit holds only under the lease's token (`fence`): a stalled worker whose lease passed on
+ *    has its commits refused (`StoreStep.held`), and the new holder settles the chunk.
+ * 8. **Exactly one outcome.** An order is in one open chunk at a time (a resend moves it to a new chunk in the commit
+ *    that closes the old one); a chunk is committed once; `OutcomeTally` (store/outcome-tally.ts) and the ledger's
+ *    primary keys refuse a second outcome for an index.
+ *
+ * The window that remains: a pause of the process longer than about `sendMarginMs` inside the microseconds between
+ * the check and the write (step 4), or a gateway that applies a request more than `sendMarginMs` after the client
+ * gave up on it (`timeoutMs`); such an order ends `unknown` or is found applied by its query, and its outcome says how
+ * many requests carried it.
  */
 export interface ChunkStore {
   /** What names the record: the journal's path, `postgres:<batch id>`, or `memory`. */
