@@ -89,6 +89,10 @@ async function rightFileFinishes(dir: string, orders: readonly CaptureOrder[], f
   const resumed = await gw(['batch', 'capture', 'a.csv', '--resume', ...flags], { cwd: dir });
   expect(resumed.err).toBe('');
   expect(resumed.status).toBe(EXIT_CODES.ok);
+  // Progress and results count each order once: never more done than the batch has orders.
+  const progress = [...resumed.out.matchAll(/progress: (\d+)\/(\d+) orders/g)].map((m) => [Number(m[1]), Number(m[2])]);
+  expect(progress.at(-1)).toEqual([ORDERS, ORDERS]);
+  expect(progress.filter(([done, total]) => done! > total!)).toEqual([]);
   expect(readFileSync(join(dir, 'a.capture.results.csv'), 'utf8').match(/,succeeded,/g)).toHaveLength(ORDERS);
   const applied = sandbox.state.appliedCounts('capture');
   expect(orders.filter((o) => applied.get(o.transaction_id) !== 1)).toEqual([]);

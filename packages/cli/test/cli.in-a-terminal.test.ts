@@ -71,7 +71,7 @@ describe('gw in a terminal', () => {
     await waitFor('batch', /[1-9]\d*\/600 orders/);
     tmux('send-keys', '-t', 'batch', 'C-c');
     const stopped = await waitFor('batch', /GW_EXIT=\d+/);
-    expect(stopped).toContain('stopping: waiting for the requests in flight');
+    expect(stopped, stopped).toContain('stopping: waiting for the requests in flight');
     expect(stopped).toContain('GW_EXIT=130');
     expect(stopped).toContain('--resume');
     const capturedBefore = [...sandbox.state.appliedCounts('capture').keys()].filter((k) => ids.includes(k)).length;

@@ -115,8 +115,12 @@ export class JournalChunkStore implements ChunkStore {
   async add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], _next: number, read: InputRange | null, signal?: AbortSignal): Promise<number> {
     // Input is read only as fast as requests go out: at most `lookahead` chunks wait for a slot.
     while (this.#ready.length >= this.#options.lookahead && !signal?.aborted) await this.#roomOrStop(signal);
-    if (signal?.aborted) return 0;
     this.#checkFence();
+    // Stopped: no chunk is added, but the input read stays on record (the next range starts after it).
+    if (signal?.aborted) {
+      if (read) await this.#journal?.append({ type: 'input', range: read, at: now() });
+      return 0;
+    }
     const at = now();
     const added: ReadyChunk[] = chunks.map((orders) => ({ chunk: this.#nextChunk++, orders: [...orders], takenOver: false, sent: false, quietWaitMs: 0 }));
     const entries: JournalEntry[] = added.map((c) => ({ type: 'intent', chunk: c.chunk, orders: c.orders.map(journaledOrder), at }));

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { BatchOperation } from '../operation/batch-operations.ts';
-import { withJournaledOrder } from './batch-journal.ts';
+import { withJournaledOrder, type JournalEntry } from './batch-journal.ts';
 import { readJournalEntries, type JournalExtent } from './journal-reader.ts';
 import { JournalMismatchError } from '../errors.ts';
 import type { OrderOutcome } from '../outcome.ts';
@@ -21,6 +21,14 @@ export interface JournalState {
   completeBytes: number;
   /** The input as the batch read it: its ranges, its total once all read, the total it was started with. */
   input: { ranges: InputRange[]; total: number | null; declared: number | null };
+}
+
+/** Takes an `input` line into what the journal says of its batch's input. */
+function readInput(input: JournalState['input'], entry: Extract<JournalEntry, { type: 'input' }>): void {
+  // Ranges follow one another from 0; one that does not (a journal edited by hand) ends what can be checked.
+  if (entry.range && entry.range.from === (input.ranges.at(-1)?.upto ?? 0)) input.ranges.push(entry.range);
+  if (entry.declared !== undefined) input.declared = entry.declared;
+  if (entry.sealed) input.total = entry.sealed.total;
 }
 
 /** Reads a journal back (a resume starts from it). */
@@ -72,10 +80,7 @@ export async function readJournal(path: string): Promise<JournalState> {
       case 'end':
         break;
       case 'input':
-        // Ranges follow one another from 0; one that does not (a journal edited by hand) ends what can be checked.
-        if (entry.range && entry.range.from === (input.ranges.at(-1)?.upto ?? 0)) input.ranges.push(entry.range);
-        if (entry.declared !== undefined) input.declared = entry.declared;
-        if (entry.sealed) input.total = entry.sealed.total;
+        readInput(input, entry);
         break;
     }
   }

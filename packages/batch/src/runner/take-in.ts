@@ -113,7 +113,8 @@ class Intake {
     }
     const difference = ended ? digest.end() : null;
     if (difference) throw await this.#options.mismatch(difference);
-    await this.#flush('all');
+    // Orders of an input not yet found the batch's own (a stop while a resume checks it) are never added.
+    if (digest.past) await this.#flush('all');
     await this.#inFlight;
     if (this.#failure) throw (this.#failure as { error: unknown }).error;
     if (!signal?.aborted && ended) await store.seal(this.#read, digest.cut(), digest.whole());

@@ -51,13 +51,16 @@ export function progressReporterFor(io: CliIo, everyMs = PROGRESS_LINE_EVERY_MS)
   };
 }
 
+/** Progress as a live bar. Stopped, it leaves its last state on its line and takes no more updates. */
 function progressBar(io: CliIo): { update(p: BatchProgress): void; stop(): void } {
   const bar = new SingleBar(
-    { format: ' {bar} {value}/{total} orders | {counts} | {rate}/s | ETA {eta_text}', hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
+    { format: ' {bar} {value}/{total} orders | {counts} | {rate}/s | ETA {eta_text}', barsize: 20, hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
   );
   let started = false;
+  let stopped = false;
   return {
     update(p) {
+      if (stopped) return;
       const payload = { rate: p.ratePerSecond.toFixed(0), eta_text: seconds(p.etaSeconds), counts: countsLine(p) };
       if (!started) {
         bar.start(p.total ?? p.done, p.done, payload);
@@ -66,7 +69,10 @@ function progressBar(io: CliIo): { update(p: BatchProgress): void; stop(): void 
       if (p.total === null) bar.setTotal(Math.max(p.done, 1));
       bar.update(p.done, payload);
     },
-    stop: () => started && bar.stop(),
+    stop: () => {
+      if (started && !stopped) bar.stop();
+      stopped = true;
+    },
   };
 }
 

@@ -75,11 +75,15 @@ export function registerBatch(program: Command, { io, withGatewayOptions, signal
     });
 }
 
-/** Ctrl-C stops cleanly: no new request starts, the ones in flight finish and are recorded, --resume does the rest. */
-function stopOnSigint(io: CliIo, signals: NodeJS.EventEmitter): AbortSignal {
+/**
+ * Ctrl-C stops cleanly: no new request starts, the ones in flight finish and are recorded, and the command that resumes
+ * the batch is printed. The progress stops first (a bar would redraw over what follows).
+ */
+function stopOnSigint(io: CliIo, signals: NodeJS.EventEmitter, progress: { stop(): void }): AbortSignal {
   const stop = new AbortController();
   signals.once('SIGINT', () => {
     stop.abort();
+    progress.stop();
     warn(io, paint(io, 'yellow', 'stopping: waiting for the requests in flight; then the command that resumes the batch is printed', io.stderr));
   });
   return stop.signal;
@@ -121,7 +125,7 @@ async function workerAction(io: CliIo, self: Command, flags: BatchFlags, signals
   const progress = progressReporterFor(io);
   let result: LedgerBatchResult;
   try {
-    result = await runWorkerCommand(io, self, flags, stopOnSigint(io, signals), (p) => progress.update(p));
+    result = await runWorkerCommand(io, self, flags, stopOnSigint(io, signals, progress), (p) => progress.update(p));
   } finally {
     progress.stop();
   }
@@ -150,7 +154,7 @@ async function batchAction(io: CliIo, self: Command, operation: BatchOperation, 
     throw withResumeCommand(error, resume, Boolean(flags.resume));
   }
   const progress = progressReporterFor(io);
-  const stop = stopOnSigint(io, signals);
+  const stop = stopOnSigint(io, signals, progress);
   let result: BatchResult;
   try {
     const settings = { ...(await batchSettings(io, flags, stop, (p) => progress.update(p))), operation, total, orders: read() };
