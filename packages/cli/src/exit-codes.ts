@@ -14,6 +14,7 @@ export const EXIT_CODES = {
   unsupportedNode: 11,
   notSent: 12,
   drift: 13,
+  throttled: 14,
   interrupted: 130,
 } as const;
 
@@ -29,6 +30,7 @@ const BY_ERROR_CODE: Record<string, number> = {
   GW_ITEMS: EXIT_CODES.validation,
   GW_INTERRUPTED: EXIT_CODES.interrupted,
   GW_NOT_SENT: EXIT_CODES.notSent,
+  GW_THROTTLED: EXIT_CODES.throttled,
 };
 
 /**
@@ -60,6 +62,7 @@ export function exitCodeHelp(): string {
     ' 11  this Node.js is too old: gw needs Node.js 22.18 or newer',
     ' 12  not sent: preparing or signing the request failed (a signer or HSM that is down); safe to run again once fixed',
     ' 13  gw spec drift / gw spec check: the report holds drift (the gateway differs from the spec)',
+    ' 14  throttled: the gateway said slow down (HTTP 429, or 503 with Retry-After) and was not tried again (a money-moving request, or a query past its wait budget); by the default policy nothing was applied: run it again after the wait',
     '130  interrupted (Ctrl-C, the journal could not be written, e.g. a full disk, the --ledger database out of reach past --ledger-outage-ms, the journal lock taken): requests in flight were finished; resume with the printed command',
   ].join('\n');
 }

@@ -23,6 +23,7 @@ import { checkResponseSignature, type ResponseSignatureCheck } from './verify-re
 import { answerFailureError } from './answer-failure.ts';
 import { wholeRequestRefusal } from './whole-refusal.ts';
 import { NotSentError, type NotSentStage } from './errors/not-sent-error.ts';
+import { retryAfterMs, ThrottledError } from './errors/throttled-error.ts';
 import { describeThrown } from './thrown.ts';
 
 /** Options of one call. */
@@ -53,6 +54,17 @@ interface PreparedRequest {
 
 /** One try: an answer, or the wire failure. */
 type Attempt = { readonly exchange: Exchange } | { readonly failure: TransportFailure };
+
+/** A try the gateway throttled: its status and how long it asked to wait (null: not said). */
+class Throttle {
+  readonly status: number;
+  readonly retryAfterMs: number | null;
+
+  constructor(status: number, retryAfterMs: number | null) {
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
 
 /** A try that failed in a way that may be tried again. */
 class Retryable {
@@ -99,6 +111,10 @@ export class OperationCaller {
     const started = performance.now();
     const hooks = this.#options.hooks;
     let attempt = 0;
+    // Tries that failed in a way `retry.attempts` counts (a throttle is not one), throttles waited out, and for how long.
+    let failed = 0;
+    let throttles = 0;
+    let waitedMs = 0;
     try {
       const timeoutMs = callOptions.timeoutMs ?? this.#options.timeoutMs;
       if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ConfigError('timeoutMs', 'must be a positive number of milliseconds');
@@ -116,9 +132,19 @@ export class OperationCaller {
         try {
           return await this.#attempt(prepared, tryNumber, timeoutMs, callOptions.beforeSend);
         } catch (error) {
-          if (!(error instanceof Retryable) || attempt >= this.#options.retry.attempts) throw error instanceof Retryable ? error.error : error;
+          if (error instanceof Throttle) {
+            // A query waits what the gateway asked and goes again, within the budget; anything else is the caller's.
+            const wait = error.retryAfterMs ?? backoffDelay(this.#options.retry, ++throttles);
+            const throttled = this.#throttledError(prepared, error, waitedMs);
+            if (op.retryClass !== 'safe' || waitedMs + wait > this.#options.retry.maxThrottleWaitMs) throw throttled;
+            if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: throttled, willRetry: true }));
+            waitedMs += wait;
+            await sleep(wait);
+            continue;
+          }
+          if (!(error instanceof Retryable) || ++failed >= this.#options.retry.attempts) throw error instanceof Retryable ? error.error : error;
           if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: error.error, willRetry: true }));
-          await sleep(backoffDelay(this.#options.retry, attempt));
+          await sleep(backoffDelay(this.#options.retry, failed));
         }
       }
     } catch (error) {
@@ -193,6 +219,11 @@ export class OperationCaller {
 
     if ('failure' in outcome) throw this.#failureError(prepared, outcome.failure, attempt, timeoutMs);
     const { exchange } = outcome;
+    // "Slow down" (UNKNOWNS U50): 429, or 503 with a Retry-After; the body is not read.
+    if (exchange.status === 429 || (exchange.status === 503 && exchange.retryAfter !== undefined)) {
+      emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: null }));
+      throw new Throttle(exchange.status, retryAfterMs(exchange.retryAfter));
+    }
     if (exchange.status < 200 || exchange.status > 299) {
       emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: null }));
       const error = new HttpError({ operation, path: op.path, status: exchange.status, body: exchange.body.toString('utf8'), identifiers: identifiers() });
@@ -252,6 +283,13 @@ export class OperationCaller {
     // UNKNOWNS U47: batch and query responses carry an overall return_status; anything but "1" refuses the whole request.
     if (op.batch && response.return_status !== '1') return { error: new GatewayError({ operation, response }) };
     return { result: response };
+  }
+
+  /** The ThrottledError of a throttled try: for a money-moving request, with what the client's policy says it means. */
+  #throttledError(prepared: PreparedRequest, throttle: Throttle, waitedMs: number): ThrottledError {
+    const operation = prepared.op.name as OperationName;
+    const identifiers = prepared.moneyMoving ? requestIdentifiers(operation, prepared.record) : null;
+    return new ThrottledError({ operation, path: prepared.op.path, status: throttle.status, retryAfterMs: throttle.retryAfterMs, waitedMs, outcome: prepared.moneyMoving ? this.#options.throttled : null, identifiers });
   }
 
   /** The typed error of a wire failure, wrapped in Retryable when the request may be sent again. */

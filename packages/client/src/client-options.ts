@@ -7,6 +7,7 @@ import type { ClientHooks } from './hooks.ts';
 import { defaultQuerySelection, type QuerySelectionBuilder } from './query-selection.ts';
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from './retry.ts';
 import type { TransportOptions } from './transport.ts';
+import type { ThrottledMeaning } from './errors/throttled-error.ts';
 
 /** Everything `createClient` takes. Only `baseUrl`, `merchantId`, `accountId` and `signer` are required. */
 export interface ClientOptions {
@@ -55,6 +56,12 @@ export interface ClientOptions {
    * every operation that does not carry it.
    */
   readonly unknownFields?: UnknownFieldsOption;
+  /**
+   * What a money-moving request answered with a throttle (HTTP 429, or 503 with Retry-After) means (UNKNOWNS U50):
+   * `not-applied` (default: HTTP's convention, the gateway refused it before processing it; send it again after the
+   * wait) or `unknown` (reconcile by query first). The client never sends it again by itself either way.
+   */
+  readonly throttled?: ThrottledMeaning;
 }
 
 /** What the client does with request members the spec does not list. */
@@ -102,6 +109,7 @@ export interface ResolvedClientOptions {
   readonly exactNumbers: boolean;
   readonly maxInputBytes: number;
   readonly unknownFields: UnknownFieldsOption;
+  readonly throttled: ThrottledMeaning;
 }
 
 function nonEmptyString(value: unknown, option: string): string {
@@ -136,7 +144,8 @@ function resolveRetry(retry: RetryOptions | undefined): RetryPolicy {
     return value;
   };
   const baseDelayMs = delay(retry.baseDelayMs, 'retry.baseDelayMs', DEFAULT_RETRY.baseDelayMs);
-  return { attempts, baseDelayMs, maxDelayMs: Math.max(baseDelayMs, delay(retry.maxDelayMs, 'retry.maxDelayMs', DEFAULT_RETRY.maxDelayMs)) };
+  const maxThrottleWaitMs = delay(retry.maxThrottleWaitMs, 'retry.maxThrottleWaitMs', DEFAULT_RETRY.maxThrottleWaitMs);
+  return { attempts, baseDelayMs, maxDelayMs: Math.max(baseDelayMs, delay(retry.maxDelayMs, 'retry.maxDelayMs', DEFAULT_RETRY.maxDelayMs)), maxThrottleWaitMs };
 }
 
 function resolveVerifier(options: ClientOptions): Verifier | null {
@@ -159,6 +168,12 @@ function resolveFieldNames(value: unknown): FieldNames {
 function resolveUnknownFields(value: unknown): UnknownFieldsOption {
   if (value === undefined) return 'refuse';
   if (value !== 'refuse' && value !== 'send') throw new ConfigError('unknownFields', `must be "refuse" or "send", not ${JSON.stringify(value)}`);
+  return value;
+}
+
+function resolveThrottled(value: unknown): ThrottledMeaning {
+  if (value === undefined) return 'not-applied';
+  if (value !== 'not-applied' && value !== 'unknown') throw new ConfigError('throttled', `must be "not-applied" or "unknown", not ${JSON.stringify(value)} (UNKNOWNS U50)`);
   return value;
 }
 
@@ -231,6 +246,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     fieldNames: list.take(() => resolveFieldNames(options.fieldNameOverrides), new FieldNames()),
     maxInputBytes: list.take(() => positive(options.maxInputBytes, 'maxInputBytes', DEFAULT_MAX_INPUT_BYTES, true), 0),
     unknownFields: list.take(() => resolveUnknownFields(options.unknownFields), 'refuse' as UnknownFieldsOption),
+    throttled: list.take(() => resolveThrottled(options.throttled), 'not-applied' as ThrottledMeaning),
   };
   if (list.problems.length > 0 || url === null) throw new ConfigError(list.problems);
   return {

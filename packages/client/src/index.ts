@@ -22,5 +22,6 @@ export { ConfigError, type ConfigErrorDetails, type ConfigProblem } from './erro
 export { ReturnParametersError, type ReturnParametersErrorDetails, type ReturnParametersFailure } from './errors/return-parameters-error.ts';
 export { RETURN_PARAMETERS, verifyReturnParameters, type ReturnOperation, type ReturnParameters, type VerifyReturnOptions } from './verify-return-parameters.ts';
 export { NotSentError, type NotSentErrorDetails, type NotSentStage } from './errors/not-sent-error.ts';
+export { retryAfterMs, ThrottledError, type ThrottledErrorDetails, type ThrottledMeaning } from './errors/throttled-error.ts';
 export { DecodeError, type DecodeErrorDetails, type DecodeFailure } from '@gw/xml-codec';
 export { GW_ERROR_CODES, GwError, isGwError, ValidationError, type GwErrorCode, type ValidationProblem } from '@gw/types';

@@ -8,13 +8,20 @@ export interface RetryOptions {
   readonly baseDelayMs?: number;
   /** Longest wait between two tries, in ms. Default 2000. */
   readonly maxDelayMs?: number;
+  /**
+   * How long, in all, a query answered with a throttle (HTTP 429, or 503 with Retry-After) waits to be tried again:
+   * each time the Retry-After the gateway asked for (the backoff when it gave none), while the waits add up to at most
+   * this; then, or for a single longer wait, a `ThrottledError`. Throttles do not count against `attempts`. Default
+   * 30000 (UNKNOWNS U50).
+   */
+  readonly maxThrottleWaitMs?: number;
 }
 
 /** The retry policy with every default filled in. */
 export type RetryPolicy = Required<RetryOptions>;
 
 /** The defaults of `retry`. */
-export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 3, baseDelayMs: 100, maxDelayMs: 2_000 });
+export const DEFAULT_RETRY: RetryPolicy = Object.freeze({ attempts: 3, baseDelayMs: 100, maxDelayMs: 2_000, maxThrottleWaitMs: 30_000 });
 
 /** Statuses after which a query (a safe operation) is tried again: the gateway or a proxy in front of it was unavailable. */
 export const RETRIED_QUERY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);

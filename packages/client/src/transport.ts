@@ -14,6 +14,8 @@ export interface TransportOptions {
 export interface Exchange {
   readonly status: number;
   readonly body: Buffer;
+  /** The answer's Retry-After header, when it has one (a throttle: UNKNOWNS U50). */
+  readonly retryAfter?: string;
 }
 
 /** What went wrong on the wire, and whether the request had started to go out when it did. */
@@ -75,6 +77,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   #sent = false;
   #settled = false;
   #status = 0;
+  #retryAfter: string | undefined;
   #chunks: Buffer[] = [];
   #size = 0;
   timer: NodeJS.Timeout | undefined;
@@ -109,8 +112,11 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     this.#sent = true;
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
-    if (statusCode >= 200) this.#status = statusCode;
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return;
+    this.#status = statusCode;
+    const retryAfter = headers['retry-after'];
+    this.#retryAfter = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -123,7 +129,9 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (this.#settle()) this.#resolve({ status: this.#status, body: this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#size) });
+    if (!this.#settle()) return;
+    const body = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#size);
+    this.#resolve(this.#retryAfter === undefined ? { status: this.#status, body } : { status: this.#status, body, retryAfter: this.#retryAfter });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {

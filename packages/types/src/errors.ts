@@ -12,6 +12,7 @@ export const GW_ERROR_CODES = {
   interrupted: 'GW_INTERRUPTED',
   notSent: 'GW_NOT_SENT',
   notRecorded: 'GW_NOT_RECORDED',
+  throttled: 'GW_THROTTLED',
 } as const;
 
 /** A stable error code such as `GW_VALIDATION`. */
