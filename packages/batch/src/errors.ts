@@ -326,3 +326,28 @@ export class InputMismatchError extends GwError<InputMismatchDetails> {
     );
   }
 }
+
+/** What stopped a throttled batch: the wait the gateway asked for, how many throttles it met, and the longest wait it takes. */
+export interface BatchThrottledDetails {
+  readonly retryAfterMs: number | null;
+  readonly throttles: number;
+  readonly maxThrottleWaitMs: number;
+}
+
+/**
+ * The gateway throttled the batch for longer than it waits (`maxThrottleWaitMs`): one Retry-After past it, or throttles
+ * that let no request through for that long. The batch sent nothing more, let the requests in flight finish, and
+ * stopped; resume it later (the throttled orders were not applied, by the client's `throttled` policy, and go out then).
+ */
+export class BatchThrottledError extends GwError<BatchThrottledDetails> {
+  override readonly name = 'BatchThrottledError';
+
+  constructor(details: BatchThrottledDetails) {
+    const asked = details.retryAfterMs === null ? 'kept throttling it' : `asked it to wait ${Math.ceil(details.retryAfterMs / 1000)} s`;
+    super(
+      GW_ERROR_CODES.interrupted,
+      `the gateway ${asked} (${details.throttles} throttled request(s)), longer than maxThrottleWaitMs (${details.maxThrottleWaitMs} ms): the batch stopped sending, the requests in flight were finished; resume it once the gateway lets it through (a lower maxRate or maxInFlight keeps it under the gateway's quota)`,
+      details,
+    );
+  }
+}

@@ -1,6 +1,7 @@
 export {
   BatchInterruptedError,
   BatchSettingsError,
+  BatchThrottledError,
   JournalDamagedError,
   JournalInUseError,
   JournalLockedError,
@@ -13,6 +14,7 @@ export {
   OrderSourceError,
   SendGuardSkippedError,
   UnmigratedLedgerError,
+  type BatchThrottledDetails,
   type JournalDamagedDetails,
   type JournalInUseDetails,
   type JournalLockedDetails,

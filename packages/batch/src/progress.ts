@@ -17,6 +17,10 @@ export interface BatchProgress {
   /** Seconds left at the current rate, when the total is known. */
   readonly etaSeconds: number | null;
   readonly elapsedMs: number;
+  /** Requests the gateway throttled so far (429, or 503 with Retry-After): each was sent again after the wait. */
+  readonly throttled: number;
+  /** The pace in force, in requests per second (`maxRate`, or lower when the gateway throttled the batch), or null when none. */
+  readonly pace: number | null;
 }
 
 /** Progress figures from counts and the clock: the rate over the time this run has been sending. */
@@ -32,13 +36,13 @@ export class SendingRate {
   }
 
   /** The progress event for `counts` now. */
-  progress(counts: OutcomeCounts, total: number | null, inFlight: number, startedAt: number): BatchProgress {
+  progress(counts: OutcomeCounts, total: number | null, inFlight: number, startedAt: number, pacing: { readonly throttles: number; readonly pace: number | null }): BatchProgress {
     const done = countOf(counts);
     // A shared store's counts at the first read after sending began stand for what was decided before.
     if (this.#since !== null && this.#doneBefore === null) this.#doneBefore = done;
     const sendingMs = this.#since === null ? 0 : performance.now() - this.#since;
     const ratePerSecond = sendingMs > 0 ? (Math.max(0, done - (this.#doneBefore ?? 0)) * 1000) / sendingMs : 0;
     const etaSeconds = total === null || ratePerSecond === 0 ? null : Math.max(0, (total - done) / ratePerSecond);
-    return { done, total, counts: { ...counts }, inFlight, ratePerSecond, etaSeconds, elapsedMs: Math.max(1, Date.now() - startedAt) };
+    return { done, total, counts: { ...counts }, inFlight, ratePerSecond, etaSeconds, elapsedMs: Math.max(1, Date.now() - startedAt), throttled: pacing.throttles, pace: pacing.pace };
   }
 }

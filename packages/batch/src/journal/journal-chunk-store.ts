@@ -220,8 +220,11 @@ export class JournalChunkStore implements ChunkStore {
     return async () => {};
   }
 
+  /** The run is the journal's only holder: its own pacer is the batch's. */
+  async throttled(): Promise<void> {}
+
   async status(): Promise<StoreStatus> {
-    return { operation: this.#options.operation, limit: this.#options.limit, sealed: this.#sealed, total: this.#total, counts: { ...this.#tally.counts } };
+    return { operation: this.#options.operation, limit: this.#options.limit, sealed: this.#sealed, total: this.#total, counts: { ...this.#tally.counts }, throttled: null, pace: null };
   }
 
   async *outcomes(): AsyncGenerator<OrderOutcome> {

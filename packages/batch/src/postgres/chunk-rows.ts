@@ -21,6 +21,8 @@ export interface LeasedRow {
   readonly taken_over: boolean;
   /** How long to wait before an earlier holder's send can no longer be in flight (ms). */
   readonly quiet_wait_ms: number;
+  /** How long to wait before sending it: its slot of the batch's rate, or a pause's end (ms, 0: at once). */
+  readonly send_wait_ms: number;
 }
 
 /** The entry stored for a pending order (resends and interruptions only when there were some). */

@@ -62,8 +62,12 @@ async function workOnLedgerBatch(settings: LedgerRun, input: InputOf, joining: J
     const operation = 'create' in joining ? joining.create.operation : status!.operation;
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(batch, `is a ${operation} batch, not ${settings.operation}`);
     if ('resume' in joining && input === null && !status!.sealed) throw new LedgerBatchError(batch, 'has not taken all its input in yet: resume it with the same orders');
-    const store = new PgChunkStore({ ledger, batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs });
-    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null, batch }, input);
+    // The limits given hold for every worker of the batch: the process that creates it sets them, a resume or a worker given them sets them anew.
+    const limited = settings.maxRate !== null || settings.maxInFlight !== null;
+    if (limited) await ledger.setLimits(batch, settings.maxRate, settings.maxInFlight);
+    const inFlightLimited = (await ledger.status(batch)).inFlightLimited;
+    const store = new PgChunkStore({ ledger, batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs, inFlightLimited });
+    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null, batch, shared: true }, input);
     return { ...result, batch, roundTrips: ledger.roundTrips };
   } finally {
     await ledger.close();

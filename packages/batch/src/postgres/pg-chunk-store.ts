@@ -16,6 +16,8 @@ export interface PgStoreOptions {
   readonly terms: LeaseTerms;
   /** How long to wait between looks at an intake lock another process holds. */
   readonly pollMs: number;
+  /** The batch keeps a limit on requests in flight: chunks are leased only to be sent at once (none held ready). */
+  readonly inFlightLimited: boolean;
 }
 
 /**
@@ -37,7 +39,8 @@ export class PgChunkStore implements ChunkStore {
 
   /** As many again as the slots: enough to cover a step's round trip, few enough to leave chunks to other workers. */
   heldReady(concurrency: number): number {
-    return concurrency;
+    // A chunk held ready takes one of the batch's in-flight permits without being in flight.
+    return this.#options.inFlightLimited ? 0 : concurrency;
   }
 
   get unreachable(): boolean {
@@ -114,8 +117,12 @@ export class PgChunkStore implements ChunkStore {
     await ledger.renew(batch, holder, terms, chunks);
   }
 
-  watch(wake: () => void): Promise<() => Promise<void>> {
-    return this.#options.ledger.listen(this.#options.batch, wake);
+  watch(wake: () => void, pause: (ms: number) => void): Promise<() => Promise<void>> {
+    return this.#options.ledger.listen(this.#options.batch, wake, pause);
+  }
+
+  throttled(retryAfterMs: number): Promise<void> {
+    return this.#options.ledger.throttle(this.#options.batch, retryAfterMs);
   }
 
   status(): Promise<StoreStatus> {

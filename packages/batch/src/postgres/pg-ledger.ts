@@ -11,7 +11,7 @@ import { BATCH_DEFAULTS } from '../settings/settings-table.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, RECORDED_INPUT, RELEASE, RENEW, SEAL, STATUS, STEP } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, STATUS, STEP, THROTTLE } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
@@ -31,6 +31,12 @@ export interface LedgerStatus {
   /** Chunks not done yet. */
   readonly open: number;
   readonly counts: OutcomeCounts;
+  /** Requests the gateway throttled, every worker's together. */
+  readonly throttled: number;
+  /** The pace in force (requests per second: `max_rate`, or the pace learnt from throttles, the lower), or null. */
+  readonly pace: number | null;
+  /** The batch keeps a limit on requests in flight. */
+  readonly inFlightLimited: boolean;
 }
 
 /** One input order for the intake statement: its claim key (null when it moves no money) and its chunk entry. */
@@ -181,10 +187,21 @@ export class PgLedger {
 
   /** Where the batch stands; refused when there is no such batch. */
   async status(id: string): Promise<LedgerStatus> {
-    const { rows } = await this.#query<{ operation: BatchOperation; chunk_limit: number; sealed: boolean; total: string | null; intake_next: string; open: number; counts: Partial<OutcomeCounts> }>(STATUS, [id]);
+    const { rows } = await this.#query<{ operation: BatchOperation; chunk_limit: number; sealed: boolean; total: string | null; intake_next: string; open: number; counts: Partial<OutcomeCounts>; throttled: string; pace: number | null; in_flight_limited: boolean }>(STATUS, [id]);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    return { operation: row.operation, limit: row.chunk_limit, sealed: row.sealed, total: row.total === null ? null : Number(row.total), intakeNext: Number(row.intake_next), open: row.open, counts: { ...emptyCounts(), ...row.counts } };
+    return {
+      operation: row.operation,
+      limit: row.chunk_limit,
+      sealed: row.sealed,
+      total: row.total === null ? null : Number(row.total),
+      intakeNext: Number(row.intake_next),
+      open: row.open,
+      counts: { ...emptyCounts(), ...row.counts },
+      throttled: Number(row.throttled),
+      pace: row.pace,
+      inFlightLimited: row.in_flight_limited,
+    };
   }
 
   /**
@@ -267,15 +284,18 @@ export class PgLedger {
    * its last open chunk, on a connection of
    * its own that LISTENs; returns how to stop. A lost connection only stops the wake-ups: workers still poll.
    */
-  async listen(id: string, wake: () => void): Promise<() => Promise<void>> {
+  async listen(id: string, wake: () => void, pause?: (ms: number) => void): Promise<() => Promise<void>> {
     const client = await ridingOut(this.#outage, this.#batch, () => this.pool.connect());
+    const paused = `${id} `;
     const onNotification = (message: pg.Notification): void => {
-      if (message.payload === id) wake();
+      if (message.channel === PAUSE_CHANNEL) {
+        if (pause && message.payload?.startsWith(paused)) pause(Number(message.payload.slice(paused.length)));
+      } else if (message.payload === id) wake();
     };
     client.on('notification', onNotification);
     const held = holdConnection(client);
     try {
-      await client.query(`LISTEN ${CHUNKS_CHANNEL}`);
+      await client.query(pause ? `LISTEN ${CHUNKS_CHANNEL}; LISTEN ${PAUSE_CHANNEL}` : `LISTEN ${CHUNKS_CHANNEL}`);
     } catch (error) {
       client.off('notification', onNotification);
       held.lost(error as Error);
@@ -283,8 +303,18 @@ export class PgLedger {
     }
     return () => {
       client.off('notification', onNotification);
-      return held.end(`UNLISTEN ${CHUNKS_CHANNEL}`);
+      return held.end(pause ? `UNLISTEN ${CHUNKS_CHANNEL}; UNLISTEN ${PAUSE_CHANNEL}` : `UNLISTEN ${CHUNKS_CHANNEL}`);
     };
+  }
+
+  /** A worker of batch `id` was throttled, asked to wait `retryAfterMs`: the batch pauses (every worker notified) and slows. */
+  async throttle(id: string, retryAfterMs: number): Promise<void> {
+    await this.#query(THROTTLE, [id, Math.round(retryAfterMs)]);
+  }
+
+  /** Sets batch `id`'s limits for every worker: requests per second and requests in flight (null: none). */
+  async setLimits(id: string, maxRate: number | null, maxInFlight: number | null): Promise<void> {
+    await this.#query(SET_LIMITS, [id, maxRate, maxInFlight]);
   }
 
   /** Marks every input order taken in: `total` of them, the last read `read`, the whole input's digest `digest`. */
@@ -321,7 +351,9 @@ export class PgLedger {
     this.#local.delete(chunk);
     if (row.body === null && !local) throw new LedgerBatchError(id, `chunk ${chunk} was leased without its orders, which this process does not hold (a fault in the ledger: report it)`);
     const orders = row.body === null ? local! : ordersOf(row);
-    return { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0) };
+    const sendWaitMs = Number(row.send_wait_ms ?? 0);
+    const claimed = { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0) };
+    return sendWaitMs > 0 ? { ...claimed, sendAt: performance.now() + sendWaitMs } : claimed;
   }
 
   /** Records that the chunk's call is over (fenced); false when the lease was lost. */

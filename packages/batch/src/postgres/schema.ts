@@ -100,6 +100,20 @@ CREATE TABLE gw_batch_input (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'pacing',
+    // The batch's pace, kept for every worker together: its limits (requests per second, requests in flight), the
+    // chunks leased now (the in-flight permits, kept while a limit is set), the next send's slot, the rate learnt
+    // from throttles and when, the pause the gateway asked for, and the throttles met; a chunk's lease time (the rate
+    // the batch was sending at when throttled).
+    sql: `
+ALTER TABLE gw_batch ADD COLUMN max_rate double precision, ADD COLUMN max_in_flight integer, ADD COLUMN leased_now integer NOT NULL DEFAULT 0,
+  ADD COLUMN next_send_at timestamptz, ADD COLUMN pace double precision, ADD COLUMN pace_at timestamptz, ADD COLUMN lowered_until timestamptz,
+  ADD COLUMN paused_until timestamptz, ADD COLUMN throttled bigint NOT NULL DEFAULT 0;
+ALTER TABLE gw_batch_chunk ADD COLUMN leased_at timestamptz;
+`,
+  },
 ];
 
 /** The newest migration's number: a database at it needs nothing. */

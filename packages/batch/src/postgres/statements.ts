@@ -10,6 +10,21 @@
  */
 export const CHUNKS_CHANNEL = 'gw_batch_chunks';
 
+/** The channel a throttle notifies: payload `<batch id> <wait ms>`; every worker of the batch pauses that long. */
+export const PAUSE_CHANNEL = 'gw_batch_pause';
+
+/**
+ * Sends are spaced this many ms apart at `rate` a second: 5% over 1000/rate, so that no second holds more than `rate`
+ * at the gateway though each worker's timers and network add a few ms of jitter to its slots.
+ */
+const SLOT_MS = '(1050.0 / g.rate)';
+
+/** A throttle lowers the pace to this share of the rate the batch was sending at. */
+const PACE_DECREASE = 0.5;
+
+/** The pace grows again by this share a second (at least one request per second per second). */
+const PACE_INCREASE = 0.03;
+
 /**
  * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes, $5
  * their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk: JSON
@@ -135,9 +150,10 @@ FROM unnest($4::bigint[], $5::bigint[]) AS u(chunk, fence)
 WHERE c.batch_id = $1 AND c.holder = $2 AND c.state = 'leased' AND c.chunk = u.chunk AND c.fence = u.fence
 RETURNING c.chunk`;
 
-/** $1 batch: whether intake is over, chunks not done, the outcomes by kind. */
+/** $1 batch: whether intake is over, chunks not done, the outcomes by kind, the throttles met and the pace in force. */
 export const STATUS = `
-SELECT b.operation, b.chunk_limit, b.sealed, b.total, b.intake_next,
+SELECT b.operation, b.chunk_limit, b.sealed, b.total, b.intake_next, b.throttled, b.max_in_flight IS NOT NULL AS in_flight_limited,
+  CASE WHEN b.max_rate IS NULL THEN b.pace WHEN b.pace IS NULL THEN b.max_rate ELSE least(b.max_rate, b.pace) END AS pace,
   (SELECT count(*)::int FROM gw_batch_chunk WHERE batch_id = $1 AND state <> 'done') AS open,
   (SELECT coalesce(jsonb_object_agg(kind, n), '{}'::jsonb) FROM (SELECT kind, sum(n)::int AS n FROM (
     SELECT kind, count(*) AS n FROM gw_batch_outcome WHERE batch_id = $1 GROUP BY kind
@@ -163,9 +179,23 @@ FROM gw_batch b WHERE b.id = $1`;
  * leased rows are updated by the ctid `next` locked (joined on the chunk number, every row of the batch was scanned). A commit
  * whose chunk is already done under the same token counts as held: the same step, retried after its connection was
  * lost once it had committed (a done chunk is never leased again, so its token is still the committer's).
+ *
+ * Pacing, for every worker together: while the batch has a limit, a learnt pace or a pause, the step first locks its
+ * `gw_batch` row (`gate`), so the steps of every worker take turns. With `max_in_flight` it leases only as many chunks as
+ * permits are free (`leased_now` counts the chunks leased; a commit frees one, a fresh lease takes one, a lease taken
+ * over from an expired one keeps its own), so no more chunks are out at once than the limit. With a rate (`max_rate`,
+ * or the pace learnt from throttles, the lower) each chunk leased gets a slot, the batch's next send time then one
+ * interval apart (`next_send_at`), never before a pause's end; `send_wait_ms` says how long the worker waits before
+ * sending it. The learnt pace grows again from the pause's end. Without any of these no lock is taken.
  */
 export const STEP = `
-WITH commits AS (
+WITH gate AS MATERIALIZED (
+  SELECT max_in_flight, leased_now, next_send_at, paused_until,
+    CASE WHEN max_rate IS NULL THEN pace WHEN pace IS NULL THEN max_rate ELSE least(max_rate, pace) END AS rate
+  FROM gw_batch WHERE id = $1 AND (max_in_flight IS NOT NULL OR max_rate IS NOT NULL OR pace IS NOT NULL OR paused_until > clock_timestamp())
+  FOR UPDATE
+),
+commits AS (
   SELECT chunk, fence, first_idx, succeeded, failed, rejected, unknown, outcomes, resend
   FROM unnest($5::bigint[], $6::bigint[], $7::bigint[], $8::int[], $9::int[], $10::int[], $11::int[], string_to_array($12::text, E'\n'), string_to_array($13::text, E'\n'))
     AS u(chunk, fence, first_idx, succeeded, failed, rejected, unknown, outcomes, resend)
@@ -173,7 +203,8 @@ WITH commits AS (
 held AS (
   UPDATE gw_batch_chunk k SET state = 'done', holder = NULL, lease_until = NULL
   FROM commits c
-  WHERE k.batch_id = $1 AND k.chunk = ANY($5::bigint[]) AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased' RETURNING k.chunk
+  WHERE k.batch_id = $1 AND k.chunk = ANY($5::bigint[]) AND k.chunk = c.chunk AND k.fence = c.fence AND k.state = 'leased'
+    AND (SELECT count(*) FROM gate) >= 0 RETURNING k.chunk
 ),
 committed_before AS (
   SELECT k.chunk FROM gw_batch_chunk k JOIN commits c ON k.chunk = c.chunk AND k.fence = c.fence
@@ -190,18 +221,38 @@ resent AS (
   RETURNING 1
 ),
 next AS MATERIALIZED (
-  SELECT ctid AS row_id, chunk, leased_before AS taken_over, quiet_at AS quiet_before FROM gw_batch_chunk
+  SELECT ctid AS row_id, chunk, state = 'ready' AS fresh, leased_before AS taken_over, quiet_at AS quiet_before FROM gw_batch_chunk
   WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
     AND chunk NOT IN (SELECT chunk FROM commits)
-  ORDER BY chunk LIMIT $4::int FOR UPDATE SKIP LOCKED
+  ORDER BY chunk
+  LIMIT least($4::int, coalesce((SELECT greatest(0, g.max_in_flight - g.leased_now + (SELECT count(*)::int FROM held)) FROM gate g WHERE g.max_in_flight IS NOT NULL), $4::int))
+  FOR UPDATE SKIP LOCKED
+),
+slots AS MATERIALIZED (
+  SELECT n.row_id, CASE
+      WHEN g.rate IS NOT NULL THEN greatest(coalesce(g.next_send_at, '-infinity'), coalesce(g.paused_until, '-infinity'), clock_timestamp())
+        + (row_number() OVER (ORDER BY n.chunk) - 1) * ${SLOT_MS} * interval '1 millisecond'
+      WHEN g.paused_until > clock_timestamp() THEN g.paused_until
+    END AS send_at
+  FROM next n LEFT JOIN gate g ON true
 ),
 leased AS (
-  UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
+  UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true, leased_at = clock_timestamp(),
     lease_until = clock_timestamp() + $3 * interval '1 millisecond',
     quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond')
-  FROM next WHERE k.ctid = next.row_id
+  FROM next JOIN slots ON slots.row_id = next.row_id WHERE k.ctid = next.row_id
   RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE k.body END AS body, k.skip, k.fence, k.sent, next.taken_over,
-    ${QUIET_WAIT}
+    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (slots.send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms
+),
+paced AS (
+  UPDATE gw_batch b SET
+    leased_now = b.leased_now + (SELECT count(*)::int FROM next WHERE fresh) - (SELECT count(*)::int FROM held),
+    next_send_at = CASE WHEN g.rate IS NULL OR NOT EXISTS (SELECT 1 FROM slots) THEN b.next_send_at ELSE (SELECT max(send_at) FROM slots) + ${SLOT_MS} * interval '1 millisecond' END,
+    pace = CASE WHEN b.pace IS NULL OR b.pace_at > clock_timestamp() THEN b.pace
+      ELSE least(coalesce(b.max_rate, 'Infinity'), b.pace + greatest(1, b.pace * ${PACE_INCREASE}) * extract(epoch FROM (clock_timestamp() - b.pace_at))) END,
+    pace_at = CASE WHEN b.pace IS NULL OR b.pace_at > clock_timestamp() THEN b.pace_at ELSE clock_timestamp() END
+  FROM gate g WHERE b.id = $1
+  RETURNING 1
 ),
 summary AS (
   SELECT (SELECT coalesce(array_agg(chunk), '{}') FROM (SELECT chunk FROM held UNION ALL SELECT chunk FROM committed_before) h) AS held, (SELECT coalesce(sum(n), 0)::int FROM decided) AS decided,
@@ -210,7 +261,7 @@ summary AS (
     b.sealed AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'ready') AS tail
   FROM gw_batch b WHERE b.id = $1
 )
-SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms,
+SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_wait_ms,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.tail AND cardinality(s.held) > 0)) IS NULL AS woke
 FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
 
@@ -219,6 +270,40 @@ FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
  * earlier holder had them as it was), only under the lease's token.
  */
 export const RELEASE = `
-UPDATE gw_batch_chunk c SET state = 'ready', holder = NULL, lease_until = NULL, leased_before = u.taken_over
-FROM unnest($2::bigint[], $3::bigint[], $4::boolean[]) AS u(chunk, fence, taken_over)
-WHERE c.batch_id = $1 AND c.chunk = u.chunk AND c.fence = u.fence AND c.state = 'leased'`;
+WITH gate AS MATERIALIZED (SELECT 1 FROM gw_batch WHERE id = $1 AND max_in_flight IS NOT NULL FOR UPDATE),
+released AS (
+  UPDATE gw_batch_chunk c SET state = 'ready', holder = NULL, lease_until = NULL, leased_before = u.taken_over
+  FROM unnest($2::bigint[], $3::bigint[], $4::boolean[]) AS u(chunk, fence, taken_over)
+  WHERE c.batch_id = $1 AND c.chunk = u.chunk AND c.fence = u.fence AND c.state = 'leased' AND (SELECT count(*) FROM gate) >= 0
+  RETURNING 1
+)
+UPDATE gw_batch SET leased_now = leased_now - (SELECT count(*)::int FROM released) WHERE id = $1 AND EXISTS (SELECT 1 FROM gate)`;
+
+/**
+ * $1 batch, $2 the wait the gateway asked for (ms): a worker met a throttle. The whole batch pauses that long (every
+ * worker: notified on the pause channel, its payload the batch id and the wait), the throttle is counted, and the
+ * batch's pace is lowered (once per burst of throttles) to 70% of the rate it was sending at (chunks leased in the
+ * last second), not above `max_rate`; it grows again from the pause's end (STEP).
+ */
+export const THROTTLE = `
+WITH sending AS (SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = $1 AND leased_at > clock_timestamp() - interval '1 second'),
+lowered AS (
+  UPDATE gw_batch b SET throttled = b.throttled + 1,
+    paused_until = greatest(coalesce(b.paused_until, '-infinity'), clock_timestamp() + $2 * interval '1 millisecond'),
+    next_send_at = greatest(coalesce(b.next_send_at, '-infinity'), clock_timestamp() + $2 * interval '1 millisecond'),
+    pace = CASE WHEN coalesce(b.lowered_until, '-infinity') > clock_timestamp() THEN b.pace
+      ELSE least(coalesce(b.max_rate, 'Infinity'), greatest(1, ${PACE_DECREASE} * greatest((SELECT n FROM sending), coalesce(b.pace, 0)))) END,
+    pace_at = CASE WHEN coalesce(b.lowered_until, '-infinity') > clock_timestamp() THEN b.pace_at ELSE clock_timestamp() + $2 * interval '1 millisecond' END,
+    lowered_until = CASE WHEN coalesce(b.lowered_until, '-infinity') > clock_timestamp() THEN b.lowered_until ELSE clock_timestamp() + $2 * interval '1 millisecond' END
+  WHERE b.id = $1 RETURNING b.id
+)
+SELECT pg_notify('${PAUSE_CHANNEL}', id || ' ' || $2::text) FROM lowered`;
+
+/**
+ * $1 batch, $2 max_rate, $3 max_in_flight (null: none): the batch's limits, for every worker; the in-flight permits
+ * start from the chunks leased now.
+ */
+export const SET_LIMITS = `
+UPDATE gw_batch SET max_rate = $2, max_in_flight = $3,
+  leased_now = (SELECT count(*)::int FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased')
+WHERE id = $1`;

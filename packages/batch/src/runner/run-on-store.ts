@@ -5,8 +5,10 @@ import type { BatchOperation } from '../operation/batch-operations.ts';
 import { batchSpecOf } from '../operation/batch-operations.ts';
 import { countOf, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
-import type { ChunkStore } from '../store/chunk-store.ts';
+import type { ChunkStore, StoreStatus } from '../store/chunk-store.ts';
 import { transportOf } from '../send/batch-transport.ts';
+import { pacedTransport } from '../send/paced-transport.ts';
+import { Pacer } from './pacer.ts';
 import { takeIn } from './take-in.ts';
 import { InputDigest, type InputDifference } from '../intake/input-digest.ts';
 import { inputMismatch } from '../intake/input-mismatch.ts';
@@ -27,6 +29,11 @@ export interface StoreRun {
   readonly journal: string | null;
   /** The ledger's batch id, or null. */
   readonly batch: string | null;
+  /**
+   * The batch is shared by workers (a ledger): its limits and pace are kept by the store for all of them, and this
+   * process's pacer only waits out pauses; else this process's pacer keeps them.
+   */
+  readonly shared?: boolean;
 }
 
 /** What a run on a store did: the batch's result and this worker's own figures. */
@@ -47,12 +54,19 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   // Before anything else: the input given is checked against what the store recorded of the batch's own.
   const given = input ? await checkedInput(store, settings, input) : null;
   const rate = new SendingRate();
-  const report = (counts: OutcomeCounts, inFlight: number, known: number | null): void => settings.onProgress?.(rate.progress(counts, known, inFlight, startedAt));
+  // A shared store paces every worker together (its slots and permits); this process then only waits out pauses, and
+  // passes on the throttles it meets.
+  const pacer = run.shared
+    ? new Pacer({ maxRate: null, maxInFlight: null, maxThrottleWaitMs: settings.maxThrottleWaitMs }, { learns: false, onThrottle: (ms) => void store.throttled(ms).catch(() => {}) })
+    : new Pacer(settings);
+  // A shared store's throttles and pace are the batch's (every worker's); else this process's pacer's.
+  const report = (counts: OutcomeCounts, inFlight: number, known: number | null, shared?: StoreStatus): void =>
+    settings.onProgress?.(rate.progress(counts, known, inFlight, startedAt, shared?.throttled == null ? pacer : { throttles: shared.throttled, pace: shared.pace }));
   // A shared store is read now and then; counts this process alone keeps are reported at every step.
   const local = store.localCounts;
   const progress =
     settings.onProgress && local === null
-      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, s.total ?? settings.total)).catch(() => {}), PROGRESS_EVERY_MS)
+      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, s.total ?? settings.total, s)).catch(() => {}), PROGRESS_EVERY_MS)
       : null;
   const stop = new AbortController();
   const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
@@ -66,7 +80,10 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   // the watch is on, the worker looks again: news sent before it was on (the batch over, chunks added) is not missed.
   const wakeUp = new WakeUp();
   const watching = store
-    .watch(() => wakeUp.wake())
+    .watch(
+      () => wakeUp.wake(),
+      (ms) => pacer.pause(ms),
+    )
     .then((stop) => {
       wakeUp.wake();
       return stop;
@@ -81,7 +98,8 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
         store,
         holder: run.holder,
         operation,
-        transport: transportOf(settings.client),
+        transport: pacedTransport(transportOf(settings.client), pacer, signal),
+        pacer,
         concurrency: settings.concurrency,
         reconcile: settings.reconcile,
         maxResends: settings.maxResends,
@@ -107,10 +125,10 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   if (failure !== null) throw (failure as { error: unknown }).error;
   const status = await store.status();
   if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), run.journal, run.batch);
-  report(status.counts, 0, status.total ?? settings.total);
+  report(status.counts, 0, status.total ?? settings.total, status);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes) for await (const outcome of store.outcomes()) outcomes.push(outcome);
-  return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: run.journal, worker: worker! };
+  return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: run.journal, throttled: status.throttled ?? pacer.throttles, worker: worker! };
 }
 
 /** The input as this run reads it: the iterator, its identity checked against the store's record, and the error for a difference. */

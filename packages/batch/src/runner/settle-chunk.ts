@@ -30,6 +30,9 @@ export async function settleChunk(options: WorkerOptions, reconciliation: QueryR
     sent = claimed.sent;
   } else {
     await options.onStage?.('intent-written', claimed.chunk);
+    // Its slot of the batch's rate (every worker's together), or a pause's end, comes first.
+    const slot = (claimed.sendAt ?? 0) - performance.now();
+    if (slot > 0 && !(await sleep(slot, true, { signal: options.signal }).catch(() => false))) return { unsent: true };
     // Sent only while the lease has the send margin left when the request is written; else handed back unsent.
     const answered = await sendChunk(options.transport, operation, claimed, options);
     if (answered.unsent) return { unsent: true };

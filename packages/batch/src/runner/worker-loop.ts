@@ -8,6 +8,7 @@ import type { ChunkCommit, ChunkStore, ClaimedChunk } from '../store/chunk-store
 import type { StageHook } from '../settings/batch-settings.ts';
 import { settleChunk } from './settle-chunk.ts';
 import { WakeUp } from './wake-up.ts';
+import type { Pacer } from './pacer.ts';
 
 /**
  * How long a step waits for more chunks to settle when nothing waits on it (a chunk is held ready for the next free
@@ -40,6 +41,8 @@ export interface WorkerOptions extends StageHook {
   readonly signal?: AbortSignal | undefined;
   /** Wakes idle slots early (the intake in this process calls it after each chunk it adds). */
   readonly wakeUp?: WakeUp | undefined;
+  /** Paces the requests; once it stops (a throttle past the longest wait), so does the worker. */
+  readonly pacer?: Pacer | undefined;
 }
 
 /** What one worker did. */
@@ -203,6 +206,8 @@ class WorkerLoop {
       .finally(() => {
         this.running.delete(settling);
         this.#quieting.delete(claimed.chunk);
+        const stopped = this.#options.pacer?.stopped;
+        if (stopped) this.failure ??= { error: stopped };
         this.#fill();
         this.#wakeUp.wake();
       });

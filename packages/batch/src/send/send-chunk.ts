@@ -6,6 +6,7 @@ import { provenNotSent } from '../proven-not-sent.ts';
 import { timedOut } from '../reconcile/reconcile-by-query.ts';
 import type { ClaimedChunk } from '../store/chunk-store.ts';
 import type { BatchTransport } from './batch-transport.ts';
+import { NotAdmittedError, throttleOf } from './paced-transport.ts';
 import { classifyFailure } from './classify-failure.ts';
 import { matchAnswers } from './match-answers.ts';
 import type { PendingOrder } from './pending-order.ts';
@@ -15,7 +16,7 @@ import type { PendingOrder } from './pending-order.ts';
  * left), the orders in doubt (to be queried, never resent blindly) and whether the call timed out (their query then
  * waits the send margin); or `unsent` when the lease check refused the send before a byte was written.
  */
-export type ChunkSent = { readonly unsent: true } | { readonly unsent: false; readonly outcomes: OrderOutcome[]; readonly inDoubt: PendingOrder[]; readonly timedOut: boolean };
+export type ChunkSent = { readonly unsent: true; readonly throttled?: true } | { readonly unsent: false; readonly outcomes: OrderOutcome[]; readonly inDoubt: PendingOrder[]; readonly timedOut: boolean };
 
 /**
  * Sends a chunk the caller holds (the journal's run and a ledger worker alike) as one request, and settles each order
@@ -33,7 +34,10 @@ export async function sendChunk(transport: BatchTransport, operation: BatchOpera
     response = (await transport.send(operation, orders.map((p) => p.order), guard)) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof SendGuardSkippedError) throw e;
-    if (isLeaseLapse(e)) return { unsent: true };
+    // The lease ran short at the write, or the pacer let it not go: nothing left. A throttle the client's policy calls
+    // not applied (HTTP 429) goes back the same way: the chunk is sent again once the gateway's wait is over.
+    if (isLeaseLapse(e) || e instanceof NotAdmittedError) return { unsent: true };
+    if (throttleOf(e)?.outcome === 'not-applied') return { unsent: true, throttled: true };
     // A real client runs the check before every write, so a failure that may have followed a write, with no check
     // made, means the options never reached the wire.
     if (!guard.checked && !provenNotSent(e)) throw new SendGuardSkippedError(held.chunk, 'the call failed after it may have been written, and the check before the write never ran');

@@ -49,5 +49,7 @@ export interface BatchResult {
   readonly outcomes: OrderOutcome[];
   readonly durationMs: number;
   readonly journal: string | null;
+  /** Requests the gateway throttled (429, or 503 with Retry-After), each sent again after its wait. */
+  readonly throttled: number;
 }
 

@@ -9,7 +9,7 @@ import { newBatchId, newHolderName } from './names.ts';
 import type { BatchProgress } from '../progress.ts';
 import { cannotTellReconciler, type Reconciler } from '../reconciler.ts';
 import type { BatchStage } from './batch-settings.ts';
-import { BATCH_SETTINGS, type NumericSetting } from './settings-table.ts';
+import { BATCH_SETTINGS, type LimitName, type NumericSetting } from './settings-table.ts';
 
 /** Which entry the settings were given to: `runBatch`, `resumeBatch` or `runBatchWorker`. */
 export type BatchEntry = 'run' | 'resume' | 'worker';
@@ -43,6 +43,10 @@ export interface ResolvedBatchSettings {
   readonly maxResends: number;
   readonly timeoutMs: number;
   readonly sendMarginMs: number;
+  /** Requests per second and requests in flight the whole batch keeps to (null: no limit), and the longest throttle it waits out. */
+  readonly maxRate: number | null;
+  readonly maxInFlight: number | null;
+  readonly maxThrottleWaitMs: number;
   readonly keepOutcomes: boolean;
   readonly reconcile: Reconciler;
   readonly onProgress: ((progress: BatchProgress) => void) | undefined;
@@ -114,7 +118,7 @@ class SettingsReader {
   }
 
   /** A numeric setting from the table: given, checked against its least value and its scope; else its default. */
-  numeric(setting: NumericSetting, store: BatchStore['kind']): number {
+  numeric(setting: NumericSetting, store: BatchStore['kind']): number | null {
     const value = this.#options[setting.name];
     if (value === undefined) return setting.default;
     const applies = setting.scope === 'any' || (setting.scope === 'ledger' && store === 'ledger') || (setting.scope === 'worker' && this.#entry === 'worker');
@@ -212,7 +216,7 @@ export function resolveBatchSettings(options: object, entry: BatchEntry): Resolv
   const client = read.client(operation);
   const orders = read.orders();
   const kind = read.storeKind();
-  const number = Object.fromEntries(BATCH_SETTINGS.map((s) => [s.name, read.numeric(s, kind)])) as Record<NumericSetting['name'], number>;
+  const number = Object.fromEntries(BATCH_SETTINGS.map((s) => [s.name, read.numeric(s, kind)])) as { [K in NumericSetting['name']]: K extends LimitName ? number | null : number };
   const total = read.total();
   read.notFor(kind);
   read.functions();
@@ -234,6 +238,9 @@ export function resolveBatchSettings(options: object, entry: BatchEntry): Resolv
     maxResends: number.maxResends,
     timeoutMs: number.timeoutMs,
     sendMarginMs: number.sendMarginMs,
+    maxRate: number.maxRate,
+    maxInFlight: number.maxInFlight,
+    maxThrottleWaitMs: number.maxThrottleWaitMs,
     keepOutcomes: (given.keepOutcomes as boolean | undefined) ?? true,
     reconcile: (given.reconcile as Reconciler | undefined) ?? cannotTellReconciler,
     onProgress: given.onProgress as ResolvedBatchSettings['onProgress'],

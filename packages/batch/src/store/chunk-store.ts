@@ -17,6 +17,8 @@ export interface ClaimedChunk {
   readonly lease: HeldLease;
   /** Taken over: how long to wait before an earlier holder's request can no longer be in flight (then query). */
   readonly quietWaitMs: number;
+  /** When it may be sent (`performance.now()`): its slot of the batch's rate, or a pause's end; absent, at once. */
+  readonly sendAt?: number;
 }
 
 /** A finished chunk to commit in a step: its outcomes and the orders to send again, under its lease's token. */
@@ -47,6 +49,10 @@ export interface StoreStatus {
   readonly sealed: boolean;
   readonly total: number | null;
   readonly counts: OutcomeCounts;
+  /** Requests the gateway throttled, for the whole batch (null: this process counts its own, its only holder). */
+  readonly throttled: number | null;
+  /** The batch's pace in requests per second (its limit, or the pace learnt from throttles), null when none or kept in this process. */
+  readonly pace: number | null;
 }
 
 /**
@@ -139,8 +145,13 @@ export interface ChunkStore {
   release(chunks: readonly ClaimedChunk[]): Promise<void>;
   /** Extends the leases on the chunks in hand. */
   renew(chunks: readonly ClaimedChunk[]): Promise<void>;
-  /** Calls `wake` when another process adds chunks; returns how to stop. */
-  watch(wake: () => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `wake` when another process adds chunks, and `pause` (ms) when another worker of the batch met a throttle;
+   * returns how to stop.
+   */
+  watch(wake: () => void, pause: (ms: number) => void): Promise<() => Promise<void>>;
+  /** A request of this worker was throttled, asking to wait `retryAfterMs`: the whole batch pauses and slows (a shared store). */
+  throttled(retryAfterMs: number): Promise<void>;
   status(): Promise<StoreStatus>;
   /** Every final outcome, in input order. */
   outcomes(): AsyncIterable<OrderOutcome>;
