@@ -1,6 +1,6 @@
 export { startProxy, type Proxy } from './start-proxy.ts';
 export type { ProxyOptions } from './options.ts';
-export type { DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations } from './report/report-types.ts';
+export type { CountRange, DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations, ThrottleObservations } from './report/report-types.ts';
 export type { Exchange } from './check/exchange.ts';
 export { proposeSpecPatch } from './patch/propose-spec-patch.ts';
 export type { SkippedDrift, SpecChange, SpecPatch } from './patch/spec-patch-types.ts';

@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { serverLimits } from '@gw/sandbox';
 import { RecordValidator } from '@gw/types';
 import { checkExchange, type CheckContext } from './check/check-exchange.ts';
-import type { Exchange } from './check/exchange.ts';
+import type { Exchange, ExchangeTiming, RequestPace } from './check/exchange.ts';
 import { forward, type ForwardTarget } from './forward/forward.ts';
 import type { ProxyOptions } from './options.ts';
 import { DriftRecorder } from './report/drift-recorder.ts';
 import { ReportFile } from './report/report-file.ts';
+import { RequestRate } from './report/request-rate.ts';
 import type { DriftReport } from './report/report-types.ts';
 
 /** A running checking proxy. */
@@ -53,12 +54,20 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   };
   // Checks run one after another, after the answer was written: never on the traffic's path.
   let checks: Promise<void> = Promise.resolve();
-  const check = (exchange: Exchange): void => {
+  const check = (exchange: Exchange, pace: RequestPace | null): void => {
     options.onExchange?.(exchange);
-    if (!exchange.path.startsWith('/v1/')) return;
-    checks = checks.then(() => checkExchange(exchange, ctx)).then(() => file?.changed(), () => undefined);
+    if (!exchange.path.startsWith('/v1/') || !pace) return;
+    const timing: ExchangeTiming = { answeredAt: Date.now(), pace };
+    checks = checks.then(() => checkExchange(exchange, ctx, timing)).then(() => file?.changed(), () => undefined);
   };
-  const server = createServer(limits.serverOptions, (req, res) => forward(req, res, target, check));
+  // The pace is counted as each request starts (a monotonic clock), so a throttle knows what came before it even
+  // when those answers come later.
+  const rate = new RequestRate();
+  const server = createServer(limits.serverOptions, (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const pace = path.startsWith('/v1/') ? rate.arrived(path, performance.now()) : null;
+    forward(req, res, target, (exchange) => check(exchange, pace));
+  });
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

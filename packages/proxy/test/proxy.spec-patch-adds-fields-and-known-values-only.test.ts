@@ -45,6 +45,16 @@ describe('proposeSpecPatch', () => {
     ]);
   });
 
+  it('proposes nothing from throttles: rate limits are an open point (UNKNOWNS U50), not the shape of an answer', () => {
+    const throttled = report([]);
+    const throttles = { count: 3, statuses: { '429': 3 }, firstSeen: at, lastSeen: at, retryAfterMs: { count: 3, min: 2000, max: 2000, values: { '2000': 3 }, absent: 0, unreadable: 0 }, requestsInSecondBefore: { operation: { min: 1, max: 3 }, all: { min: 1, max: 3 } } };
+    throttled.observations.capture = { answers: 0, statuses: { '429': 3 }, contentTypes: {}, requestForms: {}, fields: {}, values: {}, throttles };
+    const patch = proposeSpecPatch(spec, throttled);
+    expect(patch.text).toBe(spec);
+    expect(patch.changes).toEqual([]);
+    expect(patch.skipped).toEqual([]);
+  });
+
   it('changes nothing when the report has nothing to propose', () => {
     const patch = proposeSpecPatch(spec, report([], { capture: { 'capture_orders[].capture_status': { '1': 3 } } }));
     expect(patch.text).toBe(spec);

@@ -1,4 +1,7 @@
-// Test helpers: a client, a proxy and a sandbox over real HTTP on 127.0.0.1, and one order of every operation.
+// Test helpers: a client, a proxy and a sandbox over real HTTP on 127.0.0.1, one order of every operation, and a
+// front that throttles.
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createClient, type ClientOptions, type GwClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
@@ -32,4 +35,32 @@ export async function everyOperation(client: GwClient, formClient: GwClient, tag
   await client.query({ transaction_id: [two.transaction_id!] });
   await client.cancelSubscription({ recurring_id: sub.recurring_id, contract_name: 'Gold' });
   await client.payout(payoutRequest(`0f8fad5b-d9cb-469f-a165-70867728950${tag.length % 10}`));
+}
+
+/** What a scripted front answers a request with: a throttle of its own, or `pass` (forward it to the gateway behind). */
+export type ScriptedAnswer = 'pass' | { readonly status: number; readonly retryAfter?: () => string };
+
+/**
+ * A gateway that throttles (UNKNOWNS U50): a front on 127.0.0.1 that answers each path's next requests from `script`,
+ * then passes the rest to `upstream`. Its throttle bodies quote a card number, to show the proxy never reads them.
+ */
+export async function scriptedFront(upstream: string, script: Record<string, ScriptedAnswer[]>): Promise<{ url: string } & AsyncDisposable> {
+  const target = new URL(upstream);
+  const server = createServer((req, res) => {
+    const answer = script[(req.url ?? '/').split('?')[0]!]?.shift() ?? 'pass';
+    if (answer === 'pass') {
+      const forward = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (upstreamAnswer) => {
+        res.writeHead(upstreamAnswer.statusCode!, upstreamAnswer.headers);
+        upstreamAnswer.pipe(res);
+      });
+      req.pipe(forward);
+      return;
+    }
+    req.resume();
+    const headers = answer.retryAfter ? { 'retry-after': answer.retryAfter() } : {};
+    res.writeHead(answer.status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ error: 'slow down', card: CARD }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, [Symbol.asyncDispose]: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())) };
 }

@@ -42,6 +42,7 @@ export function registerProxy(program: Command, { io, signals }: CommandContext)
       });
       await proxy.stop();
       const drift = proxy.report.drift.length;
-      say(io, `gw proxy stopped: ${proxy.report.exchanges} exchange(s), ${drift} kind(s) of drift${reportFile ? `; gw spec drift ${flags.report}` : ''}`);
+      const throttles = Object.values(proxy.report.observations).reduce((sum, seen) => sum + (seen.throttles?.count ?? 0), 0);
+      say(io, `gw proxy stopped: ${proxy.report.exchanges} exchange(s), ${drift} kind(s) of drift, ${throttles} throttle(s)${reportFile ? `; gw spec drift ${flags.report}` : ''}`);
     });
 }

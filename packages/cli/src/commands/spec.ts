@@ -35,13 +35,13 @@ function verifierFrom(io: CliIo, name: string | undefined) {
 
 /**
  * `gw spec drift REPORT [--json] [--patch]`: what a gw proxy report found; `gw spec check --har FILE`: the same check
- * of a recording. Both exit 13 when there is drift.
+ * of a recording. Both exit 13 when there is drift; throttles are shown, but are not drift (UNKNOWNS U50, U56).
  */
 export function registerSpec(program: Command, { io, run }: CommandContext): Command {
   const spec = program.command('spec').description('check the spec against what the gateway does');
   spec
     .command('drift <report>')
-    .description('summarise a gw proxy report per operation (kind, field, count, first seen, redacted example); exits 13 when there is drift')
+    .description('summarise a gw proxy report per operation (kind, field, count, first seen, redacted example) and the throttles it saw; exits 13 when there is drift (a throttle is not drift)')
     .option('--json', 'print the drift entries as JSON (for CI)')
     .option('--patch', 'also write a proposed copy of the spec: new optional answer fields with the types seen, new values under x-gw-known-values')
     .option('--spec <file>', 'the spec --patch starts from', 'spec/v1/openapi.yaml')

@@ -1,4 +1,4 @@
-import type { DriftEntry, DriftReport } from '@gw/proxy';
+import type { DriftEntry, DriftReport, ThrottleObservations } from '@gw/proxy';
 import type { CliIo } from '../io.ts';
 import { paint, say } from '../output.ts';
 
@@ -8,12 +8,40 @@ function line(entry: DriftEntry): string {
   return `  ${entry.side} ${entry.kind}${where}: ${entry.message} (${entry.count}x, first ${entry.firstSeen})${example}`;
 }
 
-/** The readable summary: per operation, each drift with its kind, path, count, first time seen and redacted example. */
+/** Each operation the gateway throttled, with what it showed (UNKNOWNS U50); a report from before throttles had none. */
+export function throttledOperations(report: DriftReport): [string, ThrottleObservations][] {
+  return Object.entries(report.observations).flatMap(([operation, seen]) => (seen.throttles ? [[operation, seen.throttles] as [string, ThrottleObservations]] : []));
+}
+
+const seconds = (ms: number): string => `${ms / 1000} s`;
+const counts = (values: Record<string, number>, show: (key: string) => string = (key) => key): string =>
+  Object.entries(values)
+    .map(([key, n]) => `${show(key)} x${n}`)
+    .join(', ');
+const range = ({ min, max }: { min: number; max: number }): string => (min === max ? String(min) : `${min}-${max}`);
+
+/** The throttling section: per operation, how often, the waits asked for, and the pace the traffic ran at when throttled. */
+function printThrottles(io: CliIo, throttled: [string, ThrottleObservations][]): void {
+  say(io, paint(io, 'bold', "throttled (UNKNOWNS U50; not drift: the gateway's limits as this traffic met them)"));
+  for (const [operation, t] of throttled) {
+    say(io, paint(io, 'yellow', `${operation}: ${t.count} throttle(s) (${counts(t.statuses, (status) => `HTTP ${status}`)}), first ${t.firstSeen}, last ${t.lastSeen}`));
+    const wait = t.retryAfterMs;
+    const without = [wait.absent > 0 ? `${wait.absent} without one` : '', wait.unreadable > 0 ? `${wait.unreadable} unreadable` : ''].filter(Boolean).join(', ');
+    const waits = wait.count > 0 ? `${seconds(wait.min!)}${wait.max === wait.min ? '' : ` to ${seconds(wait.max!)}`} (${counts(wait.values, (ms) => (ms === '(other values)' ? ms : seconds(Number(ms))))})` : 'none readable';
+    say(io, `  Retry-After: ${waits}${without ? `; ${without}` : ''}`);
+    const pace = t.requestsInSecondBefore;
+    say(io, `  when throttled: ${range(pace.operation)} request(s) of ${operation} in the second before, ${range(pace.all)} of all /v1`);
+  }
+}
+
+/** The readable summary: per operation, each drift with its kind, path, count, first time seen and redacted example; then throttles. */
 export function printDriftSummary(io: CliIo, report: DriftReport): void {
   say(io, `${report.exchanges} exchange(s) with ${report.upstream} since ${report.startedAt}; ${report.unchecked} too large to check; signatures ${report.signaturesChecked ? 'verified' : 'not checked'}`);
   const byOperation = new Map<string, DriftEntry[]>();
   for (const entry of report.drift) byOperation.set(entry.operation, [...(byOperation.get(entry.operation) ?? []), entry]);
-  if (byOperation.size === 0) say(io, paint(io, 'green', 'no drift: every exchange matched the spec'));
+  const throttled = throttledOperations(report);
+  const throttles = throttled.reduce((sum, [, t]) => sum + t.count, 0);
+  if (byOperation.size === 0) say(io, paint(io, 'green', `no drift: every exchange matched the spec${throttles > 0 ? `, apart from ${throttles} throttle(s), which are not drift (below)` : ''}`));
   for (const [operation, entries] of byOperation) {
     say(io, paint(io, 'yellow', `${operation}: ${entries.length} kind(s) of drift`));
     for (const entry of entries) say(io, line(entry));
@@ -21,11 +49,13 @@ export function printDriftSummary(io: CliIo, report: DriftReport): void {
   for (const [operation, seen] of Object.entries(report.observations)) {
     for (const [path, place] of Object.entries(seen.values)) say(io, `  seen ${operation} ${path} (${place.unknowns}): ${Object.entries(place.counts).map(([v, n]) => `${v} x${n}`).join(', ')}`);
   }
+  if (throttled.length > 0) printThrottles(io, throttled);
 }
 
-/** The report as `--json` prints it (for CI). */
+/** The report as `--json` prints it (for CI): drift, observations, and the throttles per operation (UNKNOWNS U50). */
 export function driftJson(report: DriftReport): string {
-  return `${JSON.stringify({ exchanges: report.exchanges, drift: report.drift, observations: report.observations }, null, 2)}\n`;
+  const throttles = Object.fromEntries(throttledOperations(report));
+  return `${JSON.stringify({ exchanges: report.exchanges, drift: report.drift, throttles, observations: report.observations }, null, 2)}\n`;
 }
 
 /** The summary as table rows: the exchanges, then each drift (operation, side, kind, path) with count and example. */

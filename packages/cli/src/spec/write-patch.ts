@@ -4,6 +4,7 @@ import { proposeSpecPatch, type DriftReport } from '@gw/proxy';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
 import { paint, say, warn } from '../output.ts';
+import { throttledOperations } from './drift-summary.ts';
 
 /** Where `--patch` reads the spec and writes the proposed copy (paths as given, relative to the working directory). */
 export interface PatchFiles {
@@ -38,6 +39,7 @@ export async function writeSpecPatch(io: CliIo, report: DriftReport, files: Patc
     tell(`  ${change.operation} ${change.path}: ${what} (schema ${change.schema})`);
   }
   for (const left of patch.skipped) tell(`  not patched: ${left.operation} ${left.side} ${left.kind} ${left.path || '(whole message)'}: ${left.reason}`);
+  for (const [operation, t] of throttledOperations(report)) tell(`  not patched: ${operation} ${t.count} throttle(s): rate limits are an open point (UNKNOWNS U50), not the shape of an answer`);
   const shown = relative(io.cwd, outPath) || files.out;
   tell(`review it (diff ${files.spec} ${shown}), copy it over ${files.spec}, then run pnpm generate`);
 }

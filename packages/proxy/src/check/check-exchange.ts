@@ -4,8 +4,9 @@ import { RecordValidator, type OperationSpec } from '@gw/types';
 import type { DriftRecorder } from '../report/drift-recorder.ts';
 import { decodeAnswer, decodeRequest, nameOf, VARIANTS_BY_PATH, type WireForm } from './decode.ts';
 import { shapeOf } from './example.ts';
-import type { Exchange } from './exchange.ts';
+import type { Exchange, ExchangeTiming } from './exchange.ts';
 import { problemDrift } from './problem-drift.ts';
+import { throttleOf } from './throttle.ts';
 import { walkAnswer } from './walk-answer.ts';
 
 /** What checking needs besides the exchange. */
@@ -52,10 +53,16 @@ async function checkSignature(op: OperationSpec, record: Record<string, unknown>
   ctx.recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
 }
 
-async function checkAnswer(exchange: Exchange, op: OperationSpec, ctx: CheckContext): Promise<void> {
+async function checkAnswer(exchange: Exchange, op: OperationSpec, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
   const { recorder } = ctx;
   const operation = op.name;
   recorder.answerSeen(operation, exchange.status, mediaType(exchange.responseContentType));
+  // UNKNOWNS U50, U56: a throttle says what the gateway's limits are, not how its answers are shaped: an observation, not drift.
+  const throttle = throttleOf(exchange, timing.answeredAt);
+  if (throttle) {
+    recorder.throttleSeen(operation, throttle, timing.pace);
+    return;
+  }
   // UNKNOWNS U49: the spec shows HTTP 200 only; any other status is drift, and its body is not read.
   if (exchange.status !== 200) {
     recorder.drift({ operation, side: 'response', kind: 'status', path: '', message: `HTTP ${exchange.status}; the spec shows 200 only`, example: String(exchange.status), seenType: null });
@@ -88,8 +95,11 @@ function shapeOfDigits(error: unknown): string {
   return message.replace(/\d{6,}/g, (run) => shapeOf(run));
 }
 
-/** Checks one exchange against the spec and records what it found; never throws for what the traffic holds. */
-export async function checkExchange(exchange: Exchange, ctx: CheckContext): Promise<void> {
+/**
+ * Checks one exchange against the spec and records what it found (a throttle as an observation, UNKNOWNS U50); never
+ * throws for what the traffic holds.
+ */
+export async function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
   const path = exchange.path;
   const variants = VARIANTS_BY_PATH.get(path);
   ctx.recorder.exchange(exchange.requestBody !== null && exchange.responseBody !== null);
@@ -98,5 +108,5 @@ export async function checkExchange(exchange: Exchange, ctx: CheckContext): Prom
     return;
   }
   const op = checkRequest(exchange, variants, ctx);
-  await checkAnswer(exchange, op, ctx);
+  await checkAnswer(exchange, op, ctx, timing);
 }

@@ -51,6 +51,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, target: Forwa
     answer.on('data', (chunk: Buffer) => responseCapture.add(chunk));
     answer.pipe(res);
     answer.on('error', () => res.destroy());
+    const retryAfter = answer.headers['retry-after'];
     answer.on('end', () =>
       done({
         path: (req.url ?? '/').split('?')[0]!,
@@ -60,6 +61,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, target: Forwa
         status: answer.statusCode ?? 0,
         responseContentType: String(answer.headers['content-type'] ?? ''),
         responseBody: responseCapture.body(),
+        ...(retryAfter === undefined ? {} : { retryAfter }),
       }),
     );
   });

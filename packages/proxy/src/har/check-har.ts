@@ -4,6 +4,7 @@ import { RecordValidator } from '@gw/types';
 import { checkExchange } from '../check/check-exchange.ts';
 import { DriftRecorder } from '../report/drift-recorder.ts';
 import type { DriftReport } from '../report/report-types.ts';
+import { RequestRate } from '../report/request-rate.ts';
 import { harExchanges } from './har-exchanges.ts';
 
 /** How a recording is checked. */
@@ -33,9 +34,11 @@ export async function checkHar(har: unknown, options: HarCheckOptions = {}): Pro
   const upstreams = [...new Set(exchanges.map((e) => e.upstream))];
   const recorder = new DriftRecorder(upstreams.join(', ') || '(none)', options.verifier !== undefined, () => now);
   const ctx = { recorder, validator: new RecordValidator(), verifier: options.verifier ?? null, maxInputBytes: limit };
-  for (const { exchange, at } of exchanges) {
+  // The recording is in start order, so the pace of each request is counted from the recorded starts.
+  const rate = new RequestRate();
+  for (const { exchange, at, answeredAt } of exchanges) {
     now = at;
-    await checkExchange(exchange, ctx);
+    await checkExchange(exchange, ctx, { answeredAt, pace: rate.arrived(exchange.path, at.getTime()) });
   }
   return { report: recorder.report, skipped };
 }

@@ -6,6 +6,8 @@ import type { Exchange } from '../check/exchange.ts';
 export interface TimedExchange {
   readonly exchange: Exchange;
   readonly at: Date;
+  /** When its answer came (ms since the epoch): its start plus the entry's `time`, else its start. */
+  readonly answeredAt: number;
   /** The gateway's base address it went to (origin and any path before `/v1/`). */
   readonly upstream: string;
 }
@@ -23,10 +25,15 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function header(headers: unknown, name: string): string {
-  if (!Array.isArray(headers)) return '';
+/** A header's value, or undefined when the recording has none of that name. */
+function headerValue(headers: unknown, name: string): string | undefined {
+  if (!Array.isArray(headers)) return undefined;
   const found = headers.find((h): h is Json => isObject(h) && typeof h.name === 'string' && h.name.toLowerCase() === name);
-  return found && typeof found.value === 'string' ? found.value : '';
+  return found && typeof found.value === 'string' ? found.value : undefined;
+}
+
+function header(headers: unknown, name: string): string {
+  return headerValue(headers, name) ?? '';
 }
 
 /** A body as recorded, or null when it is missing or larger than `limit` (then the exchange is unchecked, as live). */
@@ -73,6 +80,7 @@ function timedExchange(entry: Json, limit: number): TimedExchange | null {
   const start = url.pathname.indexOf('/v1/');
   if (start === -1 || response.status === 0) return null;
   const content = isObject(response.content) ? response.content : {};
+  const retryAfter = headerValue(response.headers, 'retry-after');
   const exchange: Exchange = {
     path: url.pathname.slice(start),
     method: typeof request.method === 'string' ? request.method : 'GET',
@@ -81,8 +89,11 @@ function timedExchange(entry: Json, limit: number): TimedExchange | null {
     status: response.status as number,
     responseContentType: header(response.headers, 'content-type') || (typeof content.mimeType === 'string' ? content.mimeType : ''),
     responseBody: responseBody(response, limit),
+    ...(retryAfter === undefined ? {} : { retryAfter }),
   };
-  return { exchange, at: new Date(entry.startedDateTime as string), upstream: url.origin + url.pathname.slice(0, start) };
+  const at = new Date(entry.startedDateTime as string);
+  const took = typeof entry.time === 'number' && entry.time >= 0 ? entry.time : 0;
+  return { exchange, at, answeredAt: at.getTime() + took, upstream: url.origin + url.pathname.slice(0, start) };
 }
 
 /**

@@ -1,4 +1,6 @@
-import type { DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations } from './report-types.ts';
+import type { RequestPace } from '../check/exchange.ts';
+import type { Throttle } from '../check/throttle.ts';
+import type { CountRange, DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations } from './report-types.ts';
 
 /** Bounds that keep a long-running proxy's report small whatever the traffic. */
 const MAX_DRIFT_ENTRIES = 2000;
@@ -27,6 +29,11 @@ function bump(counts: Record<string, number>, key: string, limit = Infinity): vo
   if (Object.hasOwn(counts, key)) counts[key]! += 1;
   else if (Object.keys(counts).length < limit) counts[key] = 1;
   else counts[OTHER_VALUES] = (counts[OTHER_VALUES] ?? 0) + 1;
+}
+
+function widen(range: CountRange, value: number): void {
+  range.min = Math.min(range.min, value);
+  range.max = Math.max(range.max, value);
 }
 
 /** Collects drift (one entry per operation, side, kind and place, counted) and observations, in bounded memory. */
@@ -110,6 +117,35 @@ export class DriftRecorder {
       if (here.has(name)) place.present += 1;
     }
     return missing;
+  }
+
+  /** Counts a throttle (UNKNOWNS U50): its status, the wait it asked for, and the pace its request started at. */
+  throttleSeen(operation: string, throttle: Throttle, pace: RequestPace): void {
+    const at = this.#now().toISOString();
+    const seen = this.observations(operation);
+    const throttles = (seen.throttles ??= {
+      count: 0,
+      statuses: {},
+      firstSeen: at,
+      lastSeen: at,
+      retryAfterMs: { count: 0, min: null, max: null, values: {}, absent: 0, unreadable: 0 },
+      requestsInSecondBefore: { operation: { min: pace.operation, max: pace.operation }, all: { min: pace.all, max: pace.all } },
+    });
+    throttles.count += 1;
+    throttles.lastSeen = at;
+    bump(throttles.statuses, String(throttle.status), MAX_VALUES_PER_PLACE);
+    const wait = throttles.retryAfterMs;
+    if (throttle.retryAfter === 'absent') wait.absent += 1;
+    else if (throttle.retryAfter === 'unreadable') wait.unreadable += 1;
+    else {
+      const { ms } = throttle.retryAfter;
+      wait.count += 1;
+      wait.min = Math.min(wait.min ?? ms, ms);
+      wait.max = Math.max(wait.max ?? ms, ms);
+      bump(wait.values, String(ms), MAX_VALUES_PER_PLACE);
+    }
+    widen(throttles.requestsInSecondBefore.operation, pace.operation);
+    widen(throttles.requestsInSecondBefore.all, pace.all);
   }
 
   /** Counts a value seen at a place with known values or a status. */

@@ -34,6 +34,44 @@ export interface DriftEntry {
   readonly seenType: string | null;
 }
 
+/** The least and the greatest of some counts. */
+export interface CountRange {
+  min: number;
+  max: number;
+}
+
+/**
+ * The throttles one operation's answers showed (UNKNOWNS U50): what the gateway's limits looked like from the team's own
+ * traffic. Observations of an open point, not drift: the spec shows no status but 200, and none for "slow down".
+ */
+export interface ThrottleObservations {
+  /** Answers that were throttles: HTTP 429, or 503 with a `Retry-After` (a 503 without one stays `status` drift). */
+  count: number;
+  /** Their HTTP statuses, with counts. */
+  readonly statuses: Record<string, number>;
+  /** When the first and the last throttle were seen. */
+  readonly firstSeen: string;
+  lastSeen: string;
+  /** The waits asked for, in ms, read from `Retry-After` as the client reads it (seconds, or an HTTP date less the answer's time). */
+  readonly retryAfterMs: {
+    /** Throttles whose `Retry-After` could be read. */
+    count: number;
+    min: number | null;
+    max: number | null;
+    /** Each wait seen (ms) with its count; past 100 distinct ones, the rest are counted under `(other values)`. */
+    readonly values: Record<string, number>;
+    /** Throttles that carried no `Retry-After` (a 429 may have none). */
+    absent: number;
+    /** Throttles whose `Retry-After` was neither seconds nor an HTTP date. */
+    unreadable: number;
+  };
+  /**
+   * The team's pace when throttled: for each throttled request, how many requests started in the second up to its
+   * start (it included), at this operation's path (the two authorise variants share one) and at every `/v1` path.
+   */
+  readonly requestsInSecondBefore: { readonly operation: CountRange; readonly all: CountRange };
+}
+
 /** What the traffic showed at the spec's open points for one operation (UNKNOWNS). */
 export interface OperationObservations {
   /** Answers with HTTP 200 that were decoded. */
@@ -48,6 +86,8 @@ export interface OperationObservations {
   readonly fields: Record<string, { places: number; present: number }>;
   /** Values seen in fields with `x-gw-known-values` or a status, with counts, and the UNKNOWNS entry each answers. */
   readonly values: Record<string, { unknowns: string; counts: Record<string, number> }>;
+  /** Throttles (429, or 503 with `Retry-After`) and the waits they asked for (UNKNOWNS U50); absent when there were none. */
+  throttles?: ThrottleObservations;
 }
 
 /** The report `gw proxy` writes and `gw spec drift` reads. */
