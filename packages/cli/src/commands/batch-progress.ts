@@ -14,8 +14,14 @@ function countsLine(p: BatchProgress): string {
   return `succeeded ${c.succeeded}, failed ${c.failed}, rejected ${c.rejected}, unknown ${c.unknown}`;
 }
 
+/** The pace in force and the throttles met, when there are any: what a gateway that says "slow down" did to the batch. */
+function pacing(p: BatchProgress): string {
+  const parts = [...(p.pace == null ? [] : [`pace ${p.pace.toFixed(0)} requests/s`]), ...(p.throttled > 0 ? [`throttled ${p.throttled}`] : [])];
+  return parts.length > 0 ? `, ${parts.join(', ')}` : '';
+}
+
 function progressLine(p: BatchProgress): string {
-  return `progress: ${p.done}${p.total ? `/${p.total}` : ''} orders (${countsLine(p)}), ${p.ratePerSecond.toFixed(0)}/s, ETA ${seconds(p.etaSeconds)}`;
+  return `progress: ${p.done}${p.total ? `/${p.total}` : ''} orders (${countsLine(p)}), ${p.ratePerSecond.toFixed(0)}/s, ETA ${seconds(p.etaSeconds)}${pacing(p)}`;
 }
 
 /** The default time between two progress lines off a terminal. */
@@ -54,14 +60,14 @@ export function progressReporterFor(io: CliIo, everyMs = PROGRESS_LINE_EVERY_MS)
 /** Progress as a live bar. Stopped, it leaves its last state on its line and takes no more updates. */
 function progressBar(io: CliIo): { update(p: BatchProgress): void; stop(): void } {
   const bar = new SingleBar(
-    { format: ' {bar} {value}/{total} orders | {counts} | {rate}/s | ETA {eta_text}', barsize: 20, hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
+    { format: ' {bar} {value}/{total} orders | {counts} | {rate}/s | ETA {eta_text}{pacing}', barsize: 20, hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
   );
   let started = false;
   let stopped = false;
   return {
     update(p) {
       if (stopped) return;
-      const payload = { rate: p.ratePerSecond.toFixed(0), eta_text: seconds(p.etaSeconds), counts: countsLine(p) };
+      const payload = { rate: p.ratePerSecond.toFixed(0), eta_text: seconds(p.etaSeconds), counts: countsLine(p), pacing: pacing(p).replace(/^, /, ' | ') };
       if (!started) {
         bar.start(p.total ?? p.done, p.done, payload);
         started = true;
@@ -85,5 +91,6 @@ export function summaryTable(io: CliIo, result: BatchResult): string {
     [paint(io, 'yellow', 'rejected'), c.rejected],
     [paint(io, 'magenta', 'unknown'), c.unknown],
     ['total', result.total],
+    ...(result.throttled > 0 ? [['requests throttled, sent again', result.throttled]] : []),
   ]);
 }
