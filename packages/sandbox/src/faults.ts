@@ -1,7 +1,7 @@
 import { SeededRandom } from './random.ts';
 
 /** What can go wrong on a route, for tests: how the toolkit copes with a gateway that misbehaves. */
-export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'duplicate-notification';
+export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'http-429' | 'duplicate-notification';
 
 /** Probabilities (0..1) and latency for one route, or for every route under the key `*`. */
 export interface FaultRule {
@@ -13,6 +13,10 @@ export interface FaultRule {
   readonly resetAfter?: number;
   /** HTTP 503 without processing. */
   readonly http5xx?: number;
+  /** HTTP 429 with `Retry-After` at once, before the latency, without processing: a gateway that throttles. */
+  readonly http429?: number;
+  /** The `Retry-After` of the `http429` fault (random or injected on this path), whole seconds from 0 to 86400. Default 1. */
+  readonly retryAfterSeconds?: number;
   /** A notification is delivered twice. */
   readonly duplicateNotification?: number;
 }
@@ -25,6 +29,8 @@ export interface FaultDecision {
   readonly latencyMs: number;
   readonly kind: Exclude<FaultKind, 'duplicate-notification'> | null;
   readonly duplicateNotification: boolean;
+  /** The Retry-After of an `http-429` fault. */
+  readonly retryAfterSeconds: number;
 }
 
 /** A 32-bit FNV-1a hash of a path, to give each route its own stream of draws. */
@@ -91,15 +97,16 @@ export class FaultPlan {
     const latencyMs = latency === undefined ? 0 : typeof latency === 'number' ? latency : latency[0] + random.next() * (latency[1] - latency[0]);
     const queued = this.#queued.get(path)?.shift();
     if (queued) {
-      return { latencyMs, kind: queued === 'duplicate-notification' ? null : queued, duplicateNotification: queued === 'duplicate-notification' };
+      return { latencyMs, kind: queued === 'duplicate-notification' ? null : queued, duplicateNotification: queued === 'duplicate-notification', retryAfterSeconds: rule.retryAfterSeconds ?? 1 };
     }
     const draw = random.next();
     let kind: FaultDecision['kind'] = null;
     let edge = rule.resetBefore ?? 0;
     if (draw < edge) kind = 'reset-before';
     else if (draw < (edge += rule.http5xx ?? 0)) kind = 'http-5xx';
+    else if (draw < (edge += rule.http429 ?? 0)) kind = 'http-429';
     else if (draw < (edge += rule.resetAfter ?? 0)) kind = 'reset-after';
     const duplicateNotification = (rule.duplicateNotification ?? 0) > 0 && random.next() < (rule.duplicateNotification ?? 0);
-    return { latencyMs, kind, duplicateNotification };
+    return { latencyMs, kind, duplicateNotification, retryAfterSeconds: rule.retryAfterSeconds ?? 1 };
   }
 }

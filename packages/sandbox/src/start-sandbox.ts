@@ -11,6 +11,8 @@ import { listen, stopOnce } from './server/listen.ts';
 import { advanceSandboxClock, controlDeps, resetSandbox } from './server/sandbox-actions.ts';
 import { sandboxParts } from './server/sandbox-parts.ts';
 import type { NotificationDelivery, SandboxState } from './state.ts';
+import type { ThrottleQuota, ThrottleSetting } from './throttle/setting.ts';
+import type { ThrottleStats } from './throttle/throttle.ts';
 
 /** A running sandbox: its address, its state, its faults, and how to stop it. */
 export interface Sandbox {
@@ -21,11 +23,22 @@ export interface Sandbox {
   readonly state: SandboxState;
   /** Injects one-shot faults or replaces the random fault rules. */
   readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  /**
+   * The quota per merchant account (option `throttle`, UNKNOWNS U50) and what it counted: `set(setting)` replaces the
+   * quota (null: off; a bad setting throws SandboxThrottleError), `get()` reads it, `stats()` gives the counts,
+   * `resetStats()` starts them afresh.
+   */
+  readonly throttle: {
+    set(setting: ThrottleSetting | null): ThrottleQuota | null;
+    get(): ThrottleQuota | null;
+    stats(): ThrottleStats;
+    resetStats(): void;
+  };
   /** Makes answers differ from the spec (added, dropped, retyped fields; a wrong signature): `set({})` turns it off. */
   readonly answerDrift: { set(rules: AnswerDriftRules): void };
   /** Moves the sandbox clock forward by `ms`, then expires due redirect payments and charges due subscriptions. */
   advanceClock(ms: number): DueWork;
-  /** Empties the state (and the state file), cancels queued notification retries and one-shot faults; keeps the address. */
+  /** Empties the state (and the state file), cancels queued notification retries and one-shot faults, starts the throttle's counts afresh; keeps the address. */
   reset(): void;
   /** What shopper pages, the expiry sweep and the control API act through (see lifecycle/redirect-payment.ts). */
   readonly deps: SandboxDeps;
@@ -42,7 +55,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkControlLock(options);
   const parts = await sandboxParts(options);
-  const { state, faults, drift, notifier } = parts;
+  const { state, faults, throttle, drift, notifier } = parts;
   const reset = (): void => resetSandbox(parts);
   const advanceClock = (ms: number): DueWork => advanceSandboxClock(parts, ms);
   parts.control = controlDeps(parts, options, { reset, advanceClock });
@@ -56,6 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     state,
     deps: parts.deps,
     faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    throttle: { set: (setting) => throttle.set(setting), get: () => throttle.quota, stats: () => throttle.stats(), resetStats: () => throttle.resetCounts() },
     answerDrift: { set: (rules) => drift.set(rules) },
     advanceClock,
     reset,

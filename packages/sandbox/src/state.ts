@@ -107,14 +107,14 @@ export interface NotificationAttempt {
   readonly error: string | null;
 }
 
-/** One request the sandbox received (after faults that drop it before processing). */
+/** One request the sandbox received (after faults that drop it before processing); `throttled`: answered 429 (UNKNOWNS U50). */
 export interface ReceivedRequest {
   readonly seq: number;
   readonly path: string;
   readonly operation: string | null;
   readonly at: Date;
   readonly processed: boolean;
-  readonly outcome: 'ok' | 'refused' | 'invalid' | 'reset-before' | 'http-5xx';
+  readonly outcome: 'ok' | 'refused' | 'invalid' | 'reset-before' | 'http-5xx' | 'throttled';
 }
 
 /** Every money movement the sandbox applied, in order: what a test inspects to prove nothing happened twice. */

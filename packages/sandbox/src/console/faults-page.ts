@@ -7,6 +7,7 @@ import { page } from './layout.ts';
 /** What each fault does, for the labels. */
 export const FAULT_LABELS: Record<string, string> = {
   'http-5xx': 'HTTP 503, nothing processed',
+  'http-429': 'HTTP 429 with Retry-After at once, nothing processed',
   'reset-before': 'connection reset before processing (nothing happened)',
   'reset-after': 'processed, then connection reset (outcome unknown to the caller)',
   'duplicate-notification': 'notification delivered twice',

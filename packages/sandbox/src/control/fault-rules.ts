@@ -8,9 +8,9 @@ export interface FaultRuleProblem {
   readonly message: string;
 }
 
-const PROBABILITIES = ['resetBefore', 'resetAfter', 'http5xx', 'duplicateNotification'] as const;
+const PROBABILITIES = ['resetBefore', 'resetAfter', 'http5xx', 'http429', 'duplicateNotification'] as const;
 /** The kinds of fault that can be injected. */
-export const FAULT_KINDS: readonly FaultKind[] = ['reset-before', 'reset-after', 'http-5xx', 'duplicate-notification'];
+export const FAULT_KINDS: readonly FaultKind[] = ['reset-before', 'reset-after', 'http-5xx', 'http-429', 'duplicate-notification'];
 
 function pathProblem(path: string, where: string): FaultRuleProblem | null {
   if (path === '*' || VARIANTS_BY_PATH.has(path)) return null;
@@ -30,12 +30,14 @@ function ruleProblems(rule: unknown, where: string): FaultRuleProblem[] {
   let total = 0;
   for (const [name, value] of Object.entries(rule)) {
     if (name === 'latencyMs') problems.push(...latencyProblems(value, `${where}.latencyMs`));
-    else if ((PROBABILITIES as readonly string[]).includes(name)) {
+    else if (name === 'retryAfterSeconds') {
+      if (!(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 86_400)) problems.push({ path: `${where}.retryAfterSeconds`, message: 'must be whole seconds from 0 to 86400' });
+    }    else if ((PROBABILITIES as readonly string[]).includes(name)) {
       if (typeof value !== 'number' || !(value >= 0 && value <= 1)) problems.push({ path: `${where}.${name}`, message: 'must be a probability from 0 to 1' });
       else if (name !== 'duplicateNotification') total += value;
-    } else problems.push({ path: `${where}.${name}`, message: `is not a fault rule member (known: latencyMs, ${PROBABILITIES.join(', ')})` });
+    } else problems.push({ path: `${where}.${name}`, message: `is not a fault rule member (known: latencyMs, ${PROBABILITIES.join(', ')}, retryAfterSeconds)` });
   }
-  if (total > 1) problems.push({ path: where, message: 'resetBefore + http5xx + resetAfter must not exceed 1' });
+  if (total > 1) problems.push({ path: where, message: 'resetBefore + http5xx + http429 + resetAfter must not exceed 1' });
   return problems;
 }
 
