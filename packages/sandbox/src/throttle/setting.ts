@@ -12,13 +12,17 @@ export interface ThrottleSetting {
 
 /** The quota in force, both limits named (null: that limit is off). */
 export interface ThrottleQuota {
+  /** Requests accepted per merchant account in any 1000 ms, or null: no limit. */
   readonly ratePerSecond: number | null;
+  /** Requests of a merchant account in flight at once, or null: no limit. */
   readonly maxInFlight: number | null;
 }
 
 /** One problem of a throttle setting: where (`ratePerSecond`) and what. */
 export interface ThrottleSettingProblem {
+  /** The member (`ratePerSecond`), or '' for the setting as a whole. */
   readonly path: string;
+  /** What is wrong with it. */
   readonly message: string;
 }
 

@@ -5,15 +5,21 @@ import { throttleQuota, type ThrottleQuota, type ThrottleSetting } from './setti
 
 /** Counts of one wall-clock second (`at`: its start, ISO 8601 UTC). */
 export interface ThrottleSecond {
+  /** The second's start. */
   readonly at: string;
+  /** Requests accepted in it. */
   readonly accepted: number;
+  /** Requests answered 429 in it. */
   readonly throttled: number;
 }
 
 /** What the throttle saw of one merchant account since its counts were last reset. */
 export interface AccountThrottleStats {
+  /** The merchant account: its `merchant_id`. */
   readonly merchantId: string;
+  /** Its `account_id`. */
   readonly accountId: string;
+  /** Requests accepted (the quota let them in). */
   readonly accepted: number;
   /** Requests answered 429, whatever the reason. */
   readonly throttled: number;
@@ -23,8 +29,9 @@ export interface AccountThrottleStats {
   readonly inFlight: number;
   /** The most requests in flight at once. */
   readonly maxInFlight: number;
-  /** When the first request was accepted, and the last accepted one answered (ISO 8601 UTC; null: none yet). */
+  /** When the first request was accepted (ISO 8601 UTC; null: none yet). */
   readonly firstAcceptedAt: string | null;
+  /** When the last accepted request was answered (ISO 8601 UTC; null: none yet). */
   readonly lastAnsweredAt: string | null;
   /** Counts by wall-clock second, oldest first, seconds with a request only (the last hour of them). */
   readonly perSecond: readonly ThrottleSecond[];
@@ -34,7 +41,9 @@ export interface AccountThrottleStats {
 export interface ThrottleStats {
   /** When counting began (the throttle was switched on, or the counts reset), ISO 8601 UTC. */
   readonly since: string;
+  /** Requests accepted, every account together. */
   readonly accepted: number;
+  /** Requests answered 429, every account together. */
   readonly throttled: number;
   /** Every account together, by wall-clock second. */
   readonly perSecond: readonly ThrottleSecond[];
