@@ -1,7 +1,13 @@
 import { SeededRandom } from './random.ts';
 
 /** What can go wrong on a route, for tests: how the toolkit copes with a gateway that misbehaves. */
-export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'http-429' | 'duplicate-notification';
+export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'duplicate-notification';
+
+/** The fault of a gateway that throttles: HTTP 429 with `Retry-After` at once, nothing processed (UNKNOWNS U50). */
+export type ThrottleFaultKind = 'http-429';
+
+/** Every kind of fault that can be injected one-shot. */
+export type InjectableFaultKind = FaultKind | ThrottleFaultKind;
 
 /** Probabilities (0..1) and latency for one route, or for every route under the key `*`. */
 export interface FaultRule {
@@ -27,7 +33,7 @@ export type FaultRules = Readonly<Record<string, FaultRule>>;
 /** The faults chosen for one request. */
 export interface FaultDecision {
   readonly latencyMs: number;
-  readonly kind: Exclude<FaultKind, 'duplicate-notification'> | null;
+  readonly kind: Exclude<InjectableFaultKind, 'duplicate-notification'> | null;
   readonly duplicateNotification: boolean;
   /** The Retry-After of an `http-429` fault. */
   readonly retryAfterSeconds: number;
@@ -47,7 +53,7 @@ function pathHash(path: string): number {
  */
 export class FaultPlan {
   #rules: FaultRules;
-  readonly #queued = new Map<string, FaultKind[]>();
+  readonly #queued = new Map<string, InjectableFaultKind[]>();
   readonly #seed: number;
   readonly #streams = new Map<string, SeededRandom>();
 
@@ -68,7 +74,7 @@ export class FaultPlan {
   }
 
   /** The one-shot faults still queued, by path. */
-  queued(): Record<string, FaultKind[]> {
+  queued(): Record<string, InjectableFaultKind[]> {
     return Object.fromEntries([...this.#queued].filter(([, kinds]) => kinds.length > 0).map(([path, kinds]) => [path, [...kinds]]));
   }
 
@@ -83,7 +89,7 @@ export class FaultPlan {
   }
 
   /** Makes the next `times` requests to `path` suffer `kind`, before any random rule. */
-  inject(path: string, kind: FaultKind, times = 1): void {
+  inject(path: string, kind: InjectableFaultKind, times = 1): void {
     const queue = this.#queued.get(path) ?? [];
     for (let i = 0; i < times; i++) queue.push(kind);
     this.#queued.set(path, queue);

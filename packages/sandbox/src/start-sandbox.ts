@@ -3,7 +3,7 @@
 import type { AnswerDriftRules } from './answer-drift.ts';
 import type { DueWork } from './control/clock-work.ts';
 import { checkControlLock } from './control/control-lock-error.ts';
-import type { FaultKind, FaultRules } from './faults.ts';
+import type { FaultKind, FaultRules, InjectableFaultKind, ThrottleFaultKind } from './faults.ts';
 import type { SandboxDeps } from './lifecycle/deps.ts';
 import type { SandboxOptions } from './options.ts';
 import { startExpirySweep } from './server/expiry-sweep.ts';
@@ -22,7 +22,12 @@ export interface Sandbox {
   /** Orders, subscriptions, payouts, notifications and the request log. */
   readonly state: SandboxState;
   /** Injects one-shot faults or replaces the random fault rules. */
-  readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  readonly faults: {
+    inject(path: string, kind: FaultKind, times?: number): void;
+    /** `http-429`: the next `times` requests to `path` get HTTP 429 with the path's rule's `retryAfterSeconds` (default 1). */
+    inject(path: string, kind: ThrottleFaultKind, times?: number): void;
+    setRules(rules: FaultRules): void;
+  };
   /**
    * The quota per merchant account (option `throttle`, UNKNOWNS U50) and what it counted: `set(setting)` replaces the
    * quota (null: off; a bad setting throws SandboxThrottleError), `get()` reads it, `stats()` gives the counts,
@@ -68,7 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     state,
     deps: parts.deps,
-    faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    faults: { inject: (path: string, kind: InjectableFaultKind, times?: number) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
     throttle: { set: (setting) => throttle.set(setting), get: () => throttle.quota, stats: () => throttle.stats(), resetStats: () => throttle.resetCounts() },
     answerDrift: { set: (rules) => drift.set(rules) },
     advanceClock,

@@ -14,7 +14,7 @@ describe('faults: http429, a gateway that throttles', () => {
     expect([reply.status, reply.retryAfter]).toEqual([429, '3']);
     expect(reply.json).toMatchObject({ return_status: '0', errors: [{ path: 'faults.http429' }] });
     expect(sandbox.state.orders.get(order.transaction_id)!.state).toBe('authorised');
-    expect(sandbox.state.requests.at(-1)).toMatchObject({ path: '/v1/capture', processed: false, outcome: 'throttled' });
+    expect(sandbox.state.requests.at(-1)).toMatchObject({ path: '/v1/capture', processed: false, outcome: 'refused', throttled: true });
   });
 
   it('is injected one-shot (Retry-After 1 unless the path\'s rule says), and counted as a fault while the throttle counts', async () => {
@@ -24,6 +24,9 @@ describe('faults: http429, a gateway that throttles', () => {
     expect(injected.json.queued).toEqual({ '/v1/retrievalTrans': ['http-429', 'http-429'] });
     expect([(await fire(sandbox, query)).retryAfter, (await fire(sandbox, query)).status, (await fire(sandbox, query)).status]).toEqual(['1', 429, 200]);
     expect(sandbox.throttle.stats().accounts[0]).toMatchObject({ accepted: 1, throttled: 2, throttledBy: { rate: 0, inFlight: 0, fault: 2 } });
+    sandbox.faults.inject('/v1/retrievalTrans', 'http-429');
+    expect((await fire(sandbox, query)).status).toBe(429);
+    expect(sandbox.state.requests.map((r) => r.throttled)).toEqual([true, true, false, true]);
   });
 
   it('refuses bad http429 rules with the other problems', async () => {

@@ -27,7 +27,7 @@ describe('throttle: a rate per merchant account', () => {
     expect(accepted.map((i) => states[i])).toEqual(Array(5).fill('captured'));
     expect(throttled.map((i) => states[i])).toEqual(Array(7).fill('authorised'));
     expect(sandbox.state.appliedCounts('capture').size).toBe(5);
-    expect(sandbox.state.requests.filter((r) => r.outcome === 'throttled')).toHaveLength(7);
+    expect(sandbox.state.requests.filter((r) => r.throttled).map((r) => [r.outcome, r.processed])).toEqual(Array(7).fill(['refused', false]));
 
     const wait = Math.max(...throttled.map((i) => Number(replies[i]!.retryAfter)));
     await sleep(wait * 1000);

@@ -48,7 +48,7 @@ export class V1Call {
   }
 }
 
-/** Adds a request to the state's request log. */
-export function logRequest(parts: SandboxParts, path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
-  parts.state.logRequest({ path, operation, at: parts.clock(), processed, outcome });
+/** Adds a request to the state's request log (`throttled`: it was answered HTTP 429). */
+export function logRequest(parts: SandboxParts, path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome'], throttled = false): void {
+  parts.state.logRequest({ path, operation, at: parts.clock(), processed, outcome, throttled });
 }
