@@ -3,6 +3,12 @@ import { SeededRandom } from './random.ts';
 /** What can go wrong on a route, for tests: how the toolkit copes with a gateway that misbehaves. */
 export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'duplicate-notification';
 
+/** The fault of a gateway that throttles: HTTP 429 with `Retry-After` at once, nothing processed (UNKNOWNS U50). */
+export type ThrottleFaultKind = 'http-429';
+
+/** Every kind of fault that can be injected one-shot. */
+export type InjectableFaultKind = FaultKind | ThrottleFaultKind;
+
 /** Probabilities (0..1) and latency for one route, or for every route under the key `*`. */
 export interface FaultRule {
   /** Added latency in milliseconds before the request is processed: a number or a [min, max] range. */
@@ -13,6 +19,10 @@ export interface FaultRule {
   readonly resetAfter?: number;
   /** HTTP 503 without processing. */
   readonly http5xx?: number;
+  /** HTTP 429 with `Retry-After` at once, before the latency, without processing: a gateway that throttles. */
+  readonly http429?: number;
+  /** The `Retry-After` of the `http429` fault (random or injected on this path), whole seconds from 0 to 86400. Default 1. */
+  readonly retryAfterSeconds?: number;
   /** A notification is delivered twice. */
   readonly duplicateNotification?: number;
 }
@@ -23,8 +33,10 @@ export type FaultRules = Readonly<Record<string, FaultRule>>;
 /** The faults chosen for one request. */
 export interface FaultDecision {
   readonly latencyMs: number;
-  readonly kind: Exclude<FaultKind, 'duplicate-notification'> | null;
+  readonly kind: Exclude<InjectableFaultKind, 'duplicate-notification'> | null;
   readonly duplicateNotification: boolean;
+  /** The Retry-After of an `http-429` fault. */
+  readonly retryAfterSeconds: number;
 }
 
 /** A 32-bit FNV-1a hash of a path, to give each route its own stream of draws. */
@@ -41,7 +53,7 @@ function pathHash(path: string): number {
  */
 export class FaultPlan {
   #rules: FaultRules;
-  readonly #queued = new Map<string, FaultKind[]>();
+  readonly #queued = new Map<string, InjectableFaultKind[]>();
   readonly #seed: number;
   readonly #streams = new Map<string, SeededRandom>();
 
@@ -62,7 +74,7 @@ export class FaultPlan {
   }
 
   /** The one-shot faults still queued, by path. */
-  queued(): Record<string, FaultKind[]> {
+  queued(): Record<string, InjectableFaultKind[]> {
     return Object.fromEntries([...this.#queued].filter(([, kinds]) => kinds.length > 0).map(([path, kinds]) => [path, [...kinds]]));
   }
 
@@ -77,7 +89,7 @@ export class FaultPlan {
   }
 
   /** Makes the next `times` requests to `path` suffer `kind`, before any random rule. */
-  inject(path: string, kind: FaultKind, times = 1): void {
+  inject(path: string, kind: InjectableFaultKind, times = 1): void {
     const queue = this.#queued.get(path) ?? [];
     for (let i = 0; i < times; i++) queue.push(kind);
     this.#queued.set(path, queue);
@@ -91,15 +103,16 @@ export class FaultPlan {
     const latencyMs = latency === undefined ? 0 : typeof latency === 'number' ? latency : latency[0] + random.next() * (latency[1] - latency[0]);
     const queued = this.#queued.get(path)?.shift();
     if (queued) {
-      return { latencyMs, kind: queued === 'duplicate-notification' ? null : queued, duplicateNotification: queued === 'duplicate-notification' };
+      return { latencyMs, kind: queued === 'duplicate-notification' ? null : queued, duplicateNotification: queued === 'duplicate-notification', retryAfterSeconds: rule.retryAfterSeconds ?? 1 };
     }
     const draw = random.next();
     let kind: FaultDecision['kind'] = null;
     let edge = rule.resetBefore ?? 0;
     if (draw < edge) kind = 'reset-before';
     else if (draw < (edge += rule.http5xx ?? 0)) kind = 'http-5xx';
+    else if (draw < (edge += rule.http429 ?? 0)) kind = 'http-429';
     else if (draw < (edge += rule.resetAfter ?? 0)) kind = 'reset-after';
     const duplicateNotification = (rule.duplicateNotification ?? 0) > 0 && random.next() < (rule.duplicateNotification ?? 0);
-    return { latencyMs, kind, duplicateNotification };
+    return { latencyMs, kind, duplicateNotification, retryAfterSeconds: rule.retryAfterSeconds ?? 1 };
   }
 }

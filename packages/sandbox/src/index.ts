@@ -7,7 +7,9 @@ export { SandboxStateFileError, SandboxStateIncompleteError } from './store/stat
 export { SandboxControlLockError } from './control/control-lock-error.ts';
 export { SANDBOX_LIMIT_DEFAULTS, serverLimits, type ServerLimits } from './server/limits.ts';
 export { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxMerchant, type SandboxOptions } from './options.ts';
-export type { FaultKind, FaultRule, FaultRules } from './faults.ts';
+export type { FaultKind, FaultRule, FaultRules, ThrottleFaultKind } from './faults.ts';
+export { SandboxThrottleError, THROTTLE_LIMIT_BOUNDS, throttleSettingProblems, type ThrottleQuota, type ThrottleSetting, type ThrottleSettingProblem } from './throttle/setting.ts';
+export type { AccountThrottleStats, ThrottleSecond, ThrottleStats } from './throttle/throttle.ts';
 export type { AnswerDriftRule, AnswerDriftRules } from './answer-drift.ts';
 export type { NotifyOptions } from './notifier.ts';
 export { SandboxState, type LedgerEntry, type NotificationAttempt, type NotificationDelivery, type OrderEvent, type OrderState, type ReceivedRequest, type SandboxOrder, type SandboxRefund, type SandboxSubscription } from './state.ts';

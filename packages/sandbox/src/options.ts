@@ -2,6 +2,7 @@ import type { Signer, Verifier } from '@gw/signer-interface';
 import type { FaultRules } from './faults.ts';
 import type { AnswerDriftRules } from './answer-drift.ts';
 import type { NotifyOptions } from './notifier.ts';
+import type { ThrottleSetting } from './throttle/setting.ts';
 
 /** A merchant and account the sandbox accepts (seed 5.1: the caller is identified by these two in the body). */
 export interface SandboxMerchant {
@@ -35,6 +36,13 @@ export interface SandboxOptions {
   readonly clock?: () => Date;
   /** Random faults per path, for tests (see FaultRule). Default none. */
   readonly faults?: FaultRules;
+  /**
+   * A quota per merchant account (UNKNOWNS U50): `ratePerSecond` (accepted requests in any 1000 ms) and `maxInFlight`
+   * (accepted and not yet answered); a request over it is answered HTTP 429 with `Retry-After` at once, nothing
+   * applied. `{}` counts requests without limiting them (`sandbox.throttle.stats()`). Default none: no quota, nothing
+   * counted. A bad setting throws SandboxThrottleError listing every problem.
+   */
+  readonly throttle?: ThrottleSetting | null;
   /** Answers that differ from the spec by operation, to test a checking proxy (see AnswerDriftRule). Default none. */
   readonly answerDrift?: AnswerDriftRules;
   /** Addresses allowed to call IP-allow-listed operations (query, seed 5.4). Default loopback. */

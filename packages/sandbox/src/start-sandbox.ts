@@ -3,7 +3,7 @@
 import type { AnswerDriftRules } from './answer-drift.ts';
 import type { DueWork } from './control/clock-work.ts';
 import { checkControlLock } from './control/control-lock-error.ts';
-import type { FaultKind, FaultRules } from './faults.ts';
+import type { FaultKind, FaultRules, InjectableFaultKind, ThrottleFaultKind } from './faults.ts';
 import type { SandboxDeps } from './lifecycle/deps.ts';
 import type { SandboxOptions } from './options.ts';
 import { startExpirySweep } from './server/expiry-sweep.ts';
@@ -11,6 +11,8 @@ import { listen, stopOnce } from './server/listen.ts';
 import { advanceSandboxClock, controlDeps, resetSandbox } from './server/sandbox-actions.ts';
 import { sandboxParts } from './server/sandbox-parts.ts';
 import type { NotificationDelivery, SandboxState } from './state.ts';
+import type { ThrottleQuota, ThrottleSetting } from './throttle/setting.ts';
+import type { ThrottleStats } from './throttle/throttle.ts';
 
 /** A running sandbox: its address, its state, its faults, and how to stop it. */
 export interface Sandbox {
@@ -20,12 +22,28 @@ export interface Sandbox {
   /** Orders, subscriptions, payouts, notifications and the request log. */
   readonly state: SandboxState;
   /** Injects one-shot faults or replaces the random fault rules. */
-  readonly faults: { inject(path: string, kind: FaultKind, times?: number): void; setRules(rules: FaultRules): void };
+  readonly faults: {
+    inject(path: string, kind: FaultKind, times?: number): void;
+    /** `http-429`: the next `times` requests to `path` get HTTP 429 with the path's rule's `retryAfterSeconds` (default 1). */
+    inject(path: string, kind: ThrottleFaultKind, times?: number): void;
+    setRules(rules: FaultRules): void;
+  };
+  /**
+   * The quota per merchant account (option `throttle`, UNKNOWNS U50) and what it counted: `set(setting)` replaces the
+   * quota (null: off; a bad setting throws SandboxThrottleError), `get()` reads it, `stats()` gives the counts,
+   * `resetStats()` starts them afresh.
+   */
+  readonly throttle: {
+    set(setting: ThrottleSetting | null): ThrottleQuota | null;
+    get(): ThrottleQuota | null;
+    stats(): ThrottleStats;
+    resetStats(): void;
+  };
   /** Makes answers differ from the spec (added, dropped, retyped fields; a wrong signature): `set({})` turns it off. */
   readonly answerDrift: { set(rules: AnswerDriftRules): void };
   /** Moves the sandbox clock forward by `ms`, then expires due redirect payments and charges due subscriptions. */
   advanceClock(ms: number): DueWork;
-  /** Empties the state (and the state file), cancels queued notification retries and one-shot faults; keeps the address. */
+  /** Empties the state (and the state file), cancels queued notification retries and one-shot faults, starts the throttle's counts afresh; keeps the address. */
   reset(): void;
   /** What shopper pages, the expiry sweep and the control API act through (see lifecycle/redirect-payment.ts). */
   readonly deps: SandboxDeps;
@@ -42,7 +60,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkControlLock(options);
   const parts = await sandboxParts(options);
-  const { state, faults, drift, notifier } = parts;
+  const { state, faults, throttle, drift, notifier } = parts;
   const reset = (): void => resetSandbox(parts);
   const advanceClock = (ms: number): DueWork => advanceSandboxClock(parts, ms);
   parts.control = controlDeps(parts, options, { reset, advanceClock });
@@ -55,7 +73,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     state,
     deps: parts.deps,
-    faults: { inject: (path, kind, times) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    faults: { inject: (path: string, kind: InjectableFaultKind, times?: number) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    throttle: { set: (setting) => throttle.set(setting), get: () => throttle.quota, stats: () => throttle.stats(), resetStats: () => throttle.resetCounts() },
     answerDrift: { set: (rules) => drift.set(rules) },
     advanceClock,
     reset,

@@ -115,6 +115,8 @@ export interface ReceivedRequest {
   readonly at: Date;
   readonly processed: boolean;
   readonly outcome: 'ok' | 'refused' | 'invalid' | 'reset-before' | 'http-5xx';
+  /** True when it was answered HTTP 429 by the throttle or the `http429` fault (UNKNOWNS U50): its outcome is `refused`, nothing was processed. */
+  readonly throttled?: boolean;
 }
 
 /** Every money movement the sandbox applied, in order: what a test inspects to prove nothing happened twice. */
@@ -218,7 +220,7 @@ export class SandboxState {
   logRequest(entry: Omit<ReceivedRequest, 'seq'>): void {
     this.#requestSeq += 1;
     // Built member by member, not spread: one request log entry per request.
-    this.requests.push({ seq: this.#requestSeq, path: entry.path, operation: entry.operation, at: entry.at, processed: entry.processed, outcome: entry.outcome });
+    this.requests.push({ seq: this.#requestSeq, path: entry.path, operation: entry.operation, at: entry.at, processed: entry.processed, outcome: entry.outcome, throttled: entry.throttled === true });
     // Trimmed in steps of a tenth, not one entry at a time: a splice per request would cost O(limit) each.
     if (this.requests.length > REQUEST_LOG_LIMIT * 1.1) this.requests.splice(0, this.requests.length - REQUEST_LOG_LIMIT);
   }

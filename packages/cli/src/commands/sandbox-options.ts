@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { isAbsolute, join } from 'node:path';
 import { createHmacSha256Signer } from '@gw/signer-interface';
-import { faultRulesProblems, type FaultRules, type SandboxMerchant, type SandboxOptions } from '@gw/sandbox';
+import { faultRulesProblems, THROTTLE_LIMIT_BOUNDS, type FaultRules, type SandboxMerchant, type SandboxOptions, type ThrottleSetting } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
 import { envFlagValue } from '../env-flag.ts';
@@ -29,6 +29,9 @@ export interface SandboxFlags extends ServerLimitFlags {
   readonly redirectExpiry?: string;
   readonly control: boolean;
   readonly controlTokenEnv?: string;
+  /** `--rate-limit 40/s` (or `40`). */
+  readonly rateLimit?: string;
+  readonly maxInFlight?: string;
 }
 
 /** The options, and whether the signer secret is the sandbox's default one (for the banner; the secret is never printed). */
@@ -128,6 +131,20 @@ function allowedHosts(problems: Problems, names: readonly string[] | undefined):
   return bad.length > 0 ? undefined : [...names];
 }
 
+/** `--rate-limit 40/s` (or `40`) and `--max-in-flight N`: the quota per merchant account (UNKNOWNS U50); undefined when neither is given. */
+function throttle(problems: Problems, flags: SandboxFlags): ThrottleSetting | undefined {
+  let ratePerSecond: number | undefined;
+  if (flags.rateLimit !== undefined) {
+    const m = /^\s*(\d+)\s*(?:\/\s*s)?\s*$/.exec(flags.rateLimit);
+    const n = m ? Number(m[1]) : NaN;
+    if (Number.isSafeInteger(n) && n >= 1 && n <= THROTTLE_LIMIT_BOUNDS.ratePerSecond) ratePerSecond = n;
+    else problems.push(`--rate-limit ${JSON.stringify(flags.rateLimit)} must be requests per second per merchant account, e.g. 40/s or 40 (1 to ${THROTTLE_LIMIT_BOUNDS.ratePerSecond})`);
+  }
+  const maxInFlight = whole(problems, '--max-in-flight', flags.maxInFlight, 1, THROTTLE_LIMIT_BOUNDS.maxInFlight);
+  if (ratePerSecond === undefined && maxInFlight === undefined) return undefined;
+  return { ...(ratePerSecond === undefined ? {} : { ratePerSecond }), ...(maxInFlight === undefined ? {} : { maxInFlight }) };
+}
+
 function limits(problems: Problems, flags: SandboxFlags): Partial<SandboxOptions> {
   const out: Record<string, unknown> = {
     maxBodyBytes: whole(problems, '--max-body-bytes', flags.maxBodyBytes, 1),
@@ -152,6 +169,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
   const redirectExpiryMs = duration(problems, '--redirect-expiry', flags.redirectExpiry);
   const hosts = allowedHosts(problems, flags.allowedHost);
   const token = controlToken(problems, flags, io);
+  const quota = throttle(problems, flags);
   if (flags.state === '') problems.push('--state: give a file path');
   if (problems.length > 0) {
     throw new GwError(GW_ERROR_CODES.config, `gw sandbox: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
@@ -172,6 +190,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags, io: CliIo): Resolve
     ...(flags.state ? { stateFile: isAbsolute(flags.state) ? flags.state : join(io.cwd, flags.state) } : {}),
     ...(flags.control ? {} : { control: false }),
     ...(token ? { controlToken: token } : {}),
+    ...(quota ? { throttle: quota } : {}),
   };
   return { options, customSecret: signer !== undefined };
 }

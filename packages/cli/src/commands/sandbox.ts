@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SANDBOX_DEFAULT_MERCHANT, startSandbox } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_MERCHANT, startSandbox, type ThrottleSetting } from '@gw/sandbox';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
 import { paint, say } from '../output.ts';
@@ -25,8 +25,16 @@ function withSandboxOptions(command: Command): Command {
     .option('--state <file>', 'keep the state in this SQLite file across restarts (default: memory only)')
     .option('--no-control', 'turn off the control API (/sandbox/api/) and the web console (/sandbox/console)')
     .option('--control-token-env <name>', 'lock the control API (Authorization: Bearer) and the console (a login form) with the token in this environment variable; needed to listen on an address other than loopback with them on')
-    .option('--max-body-bytes <n>', 'largest request body (default 1048576)');
+    .option('--max-body-bytes <n>', 'largest request body (default 1048576)')
+    .option('--rate-limit <n/s>', 'requests per second each merchant account may make, e.g. 40/s (or 40): more in any 1000 ms get HTTP 429 with Retry-After, nothing applied (default no limit)')
+    .option('--max-in-flight <n>', 'requests of a merchant account in flight at once: one more gets HTTP 429 with Retry-After (default no limit)');
   return withServerLimitFlags(options).option('--unknown-fields <refuse|accept>', 'request members the spec does not list (default refuse)');
+}
+
+/** `40 requests/s and 3 in flight`: the quota `--rate-limit` and `--max-in-flight` set. */
+function throttleText(quota: ThrottleSetting): string {
+  const limits = [quota.ratePerSecond ? `${quota.ratePerSecond} requests/s` : '', quota.maxInFlight ? `${quota.maxInFlight} in flight` : ''];
+  return limits.filter(Boolean).join(' and ');
 }
 
 async function start(flags: SandboxFlags, io: CliIo) {
@@ -52,6 +60,7 @@ export function registerSandbox(program: Command, { io, signals }: CommandContex
     if (options.control !== false) say(io, `  console ${sandbox.url}/sandbox/console, control API ${sandbox.url}/sandbox/api/ (${options.controlToken ? 'locked with the control token (not printed)' : 'no authentication: keep it on a local address, or lock it with --control-token-env NAME'})`);
     const names = ['127.0.0.1', 'localhost', ...(['127.0.0.1', 'localhost'].includes(flags.host) ? [] : [flags.host]), ...(options.allowedHosts ?? [])];
     say(io, `  answers the Host names ${names.join(', ')} (and other loopback ones); any other gets 403: --allowed-host NAME adds one`);
+    if (options.throttle) say(io, `  throttles each merchant account at ${throttleText(options.throttle)} (HTTP 429 with Retry-After, nothing applied); counts at ${sandbox.url}/sandbox/api/throttle/stats`);
     say(io, options.stateFile ? `  state kept in ${options.stateFile} (${sandbox.state.orders.size} orders loaded)` : '  state in memory only (--state FILE keeps it across restarts)');
     say(io, `  try: gw call query --base-url ${sandbox.url} --sandbox-defaults --data query.json`);
     await new Promise<void>((resolve) => {

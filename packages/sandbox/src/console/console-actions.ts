@@ -4,7 +4,7 @@ import { invalid } from '../control/control-error.ts';
 import { faultRulesProblems, injectedFault } from '../control/fault-rules.ts';
 import { resendNotification } from '../control/notifications.ts';
 import { actOnOrder } from '../control/orders.ts';
-import type { FaultKind, FaultRule } from '../faults.ts';
+import type { FaultRule, InjectableFaultKind } from '../faults.ts';
 
 /** Where the browser goes after a form, and what it is told. */
 export interface FormResult {
@@ -12,7 +12,7 @@ export interface FormResult {
   readonly notice: string;
 }
 
-const RULE_MEMBER: Record<FaultKind, keyof FaultRule> = { 'http-5xx': 'http5xx', 'reset-before': 'resetBefore', 'reset-after': 'resetAfter', 'duplicate-notification': 'duplicateNotification' };
+const RULE_MEMBER: Record<InjectableFaultKind, keyof FaultRule> = { 'http-5xx': 'http5xx', 'http-429': 'http429', 'reset-before': 'resetBefore', 'reset-after': 'resetAfter', 'duplicate-notification': 'duplicateNotification' };
 
 /** A console path to return to (never another site). */
 function localBack(value: string | null, fallback: string): string {
@@ -21,7 +21,7 @@ function localBack(value: string | null, fallback: string): string {
 
 function switchFault(deps: ControlDeps, form: URLSearchParams): string {
   const path = form.get('path') ?? '';
-  const kind = (form.get('kind') ?? '') as FaultKind;
+  const kind = (form.get('kind') ?? '') as InjectableFaultKind;
   const latencyText = form.get('latency') ?? '';
   if (form.get('mode') === 'next') {
     const { fault, problems } = injectedFault({ path, kind, times: Number(form.get('times') || '1') });
@@ -30,7 +30,7 @@ function switchFault(deps: ControlDeps, form: URLSearchParams): string {
     return `${fault.path}: the next ${fault.times} request(s) meet ${fault.kind}`;
   }
   const old = deps.faults.rules[path] ?? {};
-  const rule: Record<string, unknown> = kind === 'duplicate-notification' ? { ...old } : { latencyMs: old.latencyMs, duplicateNotification: old.duplicateNotification };
+  const rule: Record<string, unknown> = kind === 'duplicate-notification' ? { ...old } : { latencyMs: old.latencyMs, duplicateNotification: old.duplicateNotification, retryAfterSeconds: old.retryAfterSeconds };
   if (RULE_MEMBER[kind]) rule[RULE_MEMBER[kind]] = 1;
   if (latencyText !== '') rule.latencyMs = Number(latencyText);
   for (const key of Object.keys(rule)) if (rule[key] === undefined) delete rule[key];

@@ -1,5 +1,5 @@
 import type { ControlDeps } from '../control/control-deps.ts';
-import { FAULT_KINDS } from '../control/fault-rules.ts';
+import { INJECTABLE_FAULT_KINDS } from '../control/fault-rules.ts';
 import { VARIANTS_BY_PATH } from '../server/routes.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
@@ -7,6 +7,7 @@ import { page } from './layout.ts';
 /** What each fault does, for the labels. */
 export const FAULT_LABELS: Record<string, string> = {
   'http-5xx': 'HTTP 503, nothing processed',
+  'http-429': 'HTTP 429 with Retry-After at once, nothing processed',
   'reset-before': 'connection reset before processing (nothing happened)',
   'reset-after': 'processed, then connection reset (outcome unknown to the caller)',
   'duplicate-notification': 'notification delivered twice',
@@ -16,7 +17,7 @@ export const FAULT_LABELS: Record<string, string> = {
 export function faultsPage(deps: ControlDeps, notice: string | null): string {
   const paths = ['*', ...VARIANTS_BY_PATH.keys()];
   const pathOptions = paths.map((p) => html`<option value="${p}">${p === '*' ? '* (every operation)' : p}</option>`);
-  const kindOptions = FAULT_KINDS.map((k) => html`<option value="${k}">${k}: ${FAULT_LABELS[k]}</option>`);
+  const kindOptions = INJECTABLE_FAULT_KINDS.map((k) => html`<option value="${k}">${k}: ${FAULT_LABELS[k]}</option>`);
   const rules = Object.entries(deps.faults.rules).map(([path, rule]) => html`<tr><td class="mono">${path}</td><td class="mono">${JSON.stringify(rule)}</td></tr>`);
   const queued = Object.entries(deps.faults.queued()).map(([path, kinds]) => html`<tr><td class="mono">${path}</td><td>${kinds.join(', ')}</td></tr>`);
   const content = html`<h1>Faults</h1>

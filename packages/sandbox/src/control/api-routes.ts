@@ -9,6 +9,7 @@ import { asDriftRules, driftRulesProblems } from './drift-rules.ts';
 import { asFaultRules, faultRulesProblems, injectedFault } from './fault-rules.ts';
 import { readJsonObject } from './http.ts';
 import { notificationsJson, findNotification, resendNotification } from './notifications.ts';
+import { throttleJson, throttleSettingIn } from './throttle-setting.ts';
 import { actOnOrder, orderJson, ordersJson, refundsJson } from './orders.ts';
 import { notificationView, orderDetail, payoutView, subscriptionView } from './views.ts';
 
@@ -67,6 +68,24 @@ export const API_ROUTES: readonly ApiRoute[] = [
       if (!fault) throw invalid('bad one-shot fault', problems);
       deps.faults.inject(fault.path, fault.kind, fault.times);
       return faultsJson(deps);
+    },
+  },
+  { method: 'GET', pattern: /^throttle$/, run: (deps) => throttleJson(deps) },
+  {
+    method: 'PUT',
+    pattern: /^throttle$/,
+    run: async (deps, r) => {
+      deps.throttle.set(throttleSettingIn(await r.body()));
+      return throttleJson(deps);
+    },
+  },
+  { method: 'GET', pattern: /^throttle\/stats$/, run: (deps) => ({ stats: deps.throttle.stats() }) },
+  {
+    method: 'POST',
+    pattern: /^throttle\/stats\/reset$/,
+    run: (deps) => {
+      deps.throttle.resetCounts();
+      return { stats: deps.throttle.stats() };
     },
   },
   { method: 'GET', pattern: /^drift$/, run: (deps) => ({ rules: deps.drift.rules }) },

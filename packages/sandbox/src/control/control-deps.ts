@@ -8,6 +8,7 @@ import type { Notifier } from '../notifier.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
 import type { SandboxState } from '../state.ts';
 import type { StateKeeper } from '../store/state-keeper.ts';
+import type { Throttle } from '../throttle/throttle.ts';
 
 /** What the control API and the console act on: the running sandbox's parts. */
 export interface ControlDeps {
@@ -15,6 +16,8 @@ export interface ControlDeps {
   readonly clock: SandboxClock;
   readonly ids: IdSource;
   readonly faults: FaultPlan;
+  /** The quota per merchant account and what it counted, switched by `PUT /sandbox/api/throttle`. */
+  readonly throttle: Throttle;
   /** The answer-drift rules in force (option `answerDrift`), switched by `PUT /sandbox/api/drift`. */
   readonly drift: AnswerDrift;
   readonly notifier: Notifier;

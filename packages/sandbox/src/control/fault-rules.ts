@@ -1,5 +1,5 @@
 // Checks fault rules and one-shot faults given as JSON (control API, console, `gw sandbox --faults`): every problem at once.
-import type { FaultKind, FaultRule, FaultRules } from '../faults.ts';
+import type { FaultKind, FaultRule, FaultRules, InjectableFaultKind } from '../faults.ts';
 import { VARIANTS_BY_PATH } from '../server/routes.ts';
 
 /** One problem of a fault rule set: where (`"/v1/capture".http5xx`) and what. */
@@ -8,9 +8,11 @@ export interface FaultRuleProblem {
   readonly message: string;
 }
 
-const PROBABILITIES = ['resetBefore', 'resetAfter', 'http5xx', 'duplicateNotification'] as const;
+const PROBABILITIES = ['resetBefore', 'resetAfter', 'http5xx', 'http429', 'duplicateNotification'] as const;
 /** The kinds of fault that can be injected. */
 export const FAULT_KINDS: readonly FaultKind[] = ['reset-before', 'reset-after', 'http-5xx', 'duplicate-notification'];
+/** Those and the throttle's `http-429`: what the control API and the console inject. */
+export const INJECTABLE_FAULT_KINDS: readonly InjectableFaultKind[] = ['reset-before', 'reset-after', 'http-5xx', 'http-429', 'duplicate-notification'];
 
 function pathProblem(path: string, where: string): FaultRuleProblem | null {
   if (path === '*' || VARIANTS_BY_PATH.has(path)) return null;
@@ -30,12 +32,14 @@ function ruleProblems(rule: unknown, where: string): FaultRuleProblem[] {
   let total = 0;
   for (const [name, value] of Object.entries(rule)) {
     if (name === 'latencyMs') problems.push(...latencyProblems(value, `${where}.latencyMs`));
-    else if ((PROBABILITIES as readonly string[]).includes(name)) {
+    else if (name === 'retryAfterSeconds') {
+      if (!(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 86_400)) problems.push({ path: `${where}.retryAfterSeconds`, message: 'must be whole seconds from 0 to 86400' });
+    }    else if ((PROBABILITIES as readonly string[]).includes(name)) {
       if (typeof value !== 'number' || !(value >= 0 && value <= 1)) problems.push({ path: `${where}.${name}`, message: 'must be a probability from 0 to 1' });
       else if (name !== 'duplicateNotification') total += value;
-    } else problems.push({ path: `${where}.${name}`, message: `is not a fault rule member (known: latencyMs, ${PROBABILITIES.join(', ')})` });
+    } else problems.push({ path: `${where}.${name}`, message: `is not a fault rule member (known: latencyMs, ${PROBABILITIES.join(', ')}, retryAfterSeconds)` });
   }
-  if (total > 1) problems.push({ path: where, message: 'resetBefore + http5xx + resetAfter must not exceed 1' });
+  if (total > 1) problems.push({ path: where, message: 'resetBefore + http5xx + http429 + resetAfter must not exceed 1' });
   return problems;
 }
 
@@ -55,7 +59,7 @@ export function faultRulesProblems(value: unknown): FaultRuleProblem[] {
 /** A checked one-shot fault: path, kind, times. */
 export interface InjectedFault {
   readonly path: string;
-  readonly kind: FaultKind;
+  readonly kind: InjectableFaultKind;
   readonly times: number;
 }
 
@@ -64,8 +68,8 @@ export function injectedFault(value: Record<string, unknown>): { fault: Injected
   const problems: FaultRuleProblem[] = [];
   const path = typeof value.path === 'string' ? value.path : '';
   if (path === '*' || !VARIANTS_BY_PATH.has(path)) problems.push({ path: '/path', message: `must be a /v1 operation path (known: ${[...VARIANTS_BY_PATH.keys()].join(', ')})` });
-  const kind = value.kind as FaultKind;
-  if (!FAULT_KINDS.includes(kind)) problems.push({ path: '/kind', message: `must be one of ${FAULT_KINDS.join(', ')}` });
+  const kind = value.kind as InjectableFaultKind;
+  if (!INJECTABLE_FAULT_KINDS.includes(kind)) problems.push({ path: '/kind', message: `must be one of ${INJECTABLE_FAULT_KINDS.join(', ')}` });
   const times = value.times === undefined ? 1 : value.times;
   if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 10_000) problems.push({ path: '/times', message: 'must be a whole number from 1 to 10000' });
   for (const name of Object.keys(value)) if (!['path', 'kind', 'times'].includes(name)) problems.push({ path: `/${name}`, message: 'is not a member of a one-shot fault (path, kind, times)' });

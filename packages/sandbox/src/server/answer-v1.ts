@@ -6,8 +6,9 @@ import { recordInternalError } from './internal-error.ts';
 import { readBody } from './read-body.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 import { latency, resetAfter, resetBefore, serviceUnavailable } from './steps/fault.ts';
+import { throttledByFault } from './steps/throttle.ts';
 import { V1Call } from './v1-call.ts';
-import { runV1Steps } from './v1-pipeline.ts';
+import { admitV1, runV1Steps } from './v1-pipeline.ts';
 import { sendAnswer } from './write-response.ts';
 
 /** The answer of an error a step threw: its HTTP error, or HTTP 500 (kept in state.internalErrors) for anything else. */
@@ -26,9 +27,12 @@ export async function answerV1(parts: SandboxParts, req: IncomingMessage, res: S
   // The body is read first, then the latency (the gateway's processing time) passes: a request the sandbox has
   // received is processed even if its client has gone meanwhile (killed, or gave up), as a real gateway's would be.
   const body = await readBody(req, parts.bodyLimits).catch((error: unknown) => error as Error);
-  if (fault.latencyMs > 0) await latency(fault.latencyMs);
-  if (fault.kind === 'reset-before') return resetBefore(parts, req, path);
   const call = new V1Call(req, path, variants, fault.duplicateNotification);
+  // A throttle refuses at the gateway's edge, at once: the http429 fault, or the quota (a null check when it is off).
+  const throttled = fault.kind === 'http-429' ? throttledByFault(parts, call, body, res, fault.retryAfterSeconds) : parts.throttle.quota === null ? null : admitV1(parts, call, body, res);
+  if (throttled !== null) return sendAnswer(parts.keeper, res, throttled, null);
+  if (fault.latencyMs > 0) await latency(fault.latencyMs);
+  if (fault.kind === 'reset-before') return resetBefore(parts, req, path, call);
   let response: EncodedResponse;
   try {
     if (body instanceof Error) throw body;
@@ -36,6 +40,6 @@ export async function answerV1(parts: SandboxParts, req: IncomingMessage, res: S
   } catch (error) {
     response = errorAnswer(parts, res, error);
   }
-  if (fault.kind === 'reset-after') return resetAfter(req);
-  sendAnswer(parts.keeper, res, response, call.changedAfter);
+  if (fault.kind === 'reset-after') return resetAfter(req, call);
+  sendAnswer(parts.keeper, res, response, call.changedAfter, call.quota === null ? null : call);
 }

@@ -4,10 +4,11 @@ import type { ControlDeps } from '../control/control-deps.ts';
 import type { SandboxOptions } from '../options.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 
-/** Empties the state (and the state file), cancels queued notification retries and one-shot faults. */
+/** Empties the state (and the state file), cancels queued notification retries and one-shot faults, starts the throttle's counts afresh. */
 export function resetSandbox(parts: SandboxParts): void {
   parts.notifier.cancelPending();
   parts.faults.clearQueued();
+  parts.throttle.resetCounts();
   parts.state.clear();
 }
 
@@ -21,7 +22,7 @@ export function advanceSandboxClock(parts: SandboxParts, ms: number): DueWork {
 /** The control API and console's parts, or null when the options turn them off (`control: false`). */
 export function controlDeps(parts: SandboxParts, options: SandboxOptions, actions: Pick<ControlDeps, 'reset' | 'advanceClock'>): ControlDeps | null {
   if (options.control === false) return null;
-  const { state, sandboxClock: clock, ids, faults, drift, notifier, notify, deps: redirect, keeper, limits } = parts;
+  const { state, sandboxClock: clock, ids, faults, throttle, drift, notifier, notify, deps: redirect, keeper, limits } = parts;
   const { reset, advanceClock } = actions;
-  return { state, clock, ids, faults, drift, notifier, notify, redirect, keeper, reset, advanceClock, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+  return { state, clock, ids, faults, throttle, drift, notifier, notify, redirect, keeper, reset, advanceClock, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
 }

@@ -15,6 +15,7 @@ import { SeededRandom } from '../random.ts';
 import { SandboxState } from '../state.ts';
 import { SqliteStateStore } from '../store/sqlite-store.ts';
 import { MEMORY_KEEPER, type StateKeeper } from '../store/state-keeper.ts';
+import { Throttle } from '../throttle/throttle.ts';
 import type { BodyLimits } from './read-body.ts';
 import { serverLimits, type ServerLimits } from './limits.ts';
 import { normaliseAddress } from './remote-address.ts';
@@ -38,6 +39,8 @@ export interface SandboxParts {
   readonly limits: ServerLimits;
   readonly bodyLimits: BodyLimits;
   readonly faults: FaultPlan;
+  /** The quota per merchant account (option `throttle`): off (`quota` null) unless set. */
+  readonly throttle: Throttle;
   readonly drift: AnswerDrift;
   readonly notifier: Notifier;
   /** The state file, when there is one. */
@@ -70,6 +73,9 @@ export async function sandboxParts(options: SandboxOptions): Promise<SandboxPart
   const clock = () => sandboxClock.now();
   const ids = new IdSource(new SeededRandom(options.seed ?? 1), clock);
   const { signer, verifier } = signing(options);
+  const merchants = new Map((options.merchants ?? [SANDBOX_DEFAULT_MERCHANT]).map((m) => [m.merchantId, m.accountId]));
+  // Before the state file opens: a bad setting throws SandboxThrottleError and leaves nothing open.
+  const throttle = new Throttle(merchants, options.throttle);
   const state = new SandboxState();
   const notifier = new Notifier(state, clock, signer, options.notify);
   // After a write the file could not keep was undone: deliveries go on from what the file holds.
@@ -87,11 +93,12 @@ export async function sandboxParts(options: SandboxOptions): Promise<SandboxPart
     ids,
     signer,
     verifier,
-    merchants: new Map((options.merchants ?? [SANDBOX_DEFAULT_MERCHANT]).map((m) => [m.merchantId, m.accountId])),
+    merchants,
     allowIps: new Set((options.allowIps ?? ['127.0.0.1', '::1']).map(normaliseAddress)),
     limits,
     bodyLimits: { limit: limits.maxBodyBytes, idleMs: limits.bodyTimeoutMs },
     faults: new FaultPlan(options.faults ?? {}, options.seed ?? 1),
+    throttle,
     drift: new AnswerDrift(options.answerDrift),
     notifier,
     store,

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { OperationSpec, RequestEncoding } from '@gw/types';
 import type { WireRecord } from '../context.ts';
 import type { ReceivedRequest } from '../state.ts';
+import type { AccountQuota } from '../throttle/account-quota.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 
 const NO_RECORD: WireRecord = Object.freeze({});
@@ -16,6 +17,8 @@ export class V1Call {
   readonly duplicateNotification: boolean;
   /** The operation: the path's first variant until the decode step picks the one the record is. */
   op: OperationSpec;
+  /** True once the record was read from the body (by the throttle step, or else the decode step). */
+  decoded = false;
   /** The decoded body (empty until the decode step). */
   record: WireRecord = NO_RECORD;
   /** How the body was read: a body-based signature covers it in that encoding. */
@@ -24,6 +27,8 @@ export class V1Call {
   accountId = '';
   /** The state's change count before the handler ran when the request changed the state; else null. */
   changedAfter: number | null = null;
+  /** The merchant account whose quota this request holds a place in until it is answered (throttle on); else null. */
+  quota: AccountQuota | null = null;
 
   constructor(req: IncomingMessage, path: string, variants: readonly OperationSpec[], duplicateNotification: boolean) {
     this.req = req;
@@ -33,9 +38,17 @@ export class V1Call {
     this.op = variants[0]!;
     this.encoding = this.op.requestEncoding;
   }
+
+  /** The request was answered (or its connection reset): gives back its place in its account's quota, once. */
+  answered(): void {
+    const quota = this.quota;
+    if (quota === null) return;
+    this.quota = null;
+    quota.answered();
+  }
 }
 
-/** Adds a request to the state's request log. */
-export function logRequest(parts: SandboxParts, path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome']): void {
-  parts.state.logRequest({ path, operation, at: parts.clock(), processed, outcome });
+/** Adds a request to the state's request log (`throttled`: it was answered HTTP 429). */
+export function logRequest(parts: SandboxParts, path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome'], throttled = false): void {
+  parts.state.logRequest({ path, operation, at: parts.clock(), processed, outcome, throttled });
 }

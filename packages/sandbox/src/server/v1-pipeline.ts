@@ -1,7 +1,9 @@
 // The path of a /v1 request through the sandbox, as a list of named steps (as fastify's handleRequest is):
-// decode → limit → validate → allow-list → verify → complete → handler → sign, each in server/steps/. The route's
-// faults act around them (answer-v1.ts). A step refuses by throwing: a SandboxHttpError is answered as an HTTP error,
-// a SandboxRefusal as the operation's signed refusal record.
+// throttle (at the edge, before the route's latency; only with a quota set) → decode → limit → validate → allow-list
+// → verify → complete → handler → sign, each in server/steps/. The route's faults act around them (answer-v1.ts). A
+// step refuses by throwing: a SandboxHttpError is answered as an HTTP error, a SandboxRefusal as the operation's
+// signed refusal record; the throttle answers 429 itself.
+import type { ServerResponse } from 'node:http';
 import type { OperationName } from '@gw/types';
 import { SandboxHttpError, SandboxRefusal } from '../errors.ts';
 import { refusal } from '../refusal-codes.ts';
@@ -14,9 +16,18 @@ import { decode } from './steps/decode.ts';
 import { runHandler } from './steps/handler.ts';
 import { checkBatchLimit } from './steps/limit.ts';
 import { signAnswer } from './steps/sign.ts';
+import { throttle } from './steps/throttle.ts';
 import { validate } from './steps/validate.ts';
 import { checkMerchant, signatureVerifies } from './steps/verify.ts';
 import { logRequest, type V1Call } from './v1-call.ts';
+
+/**
+ * The steps at the gateway's edge, before its processing time, with a quota set: throttle. The 429 answer of a
+ * request over its merchant account's quota, or null when it goes on (holding a place in the quota until answered).
+ */
+export function admitV1(parts: SandboxParts, call: V1Call, body: Buffer | Error, res: ServerResponse): EncodedResponse | null {
+  return throttle(parts, call, body, res);
+}
 
 /** Runs the steps on a request whose body was read: its encoded answer; `call.changedAfter` says whether it changed the state. */
 export async function runV1Steps(parts: SandboxParts, call: V1Call, body: Buffer): Promise<EncodedResponse> {

@@ -17,11 +17,29 @@ function notKeptResponse(failure: StateNotKeptError): EncodedResponse {
   return errorResponse(503, `sandbox state file not writable: nothing of this request was applied; send it again later`, [{ path: 'stateFile', message: failure.message }]);
 }
 
+/** Something told once the answer is written: a request's place in its merchant account's quota, given back. */
+export interface AnswerWatcher {
+  answered(): void;
+}
+
+function writeThenTell(res: ServerResponse, response: EncodedResponse, watcher: AnswerWatcher): void {
+  writeResponse(res, response);
+  watcher.answered();
+}
+
 /**
  * Sends a /v1 answer: in the check phase when its request changed nothing (`changedAfter` null); otherwise once the
- * state file kept the change, or HTTP 503 when it could not (the change is then undone).
+ * state file kept the change, or HTTP 503 when it could not (the change is then undone). `watcher` (null unless the
+ * throttle counts the request) is told right after the answer is written.
  */
-export function sendAnswer(keeper: StateKeeper, res: ServerResponse, response: EncodedResponse, changedAfter: number | null): void {
-  if (changedAfter === null) setImmediate(writeResponse, res, response);
-  else keeper.afterKept(changedAfter, (failure) => writeResponse(res, failure ? notKeptResponse(failure) : response));
+export function sendAnswer(keeper: StateKeeper, res: ServerResponse, response: EncodedResponse, changedAfter: number | null, watcher: AnswerWatcher | null = null): void {
+  if (changedAfter === null) {
+    if (watcher === null) setImmediate(writeResponse, res, response);
+    else setImmediate(writeThenTell, res, response, watcher);
+  } else {
+    keeper.afterKept(changedAfter, (failure) => {
+      writeResponse(res, failure ? notKeptResponse(failure) : response);
+      watcher?.answered();
+    });
+  }
 }

@@ -6,19 +6,26 @@ import { selectVariant } from '../routes.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';
 import { logRequest, type V1Call } from '../v1-call.ts';
 
-/**
- * Decode: reads the record from the body by the operation's encoding, picks the variant it is and its merchant, and
- * refuses (HTTP 400) fields an XML answer could not echo.
- */
-export function decode(parts: SandboxParts, call: V1Call, body: Buffer): void {
+/** Reads the record from the body by the operation's encoding, and picks the variant it is and its merchant (a bad body throws HTTP 400). */
+export function readRecord(call: V1Call, body: Buffer): void {
   const { record, encoding } = decodeRequestBody(call.variants[0]!, String(call.req.headers['content-type'] ?? ''), body);
-  const op = selectVariant(call.variants, record);
   call.record = record;
   call.encoding = encoding;
-  call.op = op;
+  call.op = selectVariant(call.variants, record);
   call.merchantId = text(record, 'merchant_id');
   call.accountId = text(record, 'account_id');
+  call.decoded = true;
+}
+
+/**
+ * Decode: reads the record from the body (unless the throttle step did), and refuses (HTTP 400) fields an XML answer
+ * could not echo.
+ */
+export function decode(parts: SandboxParts, call: V1Call, body: Buffer): void {
+  if (!call.decoded) readRecord(call, body);
+  const op = call.op;
   if (op.responseEncoding === 'json') return;
+  const record = call.record;
   const unencodable = fieldsXmlCannotCarry(record);
   if (unencodable.length === 0) return;
   logRequest(parts, call.path, op.name, false, 'invalid');

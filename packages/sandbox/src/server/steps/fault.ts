@@ -1,15 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import { errorResponse, type EncodedResponse } from '../../wire/body.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';
-import { logRequest } from '../v1-call.ts';
+import { logRequest, type V1Call } from '../v1-call.ts';
 
-// The faults of a route (FaultPlan.decide): latency and `reset-before` or `http-5xx` before any other step,
-// `reset-after` once the request was processed, `duplicate-notification` in the handler step.
+// The faults of a route (FaultPlan.decide): `http-429` at once (steps/throttle.ts), then latency and `reset-before` or
+// `http-5xx` before any other step, `reset-after` once the request was processed, `duplicate-notification` in the
+// handler step.
 
 /** Fault `reset-before`: the connection is dropped unanswered and nothing is processed. */
-export function resetBefore(parts: SandboxParts, req: IncomingMessage, path: string): void {
+export function resetBefore(parts: SandboxParts, req: IncomingMessage, path: string, call: V1Call): void {
   logRequest(parts, path, null, false, 'reset-before');
   req.socket.destroy();
+  call.answered();
 }
 
 /** Fault `http-5xx`: HTTP 503 and nothing is processed. */
@@ -19,8 +21,9 @@ export function serviceUnavailable(parts: SandboxParts, path: string): EncodedRe
 }
 
 /** Fault `reset-after`: the request was processed, its answer is never written. */
-export function resetAfter(req: IncomingMessage): void {
+export function resetAfter(req: IncomingMessage, call: V1Call): void {
   req.socket.destroy();
+  call.answered();
 }
 
 /** Waits the fault's latency: the gateway's processing time. */
