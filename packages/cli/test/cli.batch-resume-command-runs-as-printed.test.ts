@@ -129,4 +129,25 @@ describe('the command a stopped gw batch prints', () => {
     expect(resumed.status).toBe(EXIT_CODES.ok);
     expect(capturedOnce(orders)).toEqual([]);
   });
+
+  it('a throttle asking longer than --max-throttle-wait-ms: exit 130, and the printed command finishes the batch once the gateway lets it through', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-resume-throttled-'));
+    const orders = await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), ORDERS, { prefix: 'RT', amount: '6.00' });
+    sandbox.faults.setRules({ '/v1/capture': { latencyMs: 50, retryAfterSeconds: 30 } });
+    const before = captures();
+    const stopping = shell(`gw batch capture orders.csv --journal throttled.jsonl --max-throttle-wait-ms 5000 ${gateway()}`, dir, {});
+    while (captures() < before + 2) await sleep(2);
+    sandbox.faults.inject('/v1/capture', 'http-429');
+    const stopped = await stopping;
+    sandbox.faults.setRules({});
+    expect(stopped.status).toBe(EXIT_CODES.interrupted);
+    expect(stopped.err).toMatch(/the gateway asked it to wait 30 s .* longer than maxThrottleWaitMs \(5000 ms\)/);
+    const { line } = printedCommand(stopped.err);
+    expect(line).toContain('--max-throttle-wait-ms 5000');
+
+    const resumed = await shell(line, dir, { GW_SECRET: SANDBOX_DEFAULT_SECRET });
+    expect(resumed.err).toBe('');
+    expect(resumed.status).toBe(EXIT_CODES.ok);
+    expect(capturedOnce(orders)).toEqual([]);
+  });
 });

@@ -1,0 +1,146 @@
+// A gateway with a quota (the sandbox's: 40 requests a second per merchant account, 429 with Retry-After past it, 100
+// ms away), and batches of captures against it: one process with a journal, three processes on a ledger, each with
+// no limit, with --max-rate and with --max-in-flight. Counted at the gateway: how many requests it throttled, how
+// long the batch took from its first request to its last, the most in flight at once; and every order captured once,
+// none unknown. The bounds are loose (the bench holds the tight ones); a throttle asking 2 s pauses every worker.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newBatchId, runBatch } from '../src/index.ts';
+import { start } from './fleet/fleet-round.ts';
+import { authorisedOrders, clientFor } from './harness.ts';
+import { freshDatabase } from './pg/database.ts';
+
+const ORDERS = 4_000; // 80 requests of 50
+const QUOTA = 40;
+const LATENCY_MS = 100;
+/** The quota's limit: 80 requests at 40 a second. */
+const QUOTA_SECONDS = ORDERS / 50 / QUOTA;
+
+let sandbox: Sandbox;
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+  await sandbox?.stop();
+});
+
+type Orders = Awaited<ReturnType<typeof authorisedOrders>>;
+
+/** Orders authorised with no quota, then the gateway set to throttle at the quota, 100 ms away, its counts from zero. */
+async function ordersBehindTheQuota(count = ORDERS): Promise<Orders> {
+  sandbox.throttle.set(null);
+  sandbox.faults.setRules({});
+  const orders = await authorisedOrders(sandbox, count, '12.00');
+  sandbox.throttle.set({ ratePerSecond: QUOTA });
+  sandbox.throttle.resetStats();
+  sandbox.faults.setRules({ '/v1/capture': { latencyMs: LATENCY_MS } });
+  return orders;
+}
+
+/** What the gateway saw of the captures: throttled share, first request to last, most in flight at once; orders captured other than once. */
+function atTheGateway(orders: Orders, since: number) {
+  const captures = sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.at.getTime() >= since);
+  const stats = sandbox.throttle.stats();
+  const times = captures.map((r) => r.at.getTime());
+  const applied = sandbox.state.appliedCounts('capture');
+  return {
+    requests: captures.length,
+    throttledShare: stats.throttled / (stats.accepted + stats.throttled),
+    seconds: (Math.max(...times) - Math.min(...times) + LATENCY_MS) / 1000,
+    maxInFlight: stats.accounts[0]!.maxInFlight,
+    mostInASecond: Math.max(...stats.perSecond.map((s) => s.accepted)),
+    notOnce: orders.filter((o) => applied.get(o.transaction_id) !== 1).length,
+  };
+}
+
+/** Three processes on one ledger batch (the coordinator and two workers), concurrency 8 each, with `env` added. */
+async function fleet(orders: Orders, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-quota-'));
+  const file = join(dir, 'orders.json');
+  writeFileSync(file, JSON.stringify(orders));
+  const common = { SANDBOX_URL: sandbox.url, LEDGER: db.url, BATCH: newBatchId(), ORDERS: file, CONCURRENCY: '8', LEASE_MS: '30000', TIMEOUT_MS: '5000', SEND_MARGIN_MS: '1000', ...env };
+  const children = [start({ ...common, ROLE: 'run' }), start({ ...common, ROLE: 'worker', HOLDER: 'w1' }), start({ ...common, ROLE: 'worker', HOLDER: 'w2' })];
+  const ended = await Promise.all(children.map((c) => c.exited));
+  for (const end of ended) expect(end.code, end.stderr || end.stdout).toBe(0);
+  return ended.map((e) => JSON.parse(e.stdout) as { counts: Record<string, number>; throttled: number });
+}
+
+describe('a batch against a gateway that throttles at 40 requests a second', () => {
+  it('one process, journal, concurrency 8, no limit: a few throttled, close to the quota\'s pace, each order captured once, none unknown', async () => {
+    const orders = await ordersBehindTheQuota();
+    const since = Date.now();
+    const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders, concurrency: 8, journal: join(mkdtempSync(join(tmpdir(), 'gw-quota-j-')), 'j.jsonl'), reconcile: sandboxReconciler, keepOutcomes: false });
+    const seen = atTheGateway(orders, since);
+    expect(result.counts).toEqual({ succeeded: ORDERS, failed: 0, rejected: 0, unknown: 0 });
+    expect(result.throttled).toBe(sandbox.throttle.stats().throttled);
+    expect(seen.throttledShare).toBeLessThanOrEqual(0.2);
+    expect(seen.seconds).toBeLessThanOrEqual(QUOTA_SECONDS * 2);
+    expect(seen.notOnce).toBe(0);
+  });
+
+  it('three processes, ledger, no limit: a few throttled, each order captured once, none unknown', async () => {
+    const orders = await ordersBehindTheQuota();
+    const since = Date.now();
+    const results = await fleet(orders);
+    const seen = atTheGateway(orders, since);
+    for (const r of results) expect(r.counts).toEqual({ succeeded: ORDERS, failed: 0, rejected: 0, unknown: 0 });
+    // The ledger counts every worker's throttles: each process reports the batch's.
+    expect(results[0]!.throttled).toBe(sandbox.throttle.stats().throttled);
+    expect(seen.throttledShare).toBeLessThanOrEqual(0.2);
+    expect(seen.seconds).toBeLessThanOrEqual(QUOTA_SECONDS * 2.2);
+    expect(seen.notOnce).toBe(0);
+  });
+
+  it('three processes, ledger, --max-rate 40: the gateway never sees more than 40 in a second, hardly a throttle, close to its pace', async () => {
+    const orders = await ordersBehindTheQuota();
+    const since = Date.now();
+    await fleet(orders, { MAX_RATE: String(QUOTA) });
+    const seen = atTheGateway(orders, since);
+    expect(seen.mostInASecond).toBeLessThanOrEqual(QUOTA);
+    expect(seen.throttledShare).toBeLessThanOrEqual(0.02);
+    expect(seen.seconds).toBeLessThanOrEqual(QUOTA_SECONDS * 1.4);
+    expect(seen.notOnce).toBe(0);
+  });
+
+  it('three processes, ledger, --max-in-flight 4: never more than 4 in flight at the gateway, nearly 4 every 100 ms', async () => {
+    const orders = await ordersBehindTheQuota();
+    sandbox.throttle.set({ maxInFlight: 4 }); // counts in flight, and refuses a fifth
+    sandbox.throttle.resetStats();
+    const since = Date.now();
+    await fleet(orders, { MAX_IN_FLIGHT: '4' });
+    const seen = atTheGateway(orders, since);
+    expect(seen.maxInFlight).toBeLessThanOrEqual(4);
+    expect(sandbox.throttle.stats().throttled).toBe(0);
+    // 80 requests, 4 at a time, 100 ms each: 2 s at best.
+    expect(seen.seconds).toBeLessThanOrEqual((ORDERS / 50 / 4) * (LATENCY_MS / 1000) / 0.7);
+    expect(seen.notOnce).toBe(0);
+  });
+
+  it('a throttle asking 2 s pauses every worker of the fleet: no request reaches the gateway from any of them for 2 s', async () => {
+    const orders = await ordersBehindTheQuota(3_000);
+    sandbox.throttle.set(null);
+    sandbox.faults.setRules({ '/v1/capture': { latencyMs: LATENCY_MS, retryAfterSeconds: 2 } });
+    const since = Date.now();
+    const running = fleet(orders);
+    // Once the fleet is under way, one request is answered 429, Retry-After: 2.
+    while (sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.at.getTime() >= since).length < 20) await sleep(2);
+    sandbox.faults.inject('/v1/capture', 'http-429');
+    await running;
+    // The log stamps a request once it is answered: one processed took the latency first.
+    const arrived = (r: (typeof sandbox.state.requests)[number]) => r.at.getTime() - (r.processed ? LATENCY_MS : 0);
+    const captures = sandbox.state.requests.filter((r) => r.path === '/v1/capture' && arrived(r) >= since);
+    const throttledAt = arrived(captures.find((r) => r.throttled)!);
+    // Requests already on their way when it was answered land at once; then none, from any worker, until its 2 s end.
+    const during = captures.filter((r) => arrived(r) > throttledAt + 50 && arrived(r) < throttledAt + 2_000);
+    expect(during.map((r) => arrived(r) - throttledAt)).toEqual([]);
+    expect(captures.some((r) => arrived(r) >= throttledAt + 2_000)).toBe(true);
+    expect(atTheGateway(orders, since).notOnce).toBe(0);
+  });
+});
