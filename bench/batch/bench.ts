@@ -18,6 +18,7 @@ import { createDatabase, startCluster } from '@gw/test-postgres';
 import { postgresCpuMicros, postgresCpuSince, processCpuMicros } from '../cpu.ts';
 import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { fleetSection } from './fleet.ts';
+import { quotaSection } from './quota.ts';
 import { authoriseOrders, type AuthorisingClient, type CaptureOrder } from '@gw/test-support';
 
 const ORDERS = Number(process.env.GW_BENCH_BATCH_ORDERS ?? 10_000);
@@ -213,6 +214,7 @@ rows.push(
 // cluster's autovacuum over their rows) takes CPU from the fleet's own.
 child.kill('SIGTERM');
 cluster.stop();
+rows.push('', ...(await quotaSection()));
 rows.push('', ...(await fleetSection()));
 writeResultsSection('batch', rows.join('\n'));
 console.log(rows.join('\n'));

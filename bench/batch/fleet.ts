@@ -23,7 +23,7 @@ import { postgresCpuMicros, postgresCpuSince, processCpuMicros } from '../cpu.ts
 const ORDERS = Number(process.env.GW_BENCH_FLEET_ORDERS ?? 20_000);
 const ROUNDS = Number(process.env.GW_BENCH_FLEET_ROUNDS ?? 5);
 const CONCURRENCY = 8;
-const LATENCIES = (process.env.GW_BENCH_FLEET_LATENCIES ?? '100,20').split(',').filter(Boolean).map(Number);
+const LATENCIES = (process.env.GW_BENCH_FLEET_LATENCIES ?? '300,100,20').split(',').filter(Boolean).map(Number);
 const SIDES = (process.env.GW_BENCH_FLEET_PROCESSES ?? '1,3').split(',').filter(Boolean).map(Number);
 // Extra flags for the fleet processes' Node (e.g. --cpu-prof --cpu-prof-dir=DIR).
 const NODE_FLAGS = (process.env.GW_BENCH_FLEET_NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -66,7 +66,7 @@ export async function fleetSection(): Promise<string[]> {
   }
 }
 
-interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; requests: [number, number][]; counts: Record<string, number> }
+export interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; requests: [number, number][]; counts: Record<string, number>; throttled: number }
 
 /** One run's wall time, its time once every process had loaded gw, and the CPU every part spent (ms). */
 interface FleetRun { ms: number; started: number; loadedMs: number; reports: ChildReport[]; sandboxCpuMs: number; postgresCpuMs: number }
@@ -77,7 +77,7 @@ const CHILD = join(import.meta.dirname, 'fleet-child.ts');
  * fleet-child.ts and the built packages it imports, bundled as the gw CLI's build bundles `gw` (one file, dist of each
  * package), and started as bin/gw.js starts it (Node's compile cache on, then the bundle); the starter's path.
  */
-async function bundleChild(dir: string): Promise<string> {
+export async function bundleChild(dir: string): Promise<string> {
   await build({ input: { 'fleet-child': CHILD }, platform: 'node', logLevel: 'warn', output: { dir, format: 'esm', entryFileNames: '[name].js' } });
   const starter = join(dir, 'start.js');
   writeFileSync(starter, "import { enableCompileCache } from 'node:module';\nenableCompileCache();\nawait import('./fleet-child.js');\n");
@@ -85,7 +85,7 @@ async function bundleChild(dir: string): Promise<string> {
 }
 
 /** Starts one fleet process (the bundled child); resolves with its exit and output. */
-function start(bundled: string, env: Record<string, string>): { exited: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+export function start(bundled: string, env: Record<string, string>): { exited: Promise<{ code: number | null; stdout: string; stderr: string }> } {
   const child = spawn(process.execPath, [...NODE_FLAGS, bundled], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -179,7 +179,7 @@ async function fleetRows(bench: FleetBench): Promise<string[]> {
   }
   await setCaptureLatency(bench.url, 0);
   return [
-    `**Does a fleet scale?** ${ORDERS.toLocaleString('en')} captures in a PostgreSQL ledger, run by one process and by three started together (the coordinator and two workers), concurrency ${CONCURRENCY} each, each process the built packages bundled into one file as \`gw\` is, the sandbox and PostgreSQL on the same two cores; medians of ${ROUNDS} rounds; wall time from spawning the processes to the last exit, Node's start included. Goals: three at least 2.5x one at 100 ms, 1.8x at 20 ms; one within 1.15x of the wire's limit at 100 ms.`,
+    `**Does a fleet scale?** ${ORDERS.toLocaleString('en')} captures in a PostgreSQL ledger, run by one process and by three started together (the coordinator and two workers), concurrency ${CONCURRENCY} each, each process the built packages bundled into one file as \`gw\` is, the sandbox and PostgreSQL on the same two cores; medians of ${ROUNDS} rounds; wall time from spawning the processes to the last exit, Node's start included. Goals: three at least 2.7x one at 300 ms, 2.5x at 100 ms, 1.8x at 20 ms; one within 1.15x of the wire's limit at 100 ms.`,
     '',
     '| latency | one process | three processes | throughput, three over one | once loaded (first batch start to last exit): one / three |',
     '|---:|---:|---:|---:|---:|',

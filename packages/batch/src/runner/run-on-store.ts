@@ -54,11 +54,7 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   // Before anything else: the input given is checked against what the store recorded of the batch's own.
   const given = input ? await checkedInput(store, settings, input) : null;
   const rate = new SendingRate();
-  // A shared store paces every worker together (its slots and permits); this process then only waits out pauses, and
-  // passes on the throttles it meets.
-  const pacer = run.shared
-    ? new Pacer({ maxRate: null, maxInFlight: null, maxThrottleWaitMs: settings.maxThrottleWaitMs }, { learns: false, onThrottle: (ms) => void store.throttled(ms).catch(() => {}) })
-    : new Pacer(settings);
+  const pacer = pacerFor(store, settings, run);
   // A shared store's throttles and pace are the batch's (every worker's); else this process's pacer's.
   const report = (counts: OutcomeCounts, inFlight: number, known: number | null, shared?: StoreStatus): void =>
     settings.onProgress?.(rate.progress(counts, known, inFlight, startedAt, shared?.throttled == null ? pacer : { throttles: shared.throttled, pace: shared.pace }));
@@ -129,6 +125,15 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes) for await (const outcome of store.outcomes()) outcomes.push(outcome);
   return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: run.journal, throttled: status.throttled ?? pacer.throttles, worker: worker! };
+}
+
+/**
+ * This process's pacer. A shared store paces every worker together (its slots and permits): this process then only
+ * waits out pauses, and passes on the throttles it meets. Else the pacer keeps the batch's limits and its pace.
+ */
+function pacerFor(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun): Pacer {
+  if (!run.shared) return new Pacer(settings);
+  return new Pacer({ maxRate: null, maxInFlight: null, maxThrottleWaitMs: settings.maxThrottleWaitMs }, { learns: false, onThrottle: (ms) => void store.throttled(ms).catch(() => {}) });
 }
 
 /** The input as this run reads it: the iterator, its identity checked against the store's record, and the error for a difference. */
