@@ -5,21 +5,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxReconciler, type Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { newBatchId, resumeBatch, runBatch, SendGuardSkippedError, type BatchClient } from '../src/index.ts';
 import { authorisedOrders, clientFor, indexesOf } from './harness.ts';
-import { freshDatabase } from './pg/database.ts';
+import { sandboxAndDatabaseForFile } from './pg/database.ts';
 
 let sandbox: Sandbox;
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  db = await freshDatabase();
-});
-afterAll(async () => {
-  await db?.drop();
-  await sandbox?.stop();
+let ledger: string;
+sandboxAndDatabaseForFile((started, url) => {
+  sandbox = started;
+  ledger = url;
 });
 
 const captured = (orders: readonly { transaction_id: string }[]) => orders.map((o) => sandbox.state.appliedCounts('capture').get(o.transaction_id) ?? 0);
@@ -51,7 +47,7 @@ describe('a client wrapper that drops the per-call options', () => {
   it('with a ledger: the same stop, and the chunk, left leased, is taken over and queried when its lease ends: each order captured once', async () => {
     const orders = await authorisedOrders(sandbox, 150, '17.00');
     const real = clientFor(sandbox);
-    const place = { ledger: db.url, batch: newBatchId(), leaseMs: 1_500, timeoutMs: 1_000, sendMarginMs: 200 };
+    const place = { ledger: ledger, batch: newBatchId(), leaseMs: 1_500, timeoutMs: 1_000, sendMarginMs: 200 };
     const client = dropping(real) as unknown as BatchClient;
     const stopped = await runBatch({ client, operation: 'capture', orders, concurrency: 1, ...place }).catch((e: unknown) => e);
     expect(stopped).toBeInstanceOf(SendGuardSkippedError);

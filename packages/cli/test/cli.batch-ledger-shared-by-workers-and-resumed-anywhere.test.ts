@@ -1,25 +1,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// A throwaway PostgreSQL cluster (a real server, started for this file and removed after it).
-import { createDatabase, startCluster } from '@gw/test-postgres';
+import type { Sandbox } from '@gw/sandbox';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw as run } from './io.ts';
-import { authorisedOrdersFile } from './sandbox-harness.ts';
+import { authorisedOrdersFile, sandboxAndLedgerForFile } from './sandbox-harness.ts';
 
 let sandbox: Sandbox;
-let cluster: Awaited<ReturnType<typeof startCluster>>;
 let ledger: string;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  cluster = await startCluster();
-  ledger = await createDatabase(cluster.url, 'cli_ledger');
-});
-afterAll(async () => {
-  await sandbox.stop();
-  cluster.stop();
+sandboxAndLedgerForFile('cli_ledger', (started) => {
+  ({ sandbox, ledger } = started);
 });
 
 /** Runs gw in `cwd`; with `interrupt`, Ctrl-C as soon as the batch has started in the ledger (its id is printed then). */

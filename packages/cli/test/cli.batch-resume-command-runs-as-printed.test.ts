@@ -7,32 +7,26 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { createDatabase, startCluster } from '@gw/test-postgres';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type Sandbox } from '@gw/sandbox';
 import type { CaptureOrder } from '@gw/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { Cluster } from '@gw/test-postgres';
 import { EXIT_CODES } from '../src/index.ts';
-import { authorisedOrdersFile } from './sandbox-harness.ts';
+import { authorisedOrdersFile, sandboxAndLedgerForFile } from './sandbox-harness.ts';
 
 const BIN = join(import.meta.dirname, '../src/bin.ts');
 const ORDERS = 400;
 
 let sandbox: Sandbox;
-let cluster: Awaited<ReturnType<typeof startCluster>>;
+let cluster: Cluster;
 let database: string;
 /** A folder with `gw` in it, as a team's PATH has it. */
 let bin: string;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  cluster = await startCluster();
-  database = await createDatabase(cluster.url, 'cli_resume');
+sandboxAndLedgerForFile('cli_resume', (started) => {
+  ({ sandbox, cluster, ledger: database } = started);
   bin = mkdtempSync(join(tmpdir(), 'gw-bin-'));
   writeFileSync(join(bin, 'gw'), `#!/bin/sh\nexec '${process.execPath}' --conditions=@gw/source '${BIN}' "$@"\n`);
   chmodSync(join(bin, 'gw'), 0o755);
-});
-afterAll(async () => {
-  await sandbox.stop();
-  cluster.stop();
 });
 
 /** A shell command run with `gw` on PATH and `env` added; `until` tells when to send it Ctrl-C (SIGINT). */

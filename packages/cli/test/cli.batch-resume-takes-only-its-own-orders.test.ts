@@ -8,31 +8,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { outcomesFromLedger } from '@gw/batch';
-import { startSandbox, type Sandbox } from '@gw/sandbox';
-import { createDatabase, startCluster } from '@gw/test-postgres';
+import type { Sandbox } from '@gw/sandbox';
 import { ORDERS_CSV_HEADER, ordersCsv, type CaptureOrder } from '@gw/test-support';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw } from './io.ts';
-import { authorisedOrdersFile } from './sandbox-harness.ts';
+import { authorisedOrdersFile, sandboxAndLedgerForFile } from './sandbox-harness.ts';
 
 const BIN = join(import.meta.dirname, '../src/bin.ts');
 const ORDERS = 1000;
 
 let sandbox: Sandbox;
-let cluster: Awaited<ReturnType<typeof startCluster>>;
 let ledger: string;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  cluster = await startCluster();
-  ledger = await createDatabase(cluster.url, 'cli_input');
+sandboxAndLedgerForFile('cli_input', async (started) => {
+  ({ sandbox, ledger } = started);
   // The ledger's tables, made before a test puts a trigger on one of them.
   await outcomesFromLedger(ledger, 'none').catch(() => {});
-});
-afterAll(async () => {
-  await sandbox.stop();
-  cluster.stop();
 });
 
 const captures = () => sandbox.state.requests.filter((r) => r.path === '/v1/capture').length;

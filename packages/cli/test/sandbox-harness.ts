@@ -5,6 +5,7 @@ import { createClient, type ClientOptions, type GwClient } from '@gw/client';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { authoriseOrders, ordersCsv, type AuthoriseOptions, type CaptureOrder } from '@gw/test-support';
+import { createDatabase, startCluster, type Cluster } from '@gw/test-postgres';
 import { afterAll, beforeAll } from 'vitest';
 
 /** A client of `sandbox`'s default merchant, signing and verifying with its secret. */
@@ -28,4 +29,26 @@ export function sandboxForFile(use: (sandbox: Sandbox) => void): void {
     use(sandbox);
   });
   afterAll(() => sandbox?.stop());
+}
+
+/** What a ledger test file runs against: a sandbox, a throwaway PostgreSQL cluster (halted and restarted at will), a database in it. */
+export interface SandboxAndLedger {
+  readonly sandbox: Sandbox;
+  readonly cluster: Cluster;
+  readonly ledger: string;
+}
+
+/** Starts a sandbox and a PostgreSQL cluster with database `name` before the file's tests, stops both after them; `use` receives them. */
+export function sandboxAndLedgerForFile(name: string, use: (started: SandboxAndLedger) => void | Promise<void>): void {
+  let started: SandboxAndLedger | undefined;
+  beforeAll(async () => {
+    const sandbox = await startSandbox();
+    const cluster = await startCluster();
+    started = { sandbox, cluster, ledger: await createDatabase(cluster.url, name) };
+    await use(started);
+  });
+  afterAll(async () => {
+    await started?.sandbox.stop();
+    started?.cluster.stop();
+  });
 }

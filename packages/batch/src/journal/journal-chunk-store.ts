@@ -223,6 +223,8 @@ export class JournalChunkStore implements ChunkStore {
   /** The run is the journal's only holder: its own pacer is the batch's. */
   async throttled(): Promise<void> {}
 
+  async reportLetThrough(): Promise<void> {}
+
   async status(): Promise<StoreStatus> {
     return { operation: this.#options.operation, limit: this.#options.limit, sealed: this.#sealed, total: this.#total, counts: { ...this.#tally.counts }, throttled: null, pace: null };
   }

@@ -121,8 +121,12 @@ export class PgChunkStore implements ChunkStore {
     return this.#options.ledger.listen(this.#options.batch, wake, pause);
   }
 
-  throttled(retryAfterMs: number): Promise<void> {
-    return this.#options.ledger.throttle(this.#options.batch, retryAfterMs);
+  throttled(retryAfterMs: number, letThrough: number): Promise<void> {
+    return this.#options.ledger.throttle(this.#options.batch, this.#options.holder, retryAfterMs, letThrough);
+  }
+
+  reportLetThrough(letThrough: number): Promise<void> {
+    return this.#options.ledger.reportLetThrough(this.#options.batch, this.#options.holder, letThrough);
   }
 
   status(): Promise<StoreStatus> {

@@ -11,7 +11,7 @@ import { BATCH_DEFAULTS } from '../settings/settings-table.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
 import { migrate } from './schema.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, STATUS, STEP, THROTTLE } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, STATUS, STEP, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
@@ -307,9 +307,17 @@ export class PgLedger {
     };
   }
 
-  /** A worker of batch `id` was throttled, asked to wait `retryAfterMs`: the batch pauses (every worker notified) and slows. */
-  async throttle(id: string, retryAfterMs: number): Promise<void> {
-    await this.#query(THROTTLE, [id, Math.round(retryAfterMs)]);
+  /**
+   * Worker `holder` of batch `id` was throttled, asked to wait `retryAfterMs`, the gateway having let `letThrough` of
+   * its requests through in the last second: the batch pauses (every worker notified) and its pace is set anew.
+   */
+  async throttle(id: string, holder: string, retryAfterMs: number, letThrough: number): Promise<void> {
+    await this.#query(PACE_REPORT, [id, holder, letThrough, Math.round(retryAfterMs)]);
+  }
+
+  /** Worker `holder`, paused by another's throttle, reports the requests the gateway let through in the last second. */
+  async reportLetThrough(id: string, holder: string, letThrough: number): Promise<void> {
+    await this.#query(PACE_REPORT, [id, holder, letThrough, null]);
   }
 
   /** Sets batch `id`'s limits for every worker: requests per second and requests in flight (null: none). */

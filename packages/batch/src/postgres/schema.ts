@@ -105,13 +105,19 @@ CREATE TABLE gw_batch_input (
     name: 'pacing',
     // The batch's pace, kept for every worker together: its limits (requests per second, requests in flight), the
     // chunks leased now (the in-flight permits, kept while a limit is set), the next send's slot, the rate learnt
-    // from throttles and when, the pause the gateway asked for, and the throttles met; a chunk's lease time (the rate
-    // the batch was sending at when throttled).
+    // from throttles and when, the pause the gateway asked for, the burst of throttles on (from when, until when), and
+    // the throttles met; each worker's last report of the requests the gateway let through (the pace after a burst).
     sql: `
 ALTER TABLE gw_batch ADD COLUMN max_rate double precision, ADD COLUMN max_in_flight integer, ADD COLUMN leased_now integer NOT NULL DEFAULT 0,
-  ADD COLUMN next_send_at timestamptz, ADD COLUMN pace double precision, ADD COLUMN pace_at timestamptz, ADD COLUMN lowered_until timestamptz,
-  ADD COLUMN paused_until timestamptz, ADD COLUMN throttled bigint NOT NULL DEFAULT 0;
-ALTER TABLE gw_batch_chunk ADD COLUMN leased_at timestamptz;
+  ADD COLUMN next_send_at timestamptz, ADD COLUMN pace double precision, ADD COLUMN pace_at timestamptz, ADD COLUMN burst_at timestamptz,
+  ADD COLUMN lowered_until timestamptz, ADD COLUMN paused_until timestamptz, ADD COLUMN throttled bigint NOT NULL DEFAULT 0;
+CREATE TABLE gw_batch_pace_report (
+  batch_id text NOT NULL,
+  holder text NOT NULL,
+  let_through integer NOT NULL,
+  at timestamptz NOT NULL,
+  PRIMARY KEY (batch_id, holder)
+);
 `,
   },
 ];

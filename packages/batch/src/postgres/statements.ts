@@ -19,11 +19,11 @@ export const PAUSE_CHANNEL = 'gw_batch_pause';
  */
 const SLOT_MS = '(1050.0 / g.rate)';
 
-/** A throttle lowers the pace to this share of the rate the batch was sending at. */
-const PACE_DECREASE = 0.5;
+/** After a throttle the pace is this share of the requests the gateway let through in the last second. */
+const PACE_DECREASE = 0.95;
 
-/** The pace grows again by this share a second (at least one request per second per second). */
-const PACE_INCREASE = 0.03;
+/** The pace grows again by this share a second (at least 0.2 requests per second per second). */
+const PACE_INCREASE = 0.005;
 
 /**
  * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes, $5
@@ -237,7 +237,7 @@ slots AS MATERIALIZED (
   FROM next n LEFT JOIN gate g ON true
 ),
 leased AS (
-  UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true, leased_at = clock_timestamp(),
+  UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
     lease_until = clock_timestamp() + $3 * interval '1 millisecond',
     quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond')
   FROM next JOIN slots ON slots.row_id = next.row_id WHERE k.ctid = next.row_id
@@ -246,10 +246,10 @@ leased AS (
 ),
 paced AS (
   UPDATE gw_batch b SET
-    leased_now = b.leased_now + (SELECT count(*)::int FROM next WHERE fresh) - (SELECT count(*)::int FROM held),
+    leased_now = CASE WHEN g.max_in_flight IS NULL THEN b.leased_now ELSE b.leased_now + (SELECT count(*)::int FROM next WHERE fresh) - (SELECT count(*)::int FROM held) END,
     next_send_at = CASE WHEN g.rate IS NULL OR NOT EXISTS (SELECT 1 FROM slots) THEN b.next_send_at ELSE (SELECT max(send_at) FROM slots) + ${SLOT_MS} * interval '1 millisecond' END,
     pace = CASE WHEN b.pace IS NULL OR b.pace_at > clock_timestamp() THEN b.pace
-      ELSE least(coalesce(b.max_rate, 'Infinity'), b.pace + greatest(1, b.pace * ${PACE_INCREASE}) * extract(epoch FROM (clock_timestamp() - b.pace_at))) END,
+      ELSE least(coalesce(b.max_rate, 'Infinity'), b.pace + greatest(0.2, b.pace * ${PACE_INCREASE}) * extract(epoch FROM (clock_timestamp() - b.pace_at))) END,
     pace_at = CASE WHEN b.pace IS NULL OR b.pace_at > clock_timestamp() THEN b.pace_at ELSE clock_timestamp() END
   FROM gate g WHERE b.id = $1
   RETURNING 1
@@ -280,24 +280,49 @@ released AS (
 UPDATE gw_batch SET leased_now = leased_now - (SELECT count(*)::int FROM released) WHERE id = $1 AND EXISTS (SELECT 1 FROM gate)`;
 
 /**
- * $1 batch, $2 the wait the gateway asked for (ms): a worker met a throttle. The whole batch pauses that long (every
- * worker: notified on the pause channel, its payload the batch id and the wait), the throttle is counted, and the
- * batch's pace is lowered (once per burst of throttles) to 70% of the rate it was sending at (chunks leased in the
- * last second), not above `max_rate`; it grows again from the pause's end (STEP).
+ * $1 batch, $2 worker (holder), $3 the requests of that worker the gateway let through in the last second, $4 the wait
+ * the gateway asked for (ms), null for a report alone. With a wait, the worker met a throttle: the whole batch pauses
+ * that long (every worker: notified on the pause channel, its payload the batch id and the wait), the throttle is
+ * counted, and a burst of throttles starts unless one is on. Every worker then reports what the gateway let through
+ * of its requests in the last second (a throttled worker with each throttle, the others once, when the pause reaches
+ * them; a report outside a burst changes nothing). The gateway's rate is the sum of the burst's reports, scaled up
+ * while fewer workers have reported than hold leases; the pace is 95% of it, not above `max_rate`, growing again from
+ * the pause's end (STEP).
  */
-export const THROTTLE = `
-WITH sending AS (SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = $1 AND leased_at > clock_timestamp() - interval '1 second'),
+export const PACE_REPORT = `
+WITH batch AS MATERIALIZED (
+  SELECT coalesce(lowered_until, '-infinity') > clock_timestamp() AS in_burst,
+    CASE WHEN coalesce(lowered_until, '-infinity') > clock_timestamp() THEN burst_at ELSE clock_timestamp() END AS burst_at
+  FROM gw_batch WHERE id = $1 AND ($4::int IS NOT NULL OR coalesce(lowered_until, '-infinity') > clock_timestamp())
+  FOR UPDATE
+),
+reported AS (
+  INSERT INTO gw_batch_pace_report (batch_id, holder, let_through, at) SELECT $1, $2, $3, clock_timestamp() FROM batch
+  ON CONFLICT (batch_id, holder) DO UPDATE SET let_through = EXCLUDED.let_through, at = EXCLUDED.at
+  RETURNING 1
+),
+others AS (
+  SELECT coalesce(sum(r.let_through), 0) AS let_through, count(*) AS workers FROM gw_batch_pace_report r, batch
+  WHERE r.batch_id = $1 AND r.holder <> $2 AND r.at >= batch.burst_at
+),
+holding AS (SELECT count(DISTINCT holder) AS workers FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased'),
+estimate AS (
+  SELECT greatest(1, ${PACE_DECREASE} * (o.let_through + $3) * greatest(o.workers + 1, h.workers) / (o.workers + 1)) AS pace
+  FROM others o, holding h
+),
 lowered AS (
-  UPDATE gw_batch b SET throttled = b.throttled + 1,
-    paused_until = greatest(coalesce(b.paused_until, '-infinity'), clock_timestamp() + $2 * interval '1 millisecond'),
-    next_send_at = greatest(coalesce(b.next_send_at, '-infinity'), clock_timestamp() + $2 * interval '1 millisecond'),
-    pace = CASE WHEN coalesce(b.lowered_until, '-infinity') > clock_timestamp() THEN b.pace
-      ELSE least(coalesce(b.max_rate, 'Infinity'), greatest(1, ${PACE_DECREASE} * greatest((SELECT n FROM sending), coalesce(b.pace, 0)))) END,
-    pace_at = CASE WHEN coalesce(b.lowered_until, '-infinity') > clock_timestamp() THEN b.pace_at ELSE clock_timestamp() + $2 * interval '1 millisecond' END,
-    lowered_until = CASE WHEN coalesce(b.lowered_until, '-infinity') > clock_timestamp() THEN b.lowered_until ELSE clock_timestamp() + $2 * interval '1 millisecond' END
-  WHERE b.id = $1 RETURNING b.id
+  UPDATE gw_batch b SET
+    throttled = b.throttled + CASE WHEN $4::int IS NULL THEN 0 ELSE 1 END,
+    paused_until = CASE WHEN $4::int IS NULL THEN b.paused_until ELSE greatest(coalesce(b.paused_until, '-infinity'), clock_timestamp() + $4::int * interval '1 millisecond') END,
+    next_send_at = CASE WHEN $4::int IS NULL THEN b.next_send_at ELSE greatest(coalesce(b.next_send_at, '-infinity'), clock_timestamp() + $4::int * interval '1 millisecond') END,
+    pace = least(coalesce(b.max_rate, 'Infinity'), (SELECT pace FROM estimate)),
+    pace_at = CASE WHEN $4::int IS NULL THEN b.pace_at ELSE clock_timestamp() + $4::int * interval '1 millisecond' END,
+    lowered_until = CASE WHEN $4::int IS NULL THEN b.lowered_until ELSE clock_timestamp() + $4::int * interval '1 millisecond' END,
+    burst_at = batch.burst_at
+  FROM batch WHERE b.id = $1 AND (SELECT count(*) FROM reported) >= 0
+  RETURNING b.id
 )
-SELECT pg_notify('${PAUSE_CHANNEL}', id || ' ' || $2::text) FROM lowered`;
+SELECT pg_notify('${PAUSE_CHANNEL}', id || ' ' || $4::int::text) FROM lowered WHERE $4::int IS NOT NULL`;
 
 /**
  * $1 batch, $2 max_rate, $3 max_in_flight (null: none): the batch's limits, for every worker; the in-flight permits

@@ -3,10 +3,13 @@ import { BatchThrottledError } from '../errors.ts';
 
 /** Spacing kept above 1/rate by this much: requests leave at most `rate` in any second even with a little jitter. */
 const SPACING_MARGIN = 1.01;
-/** The rate after a throttle: this share of the rate the batch was sending at when it was throttled. */
-const DECREASE = 0.7;
-/** The rate grows again by this share per second without a throttle (at least one request per second per second). */
-const INCREASE_PER_SECOND = 0.03;
+/**
+ * The rate after a throttle: this share of the requests the gateway let through in the last second (those sent less
+ * those throttled): a gateway that throttles past a quota of N a second has just let N through.
+ */
+const DECREASE = 0.95;
+/** The rate grows again by this share per second without a throttle (at least 0.2 requests per second per second). */
+const INCREASE_PER_SECOND = 0.005;
 /** The wait taken when a throttle does not say how long (no Retry-After). */
 const DEFAULT_WAIT_MS = 1_000;
 
@@ -28,8 +31,8 @@ export type Admission = () => void;
 /**
  * Paces a batch's requests in this process: none while the gateway asked the batch to wait (its Retry-After, from a
  * throttle here or, with a ledger, one another worker met), at most `maxRate` a second and at most `maxInFlight` at
- * once, and at the rate learnt from throttles (each halves it, roughly: to 70% of the rate the batch was sending at;
- * it grows again by 3% a second, additive increase, multiplicative decrease). A throttle longer than
+ * once, and at the rate learnt from throttles (each sets it to 95% of the requests the gateway let through in the
+ * last second, the throttles of one burst lowering it further; it grows again by 0.5% a second). A throttle longer than
  * `maxThrottleWaitMs`, or throttles that let no request through for that long, stop the batch (BatchThrottledError):
  * `stopped` says so, and `admit` refuses from then on.
  */
@@ -41,8 +44,9 @@ export class Pacer {
   #nextAt = 0;
   #inFlight = 0;
   readonly #slotWaiters: (() => void)[] = [];
-  /** When each request of the last second was let through (to know the rate a throttle met). */
+  /** When each request of the last second was let through, and when each throttle of it came (to know the gateway's rate). */
   readonly #recent: number[] = [];
+  readonly #recentThrottles: number[] = [];
   /** Since when every answer has been a throttle (null: the last answer was not one). */
   #throttledSince: number | null = null;
   /** The first throttle after which the rate was last lowered: throttles of one burst lower it once. */
@@ -51,14 +55,14 @@ export class Pacer {
   stopped: BatchThrottledError | null = null;
 
   readonly #learns: boolean;
-  readonly #onThrottle: ((retryAfterMs: number) => void) | undefined;
+  readonly #onThrottle: ((retryAfterMs: number, letThrough: number) => void) | undefined;
 
   /**
    * `learns` false: the rate is kept elsewhere (a ledger's slots, for every worker), this pacer keeps only pauses, and
    * a request that waited one out is not let through (its slot was given before the pause); `onThrottle` hears every
-   * throttle met here, with the wait taken.
+   * throttle met here, with the wait taken and the requests of this process the gateway let through in the last second.
    */
-  constructor(limits: PacerLimits, options: { readonly learns?: boolean; readonly onThrottle?: (retryAfterMs: number) => void } = {}) {
+  constructor(limits: PacerLimits, options: { readonly learns?: boolean; readonly onThrottle?: (retryAfterMs: number, letThrough: number) => void } = {}) {
     this.#limits = limits;
     this.#learns = options.learns ?? true;
     this.#onThrottle = options.onThrottle;
@@ -74,6 +78,11 @@ export class Pacer {
     const learnt = this.#currentLearnt(performance.now());
     const { maxRate } = this.#limits;
     return learnt === null ? maxRate : maxRate === null ? learnt : Math.min(maxRate, learnt);
+  }
+
+  /** True while the gateway has asked the batch to wait. */
+  get paused(): boolean {
+    return this.#pausedUntil > performance.now();
   }
 
   /** True when requests go as they come: no limit, no rate learnt, no pause. */
@@ -144,10 +153,14 @@ export class Pacer {
       return false;
     }
     this.pause(wait);
-    this.#onThrottle?.(wait);
-    if (this.#learns && now >= this.#loweredUntil) {
-      const sending = this.#recent.filter((t) => t > now - 1000).length;
-      this.#learnt = Math.max(1, DECREASE * Math.max(sending, this.#currentLearnt(now) ?? 0));
+    this.#recentThrottles.push(now);
+    const letThrough = this.letThroughLastSecond(now);
+    this.#onThrottle?.(wait, letThrough);
+    if (this.#learns) {
+      // Each throttle of one burst lowers the rate further (more of the last second's requests were throttled); a new
+      // burst starts from the rate the batch had.
+      const estimate = Math.max(1, DECREASE * letThrough);
+      this.#learnt = now < this.#loweredUntil && this.#learnt !== null ? Math.min(this.#learnt, estimate) : estimate;
       this.#learntAt = now + wait;
       this.#loweredUntil = now + wait;
       this.#nextAt = Math.max(this.#nextAt, now + wait);
@@ -155,17 +168,25 @@ export class Pacer {
     return true;
   }
 
+  /** Requests of the last second the gateway let through: those sent, less those it throttled. */
+  letThroughLastSecond(now = performance.now()): number {
+    const since = now - 1000;
+    while (this.#recent.length > 0 && this.#recent[0]! <= since) this.#recent.shift();
+    while (this.#recentThrottles.length > 0 && this.#recentThrottles[0]! <= since) this.#recentThrottles.shift();
+    return Math.max(0, this.#recent.length - this.#recentThrottles.length);
+  }
+
   /** No request goes for `ms` from now (a throttle met here, or by another worker of the batch). */
   pause(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + ms);
   }
 
-  /** The learnt rate grown since it was last set: by 3% a second, at least one request per second per second. */
+  /** The learnt rate grown since it was last set: by 0.5% a second, at least 0.2 requests per second per second. */
   #currentLearnt(now: number): number | null {
     if (this.#learnt === null) return null;
     const seconds = Math.max(0, now - this.#learntAt) / 1000;
     if (seconds <= 0) return this.#learnt;
-    this.#learnt += Math.max(1, this.#learnt * INCREASE_PER_SECOND) * seconds;
+    this.#learnt += Math.max(0.2, this.#learnt * INCREASE_PER_SECOND) * seconds;
     this.#learntAt = now;
     return this.#learnt;
   }

@@ -78,7 +78,7 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   const watching = store
     .watch(
       () => wakeUp.wake(),
-      (ms) => pacer.pause(ms),
+      (ms) => pausedByAnother(store, pacer, ms),
     )
     .then((stop) => {
       wakeUp.wake();
@@ -128,12 +128,22 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
 }
 
 /**
+ * A throttle of the batch (another worker's, or this one's own, heard back) pauses this process's requests; the first
+ * to reach a running worker has it report what the gateway let through of its requests, toward the batch's new pace.
+ */
+function pausedByAnother(store: ChunkStore, pacer: Pacer, ms: number): void {
+  const running = !pacer.paused;
+  pacer.pause(ms);
+  if (running) void store.reportLetThrough(pacer.letThroughLastSecond()).catch(() => {});
+}
+
+/**
  * This process's pacer. A shared store paces every worker together (its slots and permits): this process then only
  * waits out pauses, and passes on the throttles it meets. Else the pacer keeps the batch's limits and its pace.
  */
 function pacerFor(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun): Pacer {
   if (!run.shared) return new Pacer(settings);
-  return new Pacer({ maxRate: null, maxInFlight: null, maxThrottleWaitMs: settings.maxThrottleWaitMs }, { learns: false, onThrottle: (ms) => void store.throttled(ms).catch(() => {}) });
+  return new Pacer({ maxRate: null, maxInFlight: null, maxThrottleWaitMs: settings.maxThrottleWaitMs }, { learns: false, onThrottle: (ms, letThrough) => void store.throttled(ms, letThrough).catch(() => {}) });
 }
 
 /** The input as this run reads it: the iterator, its identity checked against the store's record, and the error for a difference. */

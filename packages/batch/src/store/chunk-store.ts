@@ -150,8 +150,16 @@ export interface ChunkStore {
    * returns how to stop.
    */
   watch(wake: () => void, pause: (ms: number) => void): Promise<() => Promise<void>>;
-  /** A request of this worker was throttled, asking to wait `retryAfterMs`: the whole batch pauses and slows (a shared store). */
-  throttled(retryAfterMs: number): Promise<void>;
+  /**
+   * A request of this worker was throttled, asking to wait `retryAfterMs`; the gateway let `letThrough` of this
+   * worker's requests through in the last second: the whole batch pauses and slows (a shared store).
+   */
+  throttled(retryAfterMs: number, letThrough: number): Promise<void>;
+  /**
+   * Another worker's throttle paused the batch: the gateway let `letThrough` of this worker's requests through in the
+   * last second, toward the batch's new pace (a shared store).
+   */
+  reportLetThrough(letThrough: number): Promise<void>;
   status(): Promise<StoreStatus>;
   /** Every final outcome, in input order. */
   outcomes(): AsyncIterable<OrderOutcome>;
