@@ -42,14 +42,14 @@ async function ordersBehindTheQuota(count = ORDERS): Promise<Orders> {
 
 /** What the gateway saw of the captures: throttled share, first request to last, most in flight at once; orders captured other than once. */
 function atTheGateway(orders: Orders, since: number) {
-  const captures = sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.at.getTime() >= since);
+  const captures = sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.receivedAt.getTime() >= since);
   const stats = sandbox.throttle.stats();
-  const times = captures.map((r) => r.at.getTime());
   const applied = sandbox.state.appliedCounts('capture');
   return {
     requests: captures.length,
     throttledShare: stats.throttled / (stats.accepted + stats.throttled),
-    seconds: (Math.max(...times) - Math.min(...times) + LATENCY_MS) / 1000,
+    // From the first request's arrival to the last answer.
+    seconds: (Math.max(...captures.map((r) => r.at.getTime())) - Math.min(...captures.map((r) => r.receivedAt.getTime()))) / 1000,
     maxInFlight: stats.accounts[0]!.maxInFlight,
     // Requests that reached it in each second, throttled or not (its quota caps only those it accepts).
     mostInASecond: Math.max(...stats.perSecond.map((s) => s.accepted + s.throttled)),
@@ -102,7 +102,7 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
     const seen = atTheGateway(orders, since);
     expect(seen.mostInASecond).toBeLessThanOrEqual(QUOTA);
     expect(seen.throttledShare).toBeLessThanOrEqual(0.02);
-    expect(seen.seconds).toBeLessThanOrEqual(QUOTA_SECONDS * 1.4);
+    expect(seen.seconds).toBeLessThanOrEqual(QUOTA_SECONDS * 1.6);
     expect(seen.notOnce).toBe(0);
   });
 
@@ -130,12 +130,12 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
     while (sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.at.getTime() >= since).length < 20) await sleep(2);
     sandbox.faults.inject('/v1/capture', 'http-429');
     await running;
-    // The log stamps a request once it is answered: one processed took the latency first.
-    const arrived = (r: (typeof sandbox.state.requests)[number]) => r.at.getTime() - (r.processed ? LATENCY_MS : 0);
+    const arrived = (r: (typeof sandbox.state.requests)[number]) => r.receivedAt.getTime();
     const captures = sandbox.state.requests.filter((r) => r.path === '/v1/capture' && arrived(r) >= since);
     const throttledAt = arrived(captures.find((r) => r.throttled)!);
-    // Requests already on their way when it was answered land at once; then none, from any worker, until its 2 s end.
-    const during = captures.filter((r) => arrived(r) > throttledAt + 50 && arrived(r) < throttledAt + 2_000);
+    // Requests the other workers sent before the pause reached them (the ledger's notification, milliseconds on a quiet
+    // machine) land at once; then none, from any worker, until its 2 s end.
+    const during = captures.filter((r) => arrived(r) > throttledAt + 100 && arrived(r) < throttledAt + 2_000);
     expect(during.map((r) => arrived(r) - throttledAt)).toEqual([]);
     expect(captures.some((r) => arrived(r) >= throttledAt + 2_000)).toBe(true);
     expect(atTheGateway(orders, since).notOnce).toBe(0);

@@ -112,6 +112,9 @@ export interface ReceivedRequest {
   readonly seq: number;
   readonly path: string;
   readonly operation: string | null;
+  /** When it was received (its body read), before the route's latency: its arrival as a gateway would stamp it. */
+  readonly receivedAt: Date;
+  /** When it was answered (a processed request after the route's latency). */
   readonly at: Date;
   readonly processed: boolean;
   readonly outcome: 'ok' | 'refused' | 'invalid' | 'reset-before' | 'http-5xx';
@@ -220,7 +223,7 @@ export class SandboxState {
   logRequest(entry: Omit<ReceivedRequest, 'seq'>): void {
     this.#requestSeq += 1;
     // Built member by member, not spread: one request log entry per request.
-    this.requests.push({ seq: this.#requestSeq, path: entry.path, operation: entry.operation, at: entry.at, processed: entry.processed, outcome: entry.outcome, throttled: entry.throttled === true });
+    this.requests.push({ seq: this.#requestSeq, path: entry.path, operation: entry.operation, receivedAt: entry.receivedAt, at: entry.at, processed: entry.processed, outcome: entry.outcome, throttled: entry.throttled === true });
     // Trimmed in steps of a tenth, not one entry at a time: a splice per request would cost O(limit) each.
     if (this.requests.length > REQUEST_LOG_LIMIT * 1.1) this.requests.splice(0, this.requests.length - REQUEST_LOG_LIMIT);
   }

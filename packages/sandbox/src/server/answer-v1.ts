@@ -27,16 +27,16 @@ export async function answerV1(parts: SandboxParts, req: IncomingMessage, res: S
   // The body is read first, then the latency (the gateway's processing time) passes: a request the sandbox has
   // received is processed even if its client has gone meanwhile (killed, or gave up), as a real gateway's would be.
   const body = await readBody(req, parts.bodyLimits).catch((error: unknown) => error as Error);
-  const call = new V1Call(req, path, variants, fault.duplicateNotification);
+  const call = new V1Call(req, path, parts.clock(), variants, fault.duplicateNotification);
   // A throttle refuses at the gateway's edge, at once: the http429 fault, or the quota (a null check when it is off).
   const throttled = fault.kind === 'http-429' ? throttledByFault(parts, call, body, res, fault.retryAfterSeconds) : parts.throttle.quota === null ? null : admitV1(parts, call, body, res);
   if (throttled !== null) return sendAnswer(parts.keeper, res, throttled, null);
   if (fault.latencyMs > 0) await latency(fault.latencyMs);
-  if (fault.kind === 'reset-before') return resetBefore(parts, req, path, call);
+  if (fault.kind === 'reset-before') return resetBefore(parts, req, call);
   let response: EncodedResponse;
   try {
     if (body instanceof Error) throw body;
-    response = fault.kind === 'http-5xx' ? serviceUnavailable(parts, path) : await runV1Steps(parts, call, body);
+    response = fault.kind === 'http-5xx' ? serviceUnavailable(parts, call) : await runV1Steps(parts, call, body);
   } catch (error) {
     response = errorAnswer(parts, res, error);
   }

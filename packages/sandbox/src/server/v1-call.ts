@@ -11,6 +11,8 @@ const NO_RECORD: WireRecord = Object.freeze({});
 export class V1Call {
   readonly req: IncomingMessage;
   readonly path: string;
+  /** When its body was read: before the route's latency and any step. */
+  readonly receivedAt: Date;
   /** The operations served at the path (authorise has two variants). */
   readonly variants: readonly OperationSpec[];
   /** True when a `duplicate-notification` fault makes each notification of this request go twice. */
@@ -30,9 +32,10 @@ export class V1Call {
   /** The merchant account whose quota this request holds a place in until it is answered (throttle on); else null. */
   quota: AccountQuota | null = null;
 
-  constructor(req: IncomingMessage, path: string, variants: readonly OperationSpec[], duplicateNotification: boolean) {
+  constructor(req: IncomingMessage, path: string, receivedAt: Date, variants: readonly OperationSpec[], duplicateNotification: boolean) {
     this.req = req;
     this.path = path;
+    this.receivedAt = receivedAt;
     this.variants = variants;
     this.duplicateNotification = duplicateNotification;
     this.op = variants[0]!;
@@ -48,7 +51,7 @@ export class V1Call {
   }
 }
 
-/** Adds a request to the state's request log (`throttled`: it was answered HTTP 429). */
-export function logRequest(parts: SandboxParts, path: string, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome'], throttled = false): void {
-  parts.state.logRequest({ path, operation, at: parts.clock(), processed, outcome, throttled });
+/** Adds a request to the state's request log, answered now (`throttled`: it was answered HTTP 429). */
+export function logRequest(parts: SandboxParts, call: V1Call, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome'], throttled = false): void {
+  parts.state.logRequest({ path: call.path, operation, receivedAt: call.receivedAt, at: parts.clock(), processed, outcome, throttled });
 }

@@ -42,7 +42,7 @@ export async function runV1Steps(parts: SandboxParts, call: V1Call, body: Buffer
     refuseIncompletePayment(call.op, call.record);
   } catch (error) {
     if (!(error instanceof SandboxRefusal)) throw error;
-    logRequest(parts, call.path, operation, false, 'refused');
+    logRequest(parts, call, operation, false, 'refused');
     // A page cannot carry a refusal record: an operation answering HTML refuses with HTTP 403.
     if (call.op.responseEncoding === 'html') throw new SandboxHttpError(403, `${error.code}:${error.message}`);
     return encodeResponseBody(call.op, await signAnswer(parts.signer, operation, refusalRecord(call.op, call.record, error, call)));

@@ -8,6 +8,6 @@ export function checkAllowList(parts: SandboxParts, call: V1Call): void {
   if (!call.op.ipAllowListed) return;
   const address = normaliseAddress(call.req.socket.remoteAddress);
   if (parts.allowIps.has(address)) return;
-  logRequest(parts, call.path, call.op.name, false, 'refused');
+  logRequest(parts, call, call.op.name, false, 'refused');
   throw new SandboxHttpError(403, `${address} is not registered for ${call.op.path} (seed 5.4)`);
 }

@@ -28,6 +28,6 @@ export function decode(parts: SandboxParts, call: V1Call, body: Buffer): void {
   const record = call.record;
   const unencodable = fieldsXmlCannotCarry(record);
   if (unencodable.length === 0) return;
-  logRequest(parts, call.path, op.name, false, 'invalid');
+  logRequest(parts, call, op.name, false, 'invalid');
   throw new SandboxHttpError(400, `${unencodable.length} field(s) the ${op.responseEncoding.toUpperCase()} answer cannot echo`, unencodable);
 }

@@ -8,15 +8,15 @@ import { logRequest, type V1Call } from '../v1-call.ts';
 // handler step.
 
 /** Fault `reset-before`: the connection is dropped unanswered and nothing is processed. */
-export function resetBefore(parts: SandboxParts, req: IncomingMessage, path: string, call: V1Call): void {
-  logRequest(parts, path, null, false, 'reset-before');
+export function resetBefore(parts: SandboxParts, req: IncomingMessage, call: V1Call): void {
+  logRequest(parts, call, null, false, 'reset-before');
   req.socket.destroy();
   call.answered();
 }
 
 /** Fault `http-5xx`: HTTP 503 and nothing is processed. */
-export function serviceUnavailable(parts: SandboxParts, path: string): EncodedResponse {
-  logRequest(parts, path, null, false, 'http-5xx');
+export function serviceUnavailable(parts: SandboxParts, call: V1Call): EncodedResponse {
+  logRequest(parts, call, null, false, 'http-5xx');
   return errorResponse(503, 'sandbox fault: service unavailable (nothing was processed)');
 }
 

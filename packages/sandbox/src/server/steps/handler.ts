@@ -31,10 +31,10 @@ export function runHandler(parts: SandboxParts, call: V1Call): WireRecord {
   try {
     result = HANDLERS[call.op.name as OperationName](call.record, ctx);
   } catch (error) {
-    if (error instanceof SandboxHttpError) logRequest(parts, call.path, call.op.name, false, 'refused');
+    if (error instanceof SandboxHttpError) logRequest(parts, call, call.op.name, false, 'refused');
     throw error;
   }
-  logRequest(parts, call.path, call.op.name, true, 'ok');
+  logRequest(parts, call, call.op.name, true, 'ok');
   if (result === null) throw new SandboxHttpError(409, refusalText('orderNoUsed', String(call.record.order_no)));
   return result;
 }

@@ -29,7 +29,7 @@ function limitOf(parts: SandboxParts, verdict: ThrottleVerdict): { path: string;
 
 /** The 429 answer of a throttled request: Retry-After in whole seconds and a small JSON body naming the limit. */
 function tooManyRequests(parts: SandboxParts, call: V1Call, res: ServerResponse, verdict: ThrottleVerdict): EncodedResponse {
-  logRequest(parts, call.path, call.decoded ? call.op.name : null, false, 'refused', true);
+  logRequest(parts, call, call.decoded ? call.op.name : null, false, 'refused', true);
   res.setHeader('retry-after', String(verdict.retryAfterSeconds));
   const who = call.decoded ? ` of merchant account ${call.merchantId} / ${call.accountId}` : '';
   return errorResponse(429, `sandbox throttle: too many requests${who}; nothing was processed, send it again after Retry-After (${verdict.retryAfterSeconds} s)`, [limitOf(parts, verdict)]);

@@ -8,6 +8,6 @@ export function validate(parts: SandboxParts, call: V1Call): void {
   const { op } = call;
   const problems = parts.validator.requestProblems(op.name as OperationName, call.record, parts.validation);
   if (problems.length === 0) return;
-  logRequest(parts, call.path, op.name, false, 'invalid');
+  logRequest(parts, call, op.name, false, 'invalid');
   throw new SandboxHttpError(400, `${problems.length} problem(s) in ${op.requestSchema}`, problems.map((p) => ({ path: p.field, message: p.message })));
 }
