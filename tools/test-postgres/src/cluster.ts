@@ -1,9 +1,9 @@
-// A throwaway PostgreSQL cluster: a temp dir owned by postgres, trust auth, 127.0.0.1 on a free port.
+// A throwaway PostgreSQL cluster: a temp dir owned by postgres, trust auth, 127.0.0.1 on a free port; TLS on request.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort, postgresTempDir, runAsPostgres, RUNUSER } from './host.ts';
+import { installServerTls, makeTlsFiles, type ClusterTls } from './tls.ts';
 
 /** The newest installed PostgreSQL's programs (Debian's `postgresql` package puts them under /usr/lib/postgresql/<major>/bin). */
 function postgresBin(): string {
@@ -15,53 +15,44 @@ function postgresBin(): string {
 
 const BIN = postgresBin();
 
-/** `runuser` by its full path: it lives in /usr/sbin, which a CI's PATH may leave out. */
-const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => existsSync(p)) ?? 'runuser';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 /** Runs a PostgreSQL program as the postgres user (initdb refuses root). */
 function asPostgres(command: string, args: string[]): void {
-  execFileSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/${command}`, ...args], { stdio: 'pipe' });
+  runAsPostgres(`${BIN}/${command}`, args);
 }
 
-/** A running cluster: its admin URL; `halt` stops the server at once (as a crash or an outage), `restart` brings it back on the same files and port; `stop` stops it and removes its files. */
+/** A running cluster: its admin URL; `halt` stops the server at once (as a crash or an outage), `restart` brings it back on the same files and port; `stop` stops it and removes its files. With TLS, `tls` names the CA that signed the server's certificate and one that did not. */
 export interface Cluster {
   readonly url: string;
   readonly halt: () => void;
   readonly restart: () => void;
   readonly stop: () => void;
+  readonly tls?: ClusterTls;
+}
+
+/** How to start a cluster: `tls` turns on TLS and has TCP connections from 127.0.0.1 use it. */
+export interface ClusterOptions {
+  readonly tls?: boolean;
 }
 
 /** Starts a cluster; `url` reaches its `postgres` database as the superuser. */
-export async function startCluster(): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-pg-'));
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
-  chownSync(dir, id('-u'), id('-g'));
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const dir = postgresTempDir('gw-pg-');
   const port = await freePort();
   asPostgres('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  const tls = options.tls ? makeTlsFiles() : undefined;
   // fsync off: a throwaway cluster for tests; what is measured is the ledger's round trips, not the disk.
-  const start = () => asPostgres('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-w', '-l', join(dir, 'log'), 'start']);
+  let serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  if (tls) serverOptions += ` ${installServerTls(dir, tls)}`;
+  const start = () => asPostgres('pg_ctl', ['-D', dir, '-o', serverOptions, '-w', '-l', join(dir, 'log'), 'start']);
   const halt = () => void spawnSync(RUNUSER, ['-u', 'postgres', '--', `${BIN}/pg_ctl`, '-D', dir, '-m', 'immediate', '-w', 'stop'], { stdio: 'pipe' });
   start();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    halt,
-    restart: start,
-    stop: () => {
-      halt();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const stop = () => {
+    halt();
+    rmSync(dir, { recursive: true, force: true });
+    if (tls) rmSync(tls.dir, { recursive: true, force: true });
   };
+  const cluster = { url: `postgres://postgres@127.0.0.1:${port}/postgres`, halt, restart: start, stop };
+  return tls ? { ...cluster, tls: { caFile: tls.caFile, wrongCaFile: tls.wrongCaFile } } : cluster;
 }
 
 /** Creates database `name` in the cluster at `admin` (with `createdb`, as postgres); returns its URL. */
