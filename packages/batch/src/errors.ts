@@ -351,3 +351,49 @@ export class BatchThrottledError extends GwError<BatchThrottledDetails> {
     );
   }
 }
+
+/** What LedgerConnectionError reports: the setting to change, and what the connection met. */
+export interface LedgerConnectionDetails {
+  /** The setting that decides it: `sslrootcert`, `sslmode`, `pool_mode`, `--ledger-listen-url`, `target_session_attrs`, the password... */
+  readonly setting: string;
+  readonly problem: string;
+}
+
+/**
+ * The ledger's database was reached but cannot keep a batch as it is set up: a TLS certificate refused, a server that
+ * refuses the connection (TLS required, a password), a pooler that breaks a guarantee (statement pooling), a server
+ * that only reads, or a listen URL that does not deliver notifications. Found at start, before anything is sent;
+ * waiting does not cure it: change the setting named.
+ */
+export class LedgerConnectionError extends GwError<LedgerConnectionDetails> {
+  override readonly name = 'LedgerConnectionError';
+
+  constructor(details: LedgerConnectionDetails, options?: { cause?: unknown }) {
+    super(GW_ERROR_CODES.config, `the PostgreSQL ledger: ${details.problem} (change ${details.setting}); nothing was sent`, { ...details }, options);
+  }
+}
+
+/** What LedgerNotMigratedError reports: the migration the database is at, the newest, and the command that migrates it. */
+export interface LedgerNotMigratedDetails {
+  readonly applied: number;
+  readonly latest: number;
+  readonly command: string;
+}
+
+/**
+ * The ledger's database is not at the newest migration and the role connecting may not create tables (a worker role
+ * without CREATE): its owner migrates it first, with `gw ledger migrate` (`migrateLedger`), which prints the grants
+ * the worker role needs. Nothing was sent.
+ */
+export class LedgerNotMigratedError extends GwError<LedgerNotMigratedDetails> {
+  override readonly name = 'LedgerNotMigratedError';
+
+  constructor(details: LedgerNotMigratedDetails, options?: { cause?: unknown }) {
+    super(
+      GW_ERROR_CODES.config,
+      `the PostgreSQL ledger's database is at migration ${details.applied} of ${details.latest} and this role may not create tables: have the database's owner run \`${details.command}\` (migrateLedger in the library), then grant this role what it prints; nothing was sent`,
+      { ...details },
+      options,
+    );
+  }
+}

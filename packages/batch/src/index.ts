@@ -9,6 +9,8 @@ export {
   JournalMismatchError,
   JournalWriteError,
   LedgerBatchError,
+  LedgerConnectionError,
+  LedgerNotMigratedError,
   LedgerUnavailableError,
   OrderColumnsError,
   OrderSourceError,
@@ -20,6 +22,8 @@ export {
   type JournalLockedDetails,
   type JournalLockRefusal,
   type JournalWriteDetails,
+  type LedgerConnectionDetails,
+  type LedgerNotMigratedDetails,
   type LedgerUnavailableDetails,
   type OrderSourceProblem,
 } from './errors.ts';
@@ -32,6 +36,8 @@ export { resolveBatchSettings, type BatchEntry, type BatchStore, type ResolvedBa
 export type { WorkerStats } from './runner/worker-loop.ts';
 export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
 export { maskedLedgerUrl } from './postgres/masked-url.ts';
+export { migrateLedger, type LedgerMigrationResult } from './postgres/migrate-ledger.ts';
+export { ledgerGrants, LEDGER_SEQUENCES, LEDGER_TABLES } from './postgres/ledger-grants.ts';
 export type { BatchResult, BatchSettings } from './settings/batch-settings.ts';
 export type { BatchClient, BatchOrders, BatchResults, QuerySelection } from './operation/batch-records.ts';
 export { BATCH_OPERATIONS, isBatchOperation, type BatchOperation } from './operation/batch-operations.ts';

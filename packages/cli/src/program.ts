@@ -30,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   demo: async () => (await import('./commands/demo.ts')).registerDemo,
   call: async () => (await import('./commands/call.ts')).registerCall,
   batch: async () => (await import('./commands/batch.ts')).registerBatch,
+  ledger: async () => (await import('./commands/ledger.ts')).registerLedger,
   decode: async () => (await import('./commands/decode.ts')).registerDecode,
   listen: async () => (await import('./commands/listen.ts')).registerListen,
   proxy: async () => (await import('./commands/proxy.ts')).registerProxy,

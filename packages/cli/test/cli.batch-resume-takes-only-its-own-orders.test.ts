@@ -107,7 +107,12 @@ async function ledgerState(batch: string): Promise<string> {
       query(`SELECT * FROM ${from}`, [batch]),
     ),
   );
-  // Leases are renewed by nobody once their worker is dead; their columns do not move.
+  // Chunk leases are renewed by nobody once their worker is dead; their columns do not move. The intake lease is
+  // coordination, not the batch: a refused resume may take the dead process's over and hand it back.
+  for (const row of rows[0]!) {
+    delete row.intake_holder;
+    delete row.intake_until;
+  }
   return JSON.stringify(rows);
 }
 

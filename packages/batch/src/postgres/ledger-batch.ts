@@ -16,6 +16,13 @@ import { PgLedger, type LedgerStatus } from './pg-ledger.ts';
 export interface LedgerSettings {
   /** A `postgres://` URL, or a `pg.Pool` you own: the batch is kept there, shared by every worker. */
   readonly ledger: string | pg.Pool;
+  /**
+   * A `postgres://` URL reaching the same database directly, for wake-ups (LISTEN), when `ledger` goes through a
+   * transaction pooler (PgBouncer's default), which delivers no notification. Without it such a ledger's workers poll.
+   */
+  readonly ledgerListen?: string;
+  /** Hears what the ledger says once at start: its workers poll, as its connection delivers no notification. */
+  readonly onNotice?: (message: string) => void;
   /** The batch's id in the ledger (default: a new `batch-<time>-<random>` id, in the result's `batch`). */
   readonly batch?: string;
   /** How long a worker's lease on a chunk lasts unless renewed. Default 60,000 ms; must exceed timeoutMs + sendMarginMs. */
@@ -52,7 +59,8 @@ type Joining = { readonly create: { readonly operation: BatchOperation; readonly
 /** Runs this process's worker (and intake, when given input) on a batch kept in the ledger, through the one runner. */
 async function workOnLedgerBatch(settings: LedgerRun, input: InputOf, joining: Joining): Promise<LedgerBatchResult> {
   const { batch, leaseMs, pollMs, holder } = settings.store;
-  const ledger = await PgLedger.open(settings.store.ledger, { maxConnections: settings.concurrency + 4, outageMs: settings.store.ledgerOutageMs, batch });
+  const { ledgerListen, onNotice } = settings.store;
+  const ledger = await PgLedger.open(settings.store.ledger, { maxConnections: settings.concurrency + 4, outageMs: settings.store.ledgerOutageMs, batch, listen: ledgerListen, onNotice });
   try {
     // The batch this process creates is known; another is read, and a worker started with the process that creates
     // it waits for it, bounded.

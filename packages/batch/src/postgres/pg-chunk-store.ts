@@ -5,6 +5,7 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 import type { ChunkCommit, ChunkStore, ClaimedChunk, IntakeStart, StoreStatus, StoreStep } from '../store/chunk-store.ts';
 import { IntakeMovedOnError, type LeaseTerms, type PgLedger } from './pg-ledger.ts';
+import type { HeldIntakeLease } from './intake-lease.ts';
 
 /** Who works on which batch of a ledger, and how it leases and looks for work. */
 export interface PgStoreOptions {
@@ -23,7 +24,7 @@ export interface PgStoreOptions {
 /**
  * One worker's view of a batch kept in PostgreSQL: the ChunkStore shared by any number of workers on any machines.
  * Chunks are leased with fencing tokens (a commit holds only while its lease is this worker's), orders are claimed
- * across batches at intake, and one process at a time holds a batch's intake (an advisory lock on its connection).
+ * across batches at intake, and one process at a time holds a batch's intake (a lease on the batch's row).
  */
 export class PgChunkStore implements ChunkStore {
   readonly name: string;
@@ -31,6 +32,8 @@ export class PgChunkStore implements ChunkStore {
   readonly #options: PgStoreOptions;
   /** The intake mark as this process left it: each intake statement is written only while the mark is still there. */
   #mark = 0;
+  /** How the worker is told of a throttle's pause (given with `watch`). */
+  #pause: ((ms: number) => void) | null = null;
 
   constructor(options: PgStoreOptions) {
     this.#options = options;
@@ -53,16 +56,16 @@ export class PgChunkStore implements ChunkStore {
   }
 
   /**
-   * Takes the input in holding the batch's intake lock, from the ledger's intake mark on, waiting while another
-   * process holds it (its intake ends, or it dies and its lock goes with its connection); nothing when the batch is
-   * sealed, and nothing more when the lock was lost with a connection and another process took the intake over.
+   * Takes the input in holding the batch's intake lease, from the ledger's intake mark on, waiting while another
+   * process holds it (its intake ends, or it dies and its lease expires); nothing when the batch is sealed, and
+   * nothing more when this process's lease ran out unrenewed and another process took the intake over.
    */
   async intake(take: (start: IntakeStart) => Promise<number>, signal?: AbortSignal): Promise<number> {
-    const { ledger, batch, pollMs } = this.#options;
-    let lock: { release: () => Promise<void> } | null = null;
+    const { ledger, batch, pollMs, holder, terms } = this.#options;
+    let lock: HeldIntakeLease | null = null;
     while (lock === null) {
       if (signal?.aborted) return 0;
-      lock = await ledger.tryIntakeLock(batch);
+      lock = await ledger.tryIntakeLease(batch, holder, terms.leaseMs);
       if (lock !== null) break;
       // Another process takes the input in: wait for it, unless the batch has taken it all in meanwhile.
       const status = await ledger.status(batch);
@@ -99,9 +102,12 @@ export class PgChunkStore implements ChunkStore {
     return this.#options.ledger.seal(this.#options.batch, total, read, digest);
   }
 
-  step(commits: readonly ChunkCommit[], want: number): Promise<StoreStep> {
+  async step(commits: readonly ChunkCommit[], want: number): Promise<StoreStep> {
     const { ledger, batch, holder, terms } = this.#options;
-    return ledger.step(batch, holder, terms, want, commits);
+    const { pauseMs, ...step } = await ledger.step(batch, holder, terms, want, commits);
+    // A throttle's pause, for a worker its notification did not reach (no wake-ups through a transaction pooler).
+    if (pauseMs > 0) this.#pause?.(pauseMs);
+    return step;
   }
 
   markSent(claimed: ClaimedChunk): Promise<boolean> {
@@ -118,6 +124,7 @@ export class PgChunkStore implements ChunkStore {
   }
 
   watch(wake: () => void, pause: (ms: number) => void): Promise<() => Promise<void>> {
+    this.#pause = pause;
     return this.#options.ledger.listen(this.#options.batch, wake, pause);
   }
 

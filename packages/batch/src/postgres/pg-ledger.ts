@@ -9,9 +9,12 @@ import { LocalLease } from '../lease/local-lease.ts';
 import type { ChunkCommit, ClaimedChunk, StoreStep } from '../store/chunk-store.ts';
 import { BATCH_DEFAULTS } from '../settings/settings-table.ts';
 import { orderedOutcomes } from './ordered-outcomes.ts';
-import { migrate } from './schema.ts';
+import { ensureMigrated } from './schema.ts';
+import { checkConnection, connectionProblem } from './connection-checks.ts';
+import { LedgerListener, type ListenSource } from './ledger-listener.ts';
+import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, STATUS, STEP, PACE_REPORT } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, STATUS, STEP, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
@@ -73,24 +76,6 @@ function intArray(values: Iterable<number>): string {
   return `{${[...values].join(',')}}`;
 }
 
-/**
- * A pool connection held for a while (the intake lock, the chunk channel): one that fails meanwhile (the server
- * stops) must not crash the process. `end` runs a last statement and hands it back, discarded when that fails;
- * `lost` discards it at once.
- */
-function holdConnection(client: pg.PoolClient): { end: (text: string, values?: unknown[]) => Promise<void>; lost: (error: Error) => void } {
-  const ignore = (): void => {};
-  client.on('error', ignore);
-  const release = (error?: Error): void => {
-    client.off('error', ignore);
-    client.release(error);
-  };
-  return {
-    end: (text, values = []) => client.query(text, values).then(() => release(), (error: Error) => release(error)),
-    lost: release,
-  };
-}
-
 /** Runs `attempt`, trying it again after a lost connection while `outage` allows (then its LedgerUnavailableError). */
 async function ridingOut<T>(outage: LedgerOutage, batch: string | null, attempt: () => Promise<T>): Promise<T> {
   for (;;) {
@@ -105,7 +90,16 @@ async function ridingOut<T>(outage: LedgerOutage, batch: string | null, attempt:
   }
 }
 
-const STATEMENT_NAMES = new Map(Object.entries({ INTAKE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, RELEASE, RENEW, STATUS, STEP }).map(([name, text]) => [text, `gw_ledger_${name.toLowerCase()}`]));
+/** How a ledger is opened: its pool's size, how long an outage is ridden out, its batch, where wake-ups are listened for. */
+export interface LedgerOpenOptions {
+  readonly maxConnections?: number;
+  readonly outageMs?: number;
+  readonly batch?: string;
+  /** A direct URL of the same database for LISTEN, when the ledger's connection goes through a transaction pooler. */
+  readonly listen?: string | null;
+  /** Hears what the ledger says once (workers poll: its connection delivers no notification). */
+  readonly onNotice?: (message: string) => void;
+}
 
 /**
  * A batch ledger in PostgreSQL, shared by every worker of every batch in the database: chunks with leases and fencing
@@ -124,21 +118,24 @@ export class PgLedger {
   #claimsMet = false;
   readonly #outage: LedgerOutage;
   readonly #batch: string | null;
+  readonly #listener: LedgerListener;
   roundTrips = 0;
 
-  private constructor(pool: pg.Pool, owned: boolean, outage: LedgerOutage, batch: string | null) {
+  private constructor(pool: pg.Pool, owned: boolean, outage: LedgerOutage, batch: string | null, listen: ListenSource, onNotice: ((message: string) => void) | undefined) {
     this.pool = pool;
     this.#owned = owned;
     this.#outage = outage;
     this.#batch = batch;
+    this.#listener = new LedgerListener(listen, { notify: async (channel, payload) => void (await this.#query('SELECT pg_notify($1, $2)', [channel, payload])), onNotice });
   }
 
   /**
-   * Connects (a `postgres://` URL, or a `pg.Pool` you own) and creates the ledger's tables where missing. A database
-   * out of reach is waited for, statement by statement, up to `outageMs` (default 30 s; `batch` names the batch in
-   * the LedgerUnavailableError after it).
+   * Connects (a `postgres://` URL, or a `pg.Pool` you own), checks the connection keeps the ledger's guarantees and
+   * migrates the ledger's tables where needed (or says how, for a role that may not). A database out of reach is
+   * waited for, statement by statement, up to `outageMs` (default 30 s; `batch` names the batch in the
+   * LedgerUnavailableError after it); a connection refused for its settings is a LedgerConnectionError at once.
    */
-  static async open(connection: string | pg.Pool, options: { maxConnections?: number; outageMs?: number; batch?: string } = {}): Promise<PgLedger> {
+  static async open(connection: string | pg.Pool, options: LedgerOpenOptions = {}): Promise<PgLedger> {
     const owned = typeof connection === 'string';
     const pool = owned ? new pg.Pool({ connectionString: connection, max: options.maxConnections ?? 10 }) : connection;
     // An idle connection that fails (the server restarts) must not crash the process: the next query reports it.
@@ -148,16 +145,18 @@ export class PgLedger {
       await ridingOut(outage, options.batch ?? null, async () => {
         const client = await pool.connect();
         try {
-          await migrate(client);
+          await checkConnection(client);
+          await ensureMigrated(client);
         } finally {
           client.release();
         }
       });
     } catch (error) {
       if (owned) await pool.end().catch(() => {});
-      throw error;
+      throw connectionProblem(error) ?? error;
     }
-    return new PgLedger(pool, owned, outage, options.batch ?? null);
+    const listen: ListenSource = options.listen ? { url: options.listen, given: true } : typeof connection === 'string' ? { url: connection, given: false } : { pool };
+    return new PgLedger(pool, owned, outage, options.batch ?? null, listen, options.onNotice);
   }
 
   /** The ledger failed its last statement and has not answered since (a worker starts nothing new meanwhile). */
@@ -165,13 +164,18 @@ export class PgLedger {
     return this.#outage.down;
   }
 
-  // Each statement is named: a connection parses and plans it once, then only binds and executes it. A lost
-  // connection is tried again while the outage lasts (every statement is safe to run twice: see each one).
+  // Statements are unnamed: a named one lives on one server connection, and a transaction pooler hands each statement
+  // to any of them. A lost connection is tried again while the outage lasts (every statement is safe to run twice).
   async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     return ridingOut(this.#outage, this.#batch, () => {
       this.roundTrips += 1;
-      return this.pool.query<R>({ name: STATEMENT_NAMES.get(text), text, values });
+      return this.pool.query<R>(text, values);
     });
+  }
+
+  /** Whether wake-ups arrive (LISTEN/NOTIFY), once the first listen proved it; null before. */
+  get wakeUps(): boolean | null {
+    return this.#listener.delivers;
   }
 
   /** Starts a batch (with the number of orders it is started with, when known); refused when one of that id exists. */
@@ -255,56 +259,34 @@ export class PgLedger {
   }
 
   /**
-   * The batch's intake lock (a session advisory lock on a connection of its own), or null while another live process
-   * holds it: one process takes a batch's input in at a time, and a dead one's lock goes with its connection.
+   * The batch's intake lease for `holder` (renewed until released), or null while another live process holds it: one
+   * process takes a batch's input in at a time, and a dead one's lease expires (at most INTAKE_LEASE_MAX_MS).
    */
-  async tryIntakeLock(id: string): Promise<{ release: () => Promise<void> } | null> {
-    return ridingOut(this.#outage, this.#batch, async () => {
-      const client = await this.pool.connect();
-      this.roundTrips += 1;
-      let locked: boolean;
-      try {
-        locked = (await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock(hashtextextended('gw_batch_intake:' || $1, 0)) AS locked", [id])).rows[0]?.locked ?? false;
-      } catch (error) {
-        client.release(error as Error);
-        throw error;
-      }
-      if (!locked) {
-        client.release();
-        return null;
-      }
-      // Held for the whole intake; a connection lost meanwhile took the lock with it: nothing to unlock then.
-      const held = holdConnection(client);
-      return { release: () => held.end("SELECT pg_advisory_unlock(hashtextextended('gw_batch_intake:' || $1, 0))", [id]) };
-    });
+  tryIntakeLease(id: string, holder: string, leaseMs: number): Promise<HeldIntakeLease | null> {
+    return takeIntakeLease(
+      {
+        take: async (ms) => ((await this.#query(INTAKE_LEASE, [id, holder, ms])).rowCount ?? 0) > 0,
+        release: async () => void (await this.#query(INTAKE_RELEASE, [id, holder])),
+      },
+      leaseMs,
+    );
   }
 
   /**
    * Calls `wake` whenever any process adds chunks to batch `id` (intake, or orders to send again), seals it or commits
-   * its last open chunk, on a connection of
-   * its own that LISTENs; returns how to stop. A lost connection only stops the wake-ups: workers still poll.
+   * its last open chunk, and `pause` with each throttle's wait, on a connection of its own that LISTENs (to the listen
+   * URL when given); returns how to stop. A lost connection only stops the wake-ups: workers still poll, and learn of
+   * a pause at their next step. Nothing is listened for when the connection delivers no notification (a transaction
+   * pooler): the ledger says so once.
    */
   async listen(id: string, wake: () => void, pause?: (ms: number) => void): Promise<() => Promise<void>> {
-    const client = await ridingOut(this.#outage, this.#batch, () => this.pool.connect());
     const paused = `${id} `;
-    const onNotification = (message: pg.Notification): void => {
+    const heard = (message: pg.Notification): void => {
       if (message.channel === PAUSE_CHANNEL) {
         if (pause && message.payload?.startsWith(paused)) pause(Number(message.payload.slice(paused.length)));
       } else if (message.payload === id) wake();
     };
-    client.on('notification', onNotification);
-    const held = holdConnection(client);
-    try {
-      await client.query(pause ? `LISTEN ${CHUNKS_CHANNEL}; LISTEN ${PAUSE_CHANNEL}` : `LISTEN ${CHUNKS_CHANNEL}`);
-    } catch (error) {
-      client.off('notification', onNotification);
-      held.lost(error as Error);
-      throw error;
-    }
-    return () => {
-      client.off('notification', onNotification);
-      return held.end(pause ? `UNLISTEN ${CHUNKS_CHANNEL}; UNLISTEN ${PAUSE_CHANNEL}` : `UNLISTEN ${CHUNKS_CHANNEL}`);
-    };
+    return ridingOut(this.#outage, this.#batch, () => this.#listener.listen(pause ? [CHUNKS_CHANNEL, PAUSE_CHANNEL] : [CHUNKS_CHANNEL], heard));
   }
 
   /**
@@ -371,19 +353,19 @@ export class PgLedger {
 
   /**
    * One round trip for a worker: commits `commits` (each only while its token is the chunk's, as `commit`), then
-   * leases up to `want` more chunks (as `claim`), and tells whether the batch is over.
+   * leases up to `want` more chunks (as `claim`), and tells whether the batch is over and how long a pause has left.
    */
-  async step(id: string, holder: string, terms: LeaseTerms, want: number, commits: readonly ChunkCommit[]): Promise<StoreStep> {
+  async step(id: string, holder: string, terms: LeaseTerms, want: number, commits: readonly ChunkCommit[]): Promise<StoreStep & { readonly pauseMs: number }> {
     const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
     const values: unknown[] = [id, holder, terms.leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
     for (let kind = 0; kind < 4; kind++) values.push(intArray(columns.map((c) => c.counts[kind]!)));
     values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()), terms.sendWindowMs);
     const sentAt = performance.now();
-    const { rows } = await this.#query<{ held: string[]; finished: boolean } & (LeasedRow | { chunk: null })>(STEP, values);
+    const { rows } = await this.#query<{ held: string[]; finished: boolean; pause_ms: number | null } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(id, c as LeasedRow, new LocalLease(sentAt, terms.leaseMs))]));
-    return { held: new Set(row.held.map(Number)), leased, finished: row.finished };
+    return { held: new Set(row.held.map(Number)), leased, finished: row.finished, pauseMs: row.pause_ms ?? 0 };
   }
 
   /** Hands back chunks this holder leased and never sent: ready again for any worker, only under each lease's token. */

@@ -1,5 +1,12 @@
 import type { PoolClient } from 'pg';
-import { UnmigratedLedgerError } from '../errors.ts';
+import { LedgerConnectionError, LedgerNotMigratedError, UnmigratedLedgerError } from '../errors.ts';
+import { LEDGER_SEQUENCES, LEDGER_TABLES, MIGRATIONS_TABLE } from './ledger-grants.ts';
+
+/** The command that migrates a ledger, as a LedgerNotMigratedError names it. */
+export const MIGRATE_COMMAND = 'gw ledger migrate --ledger "$GW_LEDGER_URL"';
+
+/** PostgreSQL's `insufficient_privilege`. */
+const INSUFFICIENT_PRIVILEGE = '42501';
 
 /** One step of the ledger's schema: its number (applied in order, each once per database), a name, and its SQL. */
 export interface LedgerMigration {
@@ -120,18 +127,28 @@ CREATE TABLE gw_batch_pace_report (
 );
 `,
   },
+  {
+    version: 4,
+    name: 'intake lease',
+    // One process at a time takes a batch's input in, by a lease on its row (its holder and until when, renewed while
+    // it takes input in): no session state, so a transaction pooler (PgBouncer) may hand each statement to any server
+    // connection. A holder that dies has its lease expire; the intake mark (intake_next) keeps two from writing at once.
+    sql: `
+ALTER TABLE gw_batch ADD COLUMN intake_holder text, ADD COLUMN intake_until timestamptz;
+`,
+  },
 ];
 
 /** The newest migration's number: a database at it needs nothing. */
-const LATEST = Math.max(...LEDGER_MIGRATIONS.map((m) => m.version));
+export const LATEST_MIGRATION = Math.max(...LEDGER_MIGRATIONS.map((m) => m.version));
 
 
 /** The newest migration applied, 0 when the migrations table does not exist yet. */
-async function appliedVersion(client: PoolClient): Promise<number> {
+export async function appliedVersion(client: PoolClient): Promise<number> {
   // Two statements: one naming a table that does not exist fails when it is parsed, whatever a CASE around it says.
-  const exists = (await client.query<{ exists: boolean }>("SELECT to_regclass('gw_ledger_migration') IS NOT NULL AS exists")).rows[0]?.exists;
+  const exists = (await client.query<{ exists: boolean }>(`SELECT to_regclass('${MIGRATIONS_TABLE}') IS NOT NULL AS exists`)).rows[0]?.exists;
   if (!exists) return 0;
-  const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM gw_ledger_migration');
+  const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${MIGRATIONS_TABLE}`);
   return Number(rows[0]?.version ?? 0);
 }
 
@@ -141,21 +158,53 @@ async function appliedVersion(client: PoolClient): Promise<number> {
  * missing migrations run in one transaction under an advisory lock, each recorded in `gw_ledger_migration`.
  */
 export async function migrate(client: PoolClient): Promise<void> {
-  if ((await appliedVersion(client)) >= LATEST) return;
+  if ((await appliedVersion(client)) >= LATEST_MIGRATION) return;
   await client.query('BEGIN');
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('gw_batch_ledger_schema'))");
-    await client.query('CREATE TABLE IF NOT EXISTS gw_ledger_migration (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const applied = await appliedVersion(client);
     if (applied === 0 && (await client.query("SELECT to_regclass('gw_batch') IS NOT NULL AS old")).rows[0]?.old) throw new UnmigratedLedgerError();
     for (const migration of LEDGER_MIGRATIONS) {
       if (migration.version <= applied) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO gw_ledger_migration (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await client.query(`INSERT INTO ${MIGRATIONS_TABLE} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
     }
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Brings the ledger to the newest migration when this role may (as `migrate`), or says what to run: a role that may
+ * not create tables gets LedgerNotMigratedError naming the owner's command. Then checks this role may read and write
+ * every ledger table (LedgerConnectionError naming the grants missing): a role short of one fails here, not mid-batch.
+ */
+export async function ensureMigrated(client: PoolClient): Promise<void> {
+  const applied = await appliedVersion(client).catch((error: unknown) => {
+    throw (error as { code?: string }).code === INSUFFICIENT_PRIVILEGE ? missingGrants([MIGRATIONS_TABLE], error) : error;
+  });
+  if (applied < LATEST_MIGRATION) {
+    try {
+      await migrate(client);
+    } catch (error) {
+      if ((error as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) throw error;
+      throw new LedgerNotMigratedError({ applied, latest: LATEST_MIGRATION, command: MIGRATE_COMMAND }, { cause: error });
+    }
+  }
+  const { rows } = await client.query<{ missing: string }>(
+    `SELECT t || ' (' || p || ')' AS missing FROM unnest($1::text[]) t, unnest(ARRAY['SELECT', 'INSERT', 'UPDATE']) p WHERE NOT has_table_privilege(t, p)
+     UNION ALL SELECT q || ' (USAGE)' FROM unnest($2::text[]) q WHERE NOT has_sequence_privilege(q, 'USAGE')`,
+    [LEDGER_TABLES, LEDGER_SEQUENCES],
+  );
+  if (rows.length > 0) throw missingGrants(rows.map((r) => r.missing));
+}
+
+function missingGrants(missing: readonly string[], cause?: unknown): LedgerConnectionError {
+  return new LedgerConnectionError(
+    { setting: "this role's grants (`gw ledger migrate --role NAME` prints those a worker needs)", problem: `this role may not use ${missing.join(', ')}` },
+    { cause },
+  );
 }

@@ -186,7 +186,8 @@ FROM gw_batch b WHERE b.id = $1`;
  * over from an expired one keeps its own), so no more chunks are out at once than the limit. With a rate (`max_rate`,
  * or the pace learnt from throttles, the lower) each chunk leased gets a slot, the batch's next send time then one
  * interval apart (`next_send_at`), never before a pause's end; `send_wait_ms` says how long the worker waits before
- * sending it. The learnt pace grows again from the pause's end. Without any of these no lock is taken.
+ * sending it. The learnt pace grows again from the pause's end. Without any of these no lock is taken. A pause on
+ * is returned (`pause_ms`): a worker not woken by the pause channel learns of it here.
  */
 export const STEP = `
 WITH gate AS MATERIALIZED (
@@ -262,6 +263,7 @@ summary AS (
   FROM gw_batch b WHERE b.id = $1
 )
 SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_wait_ms,
+  (SELECT ceil(extract(epoch FROM (g.paused_until - clock_timestamp())) * 1000)::int FROM gate g WHERE g.paused_until > clock_timestamp()) AS pause_ms,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.tail AND cardinality(s.held) > 0)) IS NULL AS woke
 FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
 
@@ -332,3 +334,15 @@ export const SET_LIMITS = `
 UPDATE gw_batch SET max_rate = $2, max_in_flight = $3,
   leased_now = (SELECT count(*)::int FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased')
 WHERE id = $1`;
+
+/**
+ * $1 batch, $2 holder, $3 lease (ms): takes or renews the batch's intake lease for `holder`, while no other holder's
+ * lease is running; returns a row when this holder has it. No session state: any server connection may run it.
+ */
+export const INTAKE_LEASE = `
+UPDATE gw_batch SET intake_holder = $2, intake_until = clock_timestamp() + $3 * interval '1 millisecond'
+WHERE id = $1 AND (intake_holder IS NULL OR intake_holder = $2 OR intake_until < clock_timestamp())
+RETURNING 1 AS held`;
+
+/** $1 batch, $2 holder: hands the intake lease back, when this holder still has it. */
+export const INTAKE_RELEASE = `UPDATE gw_batch SET intake_holder = NULL, intake_until = NULL WHERE id = $1 AND intake_holder = $2`;

@@ -21,6 +21,10 @@ export type BatchStore =
   | {
       readonly kind: 'ledger';
       readonly ledger: string | pg.Pool;
+      /** A direct URL of the ledger's database for wake-ups (LISTEN), when `ledger` goes through a transaction pooler. */
+      readonly ledgerListen: string | null;
+      /** Hears what the ledger says once at start (its workers poll: its connection delivers no notification). */
+      readonly onNotice: ((message: string) => void) | undefined;
       readonly batch: string;
       readonly holder: string;
       readonly leaseMs: number;
@@ -161,20 +165,29 @@ class SettingsReader {
     return journal as string;
   }
 
-  ledger(): { ledger: string | pg.Pool; batch: string; holder: string } {
-    const { ledger, batch, holder } = this.#options;
+  ledger(): { ledger: string | pg.Pool; ledgerListen: string | null; onNotice: ((message: string) => void) | undefined; batch: string; holder: string } {
+    const { ledger, ledgerListen, onNotice, batch, holder } = this.#options;
     const url = typeof ledger === 'string' && /^postgres(ql)?:\/\//.test(ledger);
+    const listenUrl = typeof ledgerListen === 'string' && /^postgres(ql)?:\/\//.test(ledgerListen);
+    if (ledgerListen !== undefined && !listenUrl) this.problems.push(`ledgerListen must be a postgres:// URL of the ledger's database reached directly, not ${describe(typeof ledgerListen === 'string' ? maskedLedgerUrl(ledgerListen) : ledgerListen)}`);
+    if (onNotice !== undefined && typeof onNotice !== 'function') this.problems.push(`onNotice must be a function, not ${describe(onNotice)}`);
     const pool = ledger !== null && typeof ledger === 'object' && typeof (ledger as { query?: unknown }).query === 'function';
     if (!url && !pool) this.problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? maskedLedgerUrl(ledger) : ledger)}`);
     const named = batch !== undefined || this.#entry !== 'run';
     if (named && (typeof batch !== 'string' || batch === '' || batch.length > 200)) this.problems.push(`batch must be ${this.#entry === 'run' ? 'a batch id of 1 to 200 characters' : "the batch's id in the ledger"}, not ${describe(batch)}`);
     if (holder !== undefined && (typeof holder !== 'string' || holder === '')) this.problems.push(`holder must be a name for this worker's leases, not ${describe(holder)}`);
-    return { ledger: ledger as string | pg.Pool, batch: (batch as string | undefined) ?? newBatchId(), holder: (holder as string | undefined) ?? newHolderName() };
+    return {
+      ledger: ledger as string | pg.Pool,
+      ledgerListen: listenUrl ? (ledgerListen as string) : null,
+      onNotice: typeof onNotice === 'function' ? (onNotice as (message: string) => void) : undefined,
+      batch: (batch as string | undefined) ?? newBatchId(),
+      holder: (holder as string | undefined) ?? newHolderName(),
+    };
   }
 
   /** Options that apply to one store only, given with another. */
   notFor(store: BatchStore['kind']): void {
-    const only: Record<string, BatchStore['kind']> = { journalFile: 'journal', batch: 'ledger', holder: 'ledger' };
+    const only: Record<string, BatchStore['kind']> = { journalFile: 'journal', batch: 'ledger', holder: 'ledger', ledgerListen: 'ledger', onNotice: 'ledger' };
     for (const [name, kind] of Object.entries(only)) {
       if (this.#options[name] !== undefined && store !== kind) this.problems.push(`${name} applies to a batch kept in a ${kind} only`);
     }

@@ -4,8 +4,8 @@ import { startSandbox, type Sandbox } from '@gw/sandbox';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { PgLedger } from '../../src/postgres/pg-ledger.ts';
 
-/** A fresh database in the test run's PostgreSQL cluster: its URL, and a drop for afterwards. */
-export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A fresh database in the test run's PostgreSQL cluster: its URL (through PgBouncer when the run asks), its direct URL, and a drop for afterwards. */
+export async function freshDatabase(): Promise<{ url: string; direct: string; drop: () => Promise<void> }> {
   const admin = inject('postgres').url;
   if (!admin) throw new Error(`PostgreSQL did not start: ${inject('postgres').why}`);
   const name = `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -13,8 +13,12 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
   await client.connect();
   await client.query(`CREATE DATABASE ${name}`);
   await client.end();
+  const direct = admin.replace(/\/postgres$/, `/${name}`);
+  const { pgBouncerPort } = inject('postgres');
   return {
-    url: admin.replace(/\/postgres$/, `/${name}`),
+    // The ledger's URL: through PgBouncer when the run asks for it (GW_TEST_LEDGER=pgbouncer), else direct.
+    url: pgBouncerPort === null ? direct : direct.replace(/:\d+\//, `:${pgBouncerPort}/`),
+    direct,
     drop: async () => {
       const c = new pg.Client({ connectionString: admin });
       await c.connect();

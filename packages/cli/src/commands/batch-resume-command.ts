@@ -13,10 +13,14 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** True when a ledger URL carries a password (then it is never printed: its environment variable stands for it). */
-function hasPassword(url: string): boolean {
+/**
+ * True when a ledger URL carries a secret: a password, or the path of a certificate or key file (then it is never
+ * printed: its environment variable stands for it).
+ */
+function hasSecret(url: string): boolean {
   try {
-    return new URL(url).password !== '';
+    const parsed = new URL(url);
+    return parsed.password !== '' || ['password', 'sslpassword', 'sslkey', 'sslcert', 'sslrootcert'].some((p) => parsed.searchParams.has(p));
   } catch {
     return false;
   }
@@ -33,6 +37,8 @@ export interface BatchCommandParts {
   readonly ordersFile?: string;
   /** The ledger's URL when the batch is kept in one (from --ledger or GW_LEDGER_URL), and its batch id. */
   readonly ledger?: string;
+  /** The ledger's listen URL, when given (--ledger-listen-url or GW_LEDGER_LISTEN_URL). */
+  readonly ledgerListen?: string;
   readonly batch?: string;
   /** Add `--resume` (a stopped batch). */
   readonly resume: boolean;
@@ -41,8 +47,8 @@ export interface BatchCommandParts {
 /**
  * The exact command that finishes (or rejoins) a stopped batch: `gw batch` with the flags this run was given on its
  * command line, as typed (files as absolute paths, so it runs from any folder), plus `--resume` and the batch's id;
- * secrets never printed: `--secret` and a ledger URL that holds a password are given as their environment variables
- * (`"$GW_SECRET"`, `"$GW_LEDGER_URL"`), which the text says to set.
+ * secrets never printed: `--secret` and a ledger URL that holds a password or certificate paths are given as their
+ * environment variables (`"$GW_SECRET"`, `"$GW_LEDGER_URL"`, `"$GW_LEDGER_LISTEN_URL"`), which the text says to set.
  */
 export function batchCommand(io: CliIo, command: Command, parts: BatchCommandParts): PrintedCommand {
   const words = ['gw', 'batch', parts.operation];
@@ -52,7 +58,7 @@ export function batchCommand(io: CliIo, command: Command, parts: BatchCommandPar
   for (const option of command.options) {
     const key = option.attributeName();
     const value = values[key];
-    if (value === undefined || ['resume', 'batch', 'ledger'].includes(key)) continue;
+    if (value === undefined || ['resume', 'batch', 'ledger', 'ledgerListenUrl'].includes(key)) continue;
     const given = command.getOptionValueSource(key);
     if (key === 'secret' && (given === 'cli' || given === 'env')) {
       words.push(option.long!, '"$GW_SECRET"');
@@ -63,15 +69,21 @@ export function batchCommand(io: CliIo, command: Command, parts: BatchCommandPar
     if (value === true) words.push(option.long);
     else if (typeof value === 'string') words.push(option.long, shellWord(PATHS.has(key) ? absolute(io, value) : value));
   }
-  if (parts.ledger !== undefined) {
-    if (hasPassword(parts.ledger)) {
-      words.push('--ledger', '"$GW_LEDGER_URL"');
-      env.push({ name: 'GW_LEDGER_URL', holds: "the ledger's postgres:// URL (it holds a password, never printed)" });
-    } else words.push('--ledger', shellWord(parts.ledger));
-  }
+  if (parts.ledger !== undefined) urlWords(words, env, '--ledger', parts.ledger, { name: 'GW_LEDGER_URL', what: "the ledger's postgres:// URL" });
+  if (parts.ledgerListen !== undefined) urlWords(words, env, '--ledger-listen-url', parts.ledgerListen, { name: 'GW_LEDGER_LISTEN_URL', what: "the ledger's direct postgres:// URL for wake-ups" });
   if (parts.batch !== undefined) words.push('--batch', shellWord(parts.batch));
   if (parts.resume) words.push('--resume');
   return { line: words.join(' '), env };
+}
+
+/** A URL flag as printed: as it is, or its environment variable when it holds a secret (which the text says to set). */
+function urlWords(words: string[], env: { name: string; holds: string }[], flag: string, url: string, variable: { name: string; what: string }): void {
+  if (!hasSecret(url)) {
+    words.push(flag, shellWord(url));
+    return;
+  }
+  words.push(flag, `"$${variable.name}"`);
+  env.push({ name: variable.name, holds: `${variable.what} (it holds a password or certificate paths, never printed)` });
 }
 
 /** The command as a person reads it: the line, then which environment variables to set first. */

@@ -31,6 +31,7 @@ export function resultsFileFor(io: CliIo, ordersFile: string, operation: string,
 export type BatchFlags = GatewayFlags & {
   readonly journal?: string;
   readonly ledger?: string;
+  readonly ledgerListenUrl?: string;
   readonly batch?: string;
   readonly resume?: boolean;
   readonly results?: string;
@@ -57,6 +58,7 @@ export function registerBatch(program: Command, { io, withGatewayOptions, signal
       .argument('[orders]', 'a CSV file with a header row, or a .jsonl file: streamed, never loaded whole')
       .option('--journal <file>', 'required unless --ledger: the journal (append-only JSONL) on this machine; reuse it with --resume after a crash or Ctrl-C')
       .option('--ledger <url>', 'required unless --journal: a PostgreSQL ledger (postgres://…; GW_LEDGER_URL); several workers on any machine run the batch together, and an order already in another batch there is not sent again')
+      .option('--ledger-listen-url <url>', 'with --ledger: the same database reached directly (postgres://…; GW_LEDGER_LISTEN_URL), for wake-ups when --ledger goes through a transaction pooler such as PgBouncer, which delivers no notification (workers then poll)')
       .option('--batch <id>', 'with --ledger: the batch id (default: a new one, printed); with --resume or worker: the batch to finish or join'),
   );
   for (const setting of BATCH_FLAGS) command.option(`${setting.flag} <${setting.unit === 'ms' ? 'ms' : 'n'}>`, flagHelp(setting));
@@ -68,6 +70,9 @@ export function registerBatch(program: Command, { io, withGatewayOptions, signal
       if (operation !== 'worker' && !OPERATIONS.includes(operation as BatchOperation)) throw new GwError(GW_ERROR_CODES.config, `unknown batch operation ${operation}; use one of ${OPERATIONS.join(', ')}, or worker`, {});
       if (!['cannot-tell', 'sandbox'].includes(flags.reconcile)) throw new GwError(GW_ERROR_CODES.config, `--reconcile must be cannot-tell or sandbox`, {});
       const ledger = flags.ledger ?? io.env.GW_LEDGER_URL;
+      const ledgerListenUrl = flags.ledgerListenUrl ?? io.env.GW_LEDGER_LISTEN_URL;
+      if (ledgerListenUrl !== undefined && !ledger) throw new GwError(GW_ERROR_CODES.config, '--ledger-listen-url applies to a batch kept in a ledger (--ledger)', {});
+      flags = { ...flags, ...(ledgerListenUrl === undefined ? {} : { ledgerListenUrl }) };
       if (operation === 'worker') return workerAction(io, self, { ...flags, ledger }, signals, run);
       if (!ordersFile) throw new GwError(GW_ERROR_CODES.config, `gw batch ${operation} needs the orders file`, {});
       if (!flags.journal && !ledger) throw new GwError(GW_ERROR_CODES.config, 'give --journal <file> (this machine) or --ledger <postgres://…> (shared by workers)', {});
@@ -144,7 +149,7 @@ async function batchAction(io: CliIo, self: Command, operation: BatchOperation, 
   if (flags.ledger && flags.resume && !flags.batch) throw new GwError(GW_ERROR_CODES.config, '--resume with --ledger needs --batch <id>: the batch to finish', {});
   const resultsFile = resultsFileFor(io, ordersFile, operation, flags);
   const batch = flags.ledger ? (flags.batch ?? newBatchId()) : undefined;
-  const resume = batchCommand(io, self, { operation, ordersFile, ...(flags.ledger ? { ledger: flags.ledger } : {}), ...(batch ? { batch } : {}), resume: true });
+  const resume = batchCommand(io, self, { operation, ordersFile, ...ledgerParts(flags), ...(batch ? { batch } : {}), resume: true });
   const read = () => (file.endsWith('.jsonl') ? ordersFromJsonl(file, { operation }) : ordersFromCsv(file, { operation }));
   // One streamed pass to count the orders, so progress has a total and an ETA; memory stays flat.
   let total = 0;
@@ -158,7 +163,7 @@ async function batchAction(io: CliIo, self: Command, operation: BatchOperation, 
   let result: BatchResult;
   try {
     const settings = { ...(await batchSettings(io, flags, stop, (p) => progress.update(p))), operation, total, orders: read() };
-    const store = { ...(journal ? { journal } : {}), ...(flags.ledger ? { ledger: flags.ledger, batch } : {}) };
+    const store = { ...(journal ? { journal } : {}), ...(flags.ledger ? { ...ledgerSettings(io, flags), batch } : {}) };
     if (flags.ledger) say(io, `batch ${batch} in ${maskedLedgerUrl(flags.ledger)}: add workers from any machine with  gw batch worker --ledger <url> --batch ${batch}`);
     result = flags.resume ? await resumeBatch({ ...settings, ...store }) : await runBatch({ ...settings, ...store });
   } catch (error) {
@@ -175,6 +180,20 @@ async function batchAction(io: CliIo, self: Command, operation: BatchOperation, 
   reportUnknown(io, outcomes, run);
 }
 
+/** The ledger's settings from the flags: its URL, the listen URL when given, and its notices said on stderr. */
+function ledgerSettings(io: CliIo, flags: BatchFlags) {
+  return {
+    ledger: flags.ledger!,
+    ...(flags.ledgerListenUrl === undefined ? {} : { ledgerListen: flags.ledgerListenUrl }),
+    onNotice: (message: string) => warn(io, paint(io, 'yellow', `gw: ${message}`, io.stderr)),
+  };
+}
+
+/** The ledger's part of a printed command: its URL and listen URL, when the batch is kept in a ledger. */
+function ledgerParts(flags: BatchFlags): { ledger?: string; ledgerListen?: string } {
+  return { ...(flags.ledger ? { ledger: flags.ledger } : {}), ...(flags.ledgerListenUrl ? { ledgerListen: flags.ledgerListenUrl } : {}) };
+}
+
 /** Says how many orders ended unknown and how to settle the first; sets the exit status of an unfinished batch. */
 export function reportUnknown(io: CliIo, outcomes: readonly OrderOutcome[], run: { exitCode: number }): void {
   const unknown = outcomes.filter((o) => o.kind === 'unknown');
@@ -188,9 +207,9 @@ export async function runWorkerCommand(io: CliIo, self: Command, flags: BatchFla
   const settings = await batchSettings(io, flags, stop, progress);
   say(io, `worker on batch ${flags.batch} in ${maskedLedgerUrl(flags.ledger)}`);
   try {
-    return await runBatchWorker({ ...settings, ledger: flags.ledger, batch: flags.batch });
+    return await runBatchWorker({ ...settings, ...ledgerSettings(io, flags), batch: flags.batch });
   } catch (error) {
-    throw withResumeCommand(error, batchCommand(io, self, { operation: 'worker', ledger: flags.ledger, batch: flags.batch, resume: false }), true);
+    throw withResumeCommand(error, batchCommand(io, self, { operation: 'worker', ...ledgerParts(flags), batch: flags.batch, resume: false }), true);
   }
 }
 
