@@ -19,6 +19,8 @@ export interface TestTask {
 /** Scripts run instead of `test` in the queue: each a part of the package's tests, together all of them. */
 const SPLITS: Readonly<Record<string, readonly string[]>> = {
   '@gw/release-check': ['test:registry', 'test:packages'],
+  // The ledger's exactly-once and fleet tests again, their ledgers reached through PgBouncer in transaction mode.
+  '@gw/batch': ['test', 'test:pgbouncer'],
 };
 
 /**
@@ -26,7 +28,7 @@ const SPLITS: Readonly<Record<string, readonly string[]>> = {
  * them. The queue's timeline at the end of `node scripts/run-tests.ts` gives fresh figures.
  */
 const ESTIMATES: Readonly<Record<string, number>> = {
-  '@gw/batch:test': 186, '@gw/batch:test:node22': 148,
+  '@gw/batch:test': 186, '@gw/batch:test:node22': 148, '@gw/batch:test:pgbouncer': 80,
   '@gw/sandbox:test': 169, '@gw/sandbox:test:node22': 87,
   '@gw/release-check:test:registry': 150, '@gw/release-check:test:packages': 98,
   '@gw/client:test': 87, '@gw/client:test:node22': 58,

@@ -31,7 +31,8 @@ export function connectionProblem(error: unknown): LedgerConnectionError | null 
     return found('sslrootcert (the CA that signed the server\'s certificate) or the host name in the ledger URL', `the server's TLS certificate was refused (${code})`);
   }
   if (/does not support SSL/i.test(text)) return found('sslmode', 'the server does not take TLS connections, and the URL asks for TLS');
-  if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return found('sslrootcert, sslcert or sslkey', `a certificate or key file named in the ledger URL could not be read (${code})`);
+  // Without its cause: the file system's message names the file.
+  if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return new LedgerConnectionError({ setting: 'sslrootcert, sslcert or sslkey', problem: `a certificate or key file named in the ledger URL could not be read (${code})` });
   if (code === '28000') return found('sslmode, or the server\'s pg_hba.conf', `the server refused this connection: ${text.replace(/"[^"]*"/g, '"…"')}`);
   if (code === '28P01') return found("the ledger URL's user or password", 'the server refused the password');
   if (code === '3D000') return found("the database name in the ledger URL", 'the database does not exist');

@@ -75,9 +75,9 @@ export class LedgerListener {
       if (message.channel !== PROBE_CHANNEL) heard(message);
     };
     client.on('notification', onNotification);
-    const unlisten = channels.map((c) => `UNLISTEN ${c}`).join('; ');
+    const unlisten = channels.length === 0 ? 'SELECT 1' : channels.map((c) => `UNLISTEN ${c}`).join('; ');
     try {
-      await client.query(channels.map((c) => `LISTEN ${c}`).join('; '));
+      if (channels.length > 0) await client.query(channels.map((c) => `LISTEN ${c}`).join('; '));
       if (this.#delivers === null) this.#delivers = await this.#proven(client);
     } catch (error) {
       client.off('notification', onNotification);
@@ -93,6 +93,11 @@ export class LedgerListener {
       client.off('notification', onNotification);
       return listening.end(unlisten);
     };
+  }
+
+  /** Proves the wake-ups now (a listen URL the user gave is refused at once when it delivers nothing). */
+  async prove(): Promise<void> {
+    if (this.#delivers === null) await (await this.listen([], () => {}))();
   }
 
   /** Whether a notification sent through the ledger's pool reaches `client` within LISTEN_PROBE_MS. */

@@ -156,7 +156,13 @@ export class PgLedger {
       throw connectionProblem(error) ?? error;
     }
     const listen: ListenSource = options.listen ? { url: options.listen, given: true } : typeof connection === 'string' ? { url: connection, given: false } : { pool };
-    return new PgLedger(pool, owned, outage, options.batch ?? null, listen, options.onNotice);
+    const ledger = new PgLedger(pool, owned, outage, options.batch ?? null, listen, options.onNotice);
+    // A listen URL the user gave must deliver: refused here, before a batch starts, when it does not.
+    if (options.listen) await ledger.#listener.prove().catch(async (error: unknown) => {
+      await ledger.close().catch(() => {});
+      throw connectionProblem(error) ?? error;
+    });
+    return ledger;
   }
 
   /** The ledger failed its last statement and has not answered since (a worker starts nothing new meanwhile). */

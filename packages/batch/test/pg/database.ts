@@ -48,15 +48,15 @@ export function ledgerForFile(opened: (ledger: PgLedger) => void): void {
 
 /**
  * For one test file: a sandbox and a fresh database started before the file's tests (handed to `ready`, the database
- * as its URL), dropped and stopped after them.
+ * as its URL, through PgBouncer when the run asks, and as its direct URL), dropped and stopped after them.
  */
-export function sandboxAndDatabaseForFile(ready: (sandbox: Sandbox, ledgerUrl: string) => void): void {
+export function sandboxAndDatabaseForFile(ready: (sandbox: Sandbox, ledgerUrl: string, directUrl: string) => void): void {
   let sandbox: Sandbox | undefined;
   let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
   beforeAll(async () => {
     sandbox = await startSandbox();
     db = await freshDatabase();
-    ready(sandbox, db.url);
+    ready(sandbox, db.url, db.direct);
   });
   afterAll(async () => {
     await db?.drop();
