@@ -107,7 +107,7 @@ describe('a ledger behind PgBouncer in transaction mode', () => {
 });
 
 describe('a ledger whose server only reads', () => {
-  it('is refused at start, naming the URL to change (target_session_attrs); nothing is sent', async () => {
+  it("is refused at start, naming the URL to change (the primary's address); nothing is sent", async () => {
     const orders = await authorisedOrders(sandbox, 50, '3.00');
     const before = captures();
     const name = new URL(direct).pathname.slice(1);
@@ -116,7 +116,7 @@ describe('a ledger whose server only reads', () => {
     await admin.query(`ALTER DATABASE ${name} SET default_transaction_read_only = on`);
     try {
       const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: direct, batch: 'read-only', reconcile: sandboxReconciler });
-      await expect(run).rejects.toMatchObject({ name: 'LedgerConnectionError', details: { setting: expect.stringContaining('target_session_attrs') } });
+      await expect(run).rejects.toMatchObject({ name: 'LedgerConnectionError', details: { setting: expect.stringContaining("the primary's address") } });
       expect(captures()).toBe(before);
     } finally {
       await admin.query(`ALTER DATABASE ${name} RESET default_transaction_read_only`);

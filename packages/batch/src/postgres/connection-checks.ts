@@ -58,7 +58,7 @@ export async function checkConnection(client: pg.PoolClient): Promise<void> {
   const row = rows[0];
   if (row?.read_only === 'on' || row?.recovery) {
     throw new LedgerConnectionError({
-      setting: 'the ledger URL (target_session_attrs=read-write, or the primary\'s address)',
+      setting: "the ledger URL (the primary's address, not a standby's or a read-only pooler's) or default_transaction_read_only",
       problem: row.recovery ? 'the server is a standby, which only reads' : 'the connection only reads (default_transaction_read_only)',
     });
   }

@@ -1,10 +1,15 @@
 import { LedgerUnavailableError } from '../errors.ts';
 
-/** Driver and server errors that mean the connection was lost or could not be made (server stopped, restarting, unreachable). */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+/**
+ * Driver and server errors that mean the connection was lost or could not be made (server stopped, restarting,
+ * unreachable), or that a statement was stopped whole and may run again: cancelled (`statement_timeout`, an
+ * administrator), a lock not had in time (`lock_timeout`), a deadlock broken, or a server that turned read-only (a
+ * failover under way: the old primary a standby, the pooler or address not yet moved). Each rolls its statement back.
+ */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '57014', '55P03', '40001', '40P01', '25006']);
 const CONNECTION_MESSAGES = /Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i;
 
-/** True when `error` says the database could not be reached, not that a statement was wrong. */
+/** True when `error` says the database could not be reached or stopped a statement whole, not that a statement was wrong. */
 export function isConnectionLost(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (typeof code === 'string' && CONNECTION_CODES.has(code)) || (typeof message === 'string' && CONNECTION_MESSAGES.test(message));
