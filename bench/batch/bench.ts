@@ -14,7 +14,7 @@ import { createHmacSha256Signer, createSignableMessage } from '@gw/signer-interf
 import { encodeRequestBody } from '@gw/xml-codec';
 import { median, writeResultsSection } from '../results.ts';
 // The batch package's throwaway PostgreSQL cluster (initdb + pg_ctl as postgres, a free port, removed at the end).
-import { createDatabase, startCluster } from '@gw/test-postgres';
+import { createDatabase, startCluster, startPgBouncer } from '@gw/test-postgres';
 import { postgresCpuMicros, postgresCpuSince, processCpuMicros } from '../cpu.ts';
 import { setCaptureLatency, startSandboxProcess } from '../sandbox/sandbox-process.ts';
 import { fleetSection } from './fleet.ts';
@@ -34,8 +34,15 @@ const merchant = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id:
 const { child, url } = await startSandboxProcess();
 const cluster = await startCluster();
 const ledgerUrl = await createDatabase(cluster.url, 'bench');
-// The sandbox process is stopped at exit by startSandboxProcess; the cluster here.
-process.on('exit', () => cluster.stop());
+// The same ledger through PgBouncer in transaction mode, as production often reaches it: a pool as large as a worker's
+// own (concurrency + 4), so the pooler, not its size, is what the latency rows compare.
+const bouncer = await startPgBouncer(cluster, { poolMode: 'transaction', poolSize: CONCURRENCY + 4 });
+const pooledLedgerUrl = bouncer.urlFor(ledgerUrl);
+// The sandbox process is stopped at exit by startSandboxProcess; the cluster and the pooler here.
+process.on('exit', () => {
+  bouncer.stop();
+  cluster.stop();
+});
 const roundTripsPerChunk: number[] = [];
 // PostgreSQL's own CPU per request during each measured ledger run (its processes, from /proc), and how long intake took.
 const postgresCpuPerRequest: number[] = [];
@@ -98,7 +105,7 @@ const dir = mkdtempSync(join(tmpdir(), 'gw-bench-batch-'));
 const rows: string[] = [];
 const ROUNDS = Number(process.env.GW_BENCH_BATCH_ROUNDS ?? 15);
 const CHUNKS = Math.ceil(ORDERS / 50);
-type Side = 'hand' | 'batch' | 'batchJournal' | 'batchLedger';
+type Side = 'hand' | 'batch' | 'batchJournal' | 'batchLedger' | 'batchPooled' | 'batchPooledPolling';
 type Orders = Awaited<ReturnType<typeof authorise>>;
 /** runBatch's settings every side shares: these captures, the bench's concurrency, no outcomes kept in memory. */
 const capturing = (orders: Orders) => ({ client, operation: 'capture' as const, orders, concurrency: CONCURRENCY, keepOutcomes: false });
@@ -121,6 +128,11 @@ const sides: Record<Side, (orders: Orders, round: number, tag?: string) => Promi
     if (round >= 0) postgresCpuPerRequest.push(postgresCpuSince(clusterPort, before).total / CHUNKS);
     return m;
   },
+  // Through PgBouncer (transaction mode): woken on a direct listen connection, as the README advises, or polling.
+  batchPooled: (orders, round) =>
+    measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), ledger: pooledLedgerUrl, ledgerListen: ledgerUrl, batch: `bench-pooled-${round}-${Date.now()}` }), orders)),
+  batchPooledPolling: (orders, round) =>
+    measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), ledger: pooledLedgerUrl, onNotice: () => {}, batch: `bench-polling-${round}-${Date.now()}` }), orders)),
 };
 const order: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger'];
 const measured: Record<Side, { ms: number[]; ownCpu: number[]; sandboxCpu: number[] }> = {
@@ -128,6 +140,8 @@ const measured: Record<Side, { ms: number[]; ownCpu: number[]; sandboxCpu: numbe
   batch: { ms: [], ownCpu: [], sandboxCpu: [] },
   batchJournal: { ms: [], ownCpu: [], sandboxCpu: [] },
   batchLedger: { ms: [], ownCpu: [], sandboxCpu: [] },
+  batchPooled: { ms: [], ownCpu: [], sandboxCpu: [] },
+  batchPooledPolling: { ms: [], ownCpu: [], sandboxCpu: [] },
 };
 // A warm-up of every side first (2,000 orders each, not measured), as the client bench does: the JIT, not the
 // runner, would otherwise decide the first round.
@@ -169,12 +183,12 @@ rows.push(
 );
 
 // The headline rows: each side against the hand loop with the gateway LATENCIES ms away, sides rotated each round.
-const latencySides: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger'];
+const latencySides: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger', 'batchPooled', 'batchPooledPolling'];
 const headline: string[] = [
-  `**Against a gateway at a real distance** (the sandbox's capture latency set to 20 and 100 ms; ${ORDERS.toLocaleString('en')} captures, chunks of 50, concurrency ${CONCURRENCY}, ${LATENCY_ROUNDS} rounds per latency, sides rotated; the ratio is the median of each round's time over that round's hand loop; the wire's limit is ${CHUNKS} requests / ${CONCURRENCY} at a time × the latency). Goals: journal ≤ 1.03x and PostgreSQL ≤ 1.05x at 20 ms, both ≤ 1.02x at 100 ms.`,
+  `**Against a gateway at a real distance** (the sandbox's capture latency set to 20 and 100 ms; ${ORDERS.toLocaleString('en')} captures, chunks of 50, concurrency ${CONCURRENCY}, ${LATENCY_ROUNDS} rounds per latency, sides rotated; the ratio is the median of each round's time over that round's hand loop; the wire's limit is ${CHUNKS} requests / ${CONCURRENCY} at a time × the latency). Goals: journal ≤ 1.03x and PostgreSQL ≤ 1.05x at 20 ms, both ≤ 1.02x at 100 ms. The last two columns reach the same ledger through PgBouncer 1.18 in transaction mode (pool of ${CONCURRENCY + 4}, on this machine): woken on a direct listen connection (\`ledgerListen\`), or polling every \`pollMs\` (200 ms) with none.`,
   '',
-  '| latency | wire limit, ms | hand loop, ms | no journal | journal | PostgreSQL, one worker |',
-  '|---:|---:|---:|---:|---:|---:|',
+  '| latency | wire limit, ms | hand loop, ms | no journal | journal | PostgreSQL, one worker | via PgBouncer (transaction), direct listen | via PgBouncer, polling |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 for (const latency of LATENCIES) {
   await setCaptureLatency(url, latency);
@@ -187,7 +201,7 @@ for (const latency of LATENCIES) {
     }
   }
   const ratio = (side: Side) => `**${median(times[side]!.map((ms, round) => ms / times.hand![round]!)).toFixed(2)}x**`;
-  headline.push(`| ${latency} ms | ${Math.ceil(CHUNKS / CONCURRENCY) * latency} | ${median(times.hand!).toFixed(0)} | ${ratio('batch')} | ${ratio('batchJournal')} | ${ratio('batchLedger')} |`);
+  headline.push(`| ${latency} ms | ${Math.ceil(CHUNKS / CONCURRENCY) * latency} | ${median(times.hand!).toFixed(0)} | ${ratio('batch')} | ${ratio('batchJournal')} | ${ratio('batchLedger')} | ${ratio('batchPooled')} | ${ratio('batchPooledPolling')} |`);
   console.log(headline.at(-1));
 }
 await setCaptureLatency(url, 0);
@@ -213,6 +227,7 @@ rows.push(
 // The sandbox and the cluster above are done with: stopped, so that neither (the sandbox's heap of ~1M orders, the
 // cluster's autovacuum over their rows) takes CPU from the fleet's own.
 child.kill('SIGTERM');
+bouncer.stop();
 cluster.stop();
 rows.push('', ...(await quotaSection()));
 rows.push('', ...(await fleetSection()));
