@@ -2,11 +2,11 @@
 // mode (4 server connections for the database, fewer than the clients) a batch finishes with every order captured
 // once; its workers poll, said once, unless a direct listen URL wakes them; a listen URL through the pooler, statement
 // pooling and a read-only server are refused at start, naming the setting, with nothing sent. One process's intake
-// lease outlives it only until it expires.
+// lease outlives it only until it expires. In session mode it works as a direct connection does.
 import pg from 'pg';
 import { sandboxReconciler, type Sandbox } from '@gw/sandbox';
 import { startPgBouncer, type PgBouncer } from '@gw/test-postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { LedgerConnectionError, runBatch, runBatchWorker } from '../src/index.ts';
 import { PgLedger } from '../src/postgres/pg-ledger.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
@@ -16,6 +16,7 @@ let sandbox: Sandbox;
 let direct: string;
 let transaction: PgBouncer;
 let statement: PgBouncer;
+let session: PgBouncer;
 sandboxAndDatabaseForFile((started, _url, directUrl) => {
   sandbox = started;
   // The run's own ledgers may already go through a pooler (GW_TEST_LEDGER=pgbouncer): this file puts its own in front.
@@ -26,10 +27,12 @@ beforeAll(async () => {
   const admin = { url: inject('postgres').url! };
   transaction = await startPgBouncer(admin, { poolMode: 'transaction', poolSize: 4 });
   statement = await startPgBouncer(admin, { poolMode: 'statement', poolSize: 4 });
+  session = await startPgBouncer(admin, { poolMode: 'session', poolSize: 20 });
 });
 afterAll(() => {
   transaction?.stop();
   statement?.stop();
+  session?.stop();
 });
 
 /** The capture requests the sandbox received so far. */
@@ -37,13 +40,16 @@ const captures = () => sandbox.state.requests.filter((r) => r.path === '/v1/capt
 
 describe('a ledger behind PgBouncer in transaction mode', () => {
   it('a batch and a worker finish it, each order captured once; no notification comes through, so they poll, said once', async () => {
-    const orders = await authorisedOrders(sandbox, 600, '6.00');
+    const orders = await authorisedOrders(sandbox, 1_200, '6.00');
+    // A gateway 400 ms away: the batch lasts longer than the proof of the wake-ups (1 s), which a shorter one ends unsaid.
+    sandbox.faults.setRules({ '/v1/capture': { latencyMs: 400 } });
+    onTestFinished(() => sandbox.faults.setRules({}));
     const notices: string[] = [];
     const settings = { client: clientFor(sandbox), ledger: transaction.urlFor(direct), batch: 'pooled', reconcile: sandboxReconciler, concurrency: 3, pollMs: 50, onNotice: (m: string) => notices.push(m) };
     const worker = runBatchWorker(settings);
     const run = await runBatch({ ...settings, operation: 'capture', orders });
     const joined = await worker;
-    expect(run.counts).toEqual({ succeeded: 600, failed: 0, rejected: 0, unknown: 0 });
+    expect(run.counts).toEqual({ succeeded: 1_200, failed: 0, rejected: 0, unknown: 0 });
     expect(joined.counts).toEqual(run.counts);
     const applied = sandbox.state.appliedCounts('capture');
     for (const o of orders) expect(applied.get(o.transaction_id)).toBe(1);
@@ -103,6 +109,26 @@ describe('a ledger behind PgBouncer in transaction mode', () => {
     } finally {
       await second.close();
     }
+  }, 30_000);
+});
+
+describe('a ledger behind PgBouncer in session mode', () => {
+  it('works as a direct connection does: a batch and a worker finish it, each order captured once, woken through the pooler, nothing to say', async () => {
+    const orders = await authorisedOrders(sandbox, 300, '7.00');
+    sandbox.faults.setRules({ '/v1/capture': { latencyMs: 50 } });
+    const notices: string[] = [];
+    const settings = { client: clientFor(sandbox), ledger: session.urlFor(direct), batch: 'session-pooled', reconcile: sandboxReconciler, concurrency: 2, onNotice: (m: string) => notices.push(m) };
+    // A worker that would otherwise look once a minute: only a notification through the session pooler starts it.
+    const worker = runBatchWorker({ ...settings, pollMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const run = await runBatch({ ...settings, operation: 'capture', orders });
+    const joined = await worker;
+    sandbox.faults.setRules({});
+    expect(run.counts).toEqual({ succeeded: 300, failed: 0, rejected: 0, unknown: 0 });
+    expect(joined.worker.chunks).toBeGreaterThanOrEqual(1);
+    expect(notices).toEqual([]);
+    const applied = sandbox.state.appliedCounts('capture');
+    for (const o of orders) expect(applied.get(o.transaction_id)).toBe(1);
   }, 30_000);
 });
 

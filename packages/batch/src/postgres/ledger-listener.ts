@@ -66,9 +66,12 @@ export class LedgerListener {
     return this.#delivers;
   }
 
-  /** LISTENs on `channels`, calling `heard` with each notification; returns how to stop (nothing to stop when polling). */
-  async listen(channels: readonly string[], heard: (message: pg.Notification) => void): Promise<() => Promise<void>> {
-    if (this.#delivers === false) return async () => {};
+  /**
+   * LISTENs on `channels`, calling `heard` with each notification; returns how to stop (nothing to stop when polling).
+   * `signal` gives up while the first listen still waits for its proof: nothing is decided or said, nothing listened.
+   */
+  async listen(channels: readonly string[], heard: (message: pg.Notification) => void, signal?: AbortSignal): Promise<() => Promise<void>> {
+    if (this.#delivers === false || signal?.aborted) return async () => {};
     const listening = await connect(this.#source);
     const { client } = listening;
     const onNotification = (message: pg.Notification): void => {
@@ -76,15 +79,17 @@ export class LedgerListener {
     };
     client.on('notification', onNotification);
     const unlisten = channels.length === 0 ? 'SELECT 1' : channels.map((c) => `UNLISTEN ${c}`).join('; ');
+    let proof: boolean | null = this.#delivers;
     try {
       if (channels.length > 0) await client.query(channels.map((c) => `LISTEN ${c}`).join('; '));
-      if (this.#delivers === null) this.#delivers = await this.#proven(client);
+      if (proof === null) proof = await this.#proven(client, signal);
+      if (proof !== null) this.#delivers ??= proof;
     } catch (error) {
       client.off('notification', onNotification);
       await listening.end('SELECT 1').catch(() => {});
       throw error;
     }
-    if (!this.#delivers) {
+    if (!proof) {
       client.off('notification', onNotification);
       await listening.end(unlisten).catch(() => {});
       return async () => {};
@@ -100,17 +105,20 @@ export class LedgerListener {
     if (this.#delivers === null) await (await this.listen([], () => {}))();
   }
 
-  /** Whether a notification sent through the ledger's pool reaches `client` within LISTEN_PROBE_MS. */
-  async #proven(client: pg.ClientBase): Promise<boolean> {
+  /** Whether a notification sent through the ledger's pool reaches `client` within LISTEN_PROBE_MS; null when `signal` gave up first. */
+  async #proven(client: pg.ClientBase, signal?: AbortSignal): Promise<boolean | null> {
     const token = randomUUID();
     await client.query(`LISTEN ${PROBE_CHANNEL}`);
-    const arrived = new Promise<boolean>((resolve) => {
+    const arrived = new Promise<boolean | null>((resolve) => {
       const timer = setTimeout(() => done(false), LISTEN_PROBE_MS);
+      const onAbort = (): void => done(null);
+      signal?.addEventListener('abort', onAbort, { once: true });
       const onProbe = (message: pg.Notification): void => {
         if (message.channel === PROBE_CHANNEL && message.payload === token) done(true);
       };
-      const done = (delivered: boolean): void => {
+      const done = (delivered: boolean | null): void => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         client.off('notification', onProbe);
         resolve(delivered);
       };
@@ -119,7 +127,7 @@ export class LedgerListener {
     await this.#ledger.notify(PROBE_CHANNEL, token);
     const delivered = await arrived;
     await client.query(`UNLISTEN ${PROBE_CHANNEL}`).catch(() => {});
-    if (!delivered) this.#noDelivery();
+    if (delivered === false) this.#noDelivery();
     return delivered;
   }
 

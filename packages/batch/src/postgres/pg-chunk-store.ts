@@ -123,9 +123,9 @@ export class PgChunkStore implements ChunkStore {
     await ledger.renew(batch, holder, terms, chunks);
   }
 
-  watch(wake: () => void, pause: (ms: number) => void): Promise<() => Promise<void>> {
+  watch(wake: () => void, pause: (ms: number) => void, signal?: AbortSignal): Promise<() => Promise<void>> {
     this.#pause = pause;
-    return this.#options.ledger.listen(this.#options.batch, wake, pause);
+    return this.#options.ledger.listen(this.#options.batch, wake, pause, signal);
   }
 
   throttled(retryAfterMs: number, letThrough: number): Promise<void> {

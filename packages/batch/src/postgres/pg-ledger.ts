@@ -283,16 +283,16 @@ export class PgLedger {
    * its last open chunk, and `pause` with each throttle's wait, on a connection of its own that LISTENs (to the listen
    * URL when given); returns how to stop. A lost connection only stops the wake-ups: workers still poll, and learn of
    * a pause at their next step. Nothing is listened for when the connection delivers no notification (a transaction
-   * pooler): the ledger says so once.
+   * pooler): the ledger says so once. `signal` gives up (the run ended while its wake-ups were still being proven).
    */
-  async listen(id: string, wake: () => void, pause?: (ms: number) => void): Promise<() => Promise<void>> {
+  async listen(id: string, wake: () => void, pause?: (ms: number) => void, signal?: AbortSignal): Promise<() => Promise<void>> {
     const paused = `${id} `;
     const heard = (message: pg.Notification): void => {
       if (message.channel === PAUSE_CHANNEL) {
         if (pause && message.payload?.startsWith(paused)) pause(Number(message.payload.slice(paused.length)));
       } else if (message.payload === id) wake();
     };
-    return ridingOut(this.#outage, this.#batch, () => this.#listener.listen(pause ? [CHUNKS_CHANNEL, PAUSE_CHANNEL] : [CHUNKS_CHANNEL], heard));
+    return ridingOut(this.#outage, this.#batch, () => this.#listener.listen(pause ? [CHUNKS_CHANNEL, PAUSE_CHANNEL] : [CHUNKS_CHANNEL], heard, signal));
   }
 
   /**

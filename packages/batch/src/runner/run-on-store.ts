@@ -74,11 +74,14 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   let worker: WorkerStats | undefined;
   // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the store's watch. Once
   // the watch is on, the worker looks again: news sent before it was on (the batch over, chunks added) is not missed.
+  // A run over before the watch is set up (a short batch, while a ledger still proves its wake-ups) does not wait for it.
   const wakeUp = new WakeUp();
+  const unwatch = new AbortController();
   const watching = store
     .watch(
       () => wakeUp.wake(),
       (ms) => pausedByAnother(store, pacer, ms),
+      unwatch.signal,
     )
     .then((stop) => {
       wakeUp.wake();
@@ -116,6 +119,7 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
     await taking;
   } finally {
     if (progress) clearInterval(progress);
+    unwatch.abort();
     await (await watching)?.().catch(() => {});
   }
   if (failure !== null) throw (failure as { error: unknown }).error;

@@ -147,9 +147,9 @@ export interface ChunkStore {
   renew(chunks: readonly ClaimedChunk[]): Promise<void>;
   /**
    * Calls `wake` when another process adds chunks, and `pause` (ms) when another worker of the batch met a throttle;
-   * returns how to stop.
+   * returns how to stop. `signal` gives up setting it up (the run ended first): it then resolves at once, watching nothing.
    */
-  watch(wake: () => void, pause: (ms: number) => void): Promise<() => Promise<void>>;
+  watch(wake: () => void, pause: (ms: number) => void, signal?: AbortSignal): Promise<() => Promise<void>>;
   /**
    * A request of this worker was throttled, asking to wait `retryAfterMs`; the gateway let `letThrough` of this
    * worker's requests through in the last second: the whole batch pauses and slows (a shared store).
