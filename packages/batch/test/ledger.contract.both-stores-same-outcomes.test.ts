@@ -45,7 +45,8 @@ const stores: Store[] = [
       // Every table of the ledger, read from the catalog: one added later is dumped too.
       const tables = (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'gw\\_%' ORDER BY 1")).rows.map((r) => r.name);
       expect(tables).toContain('gw_batch_result');
-      const rows = await Promise.all(tables.map((t) => client.query(`SELECT * FROM ${t}`)));
+      const rows: pg.QueryResult[] = [];
+      for (const t of tables) rows.push(await client.query(`SELECT * FROM ${t}`));
       await client.end();
       return JSON.stringify(rows.map((r) => r.rows));
     },

@@ -72,22 +72,9 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
     stop.abort();
   };
   let worker: WorkerStats | undefined;
-  // The intake wakes this process's idle slots as it adds chunks; other processes' are woken by the store's watch. Once
-  // the watch is on, the worker looks again: news sent before it was on (the batch over, chunks added) is not missed.
-  // A run over before the watch is set up (a short batch, while a ledger still proves its wake-ups) does not wait for it.
   const wakeUp = new WakeUp();
   const unwatch = new AbortController();
-  const watching = store
-    .watch(
-      () => wakeUp.wake(),
-      (ms) => pausedByAnother(store, pacer, ms),
-      unwatch.signal,
-    )
-    .then((stop) => {
-      wakeUp.wake();
-      return stop;
-    })
-    .catch(() => null);
+  const watching = watchStore(store, pacer, wakeUp, unwatch.signal);
   try {
     const taking = given ? intakeAndCheck(store, settings, operation, given, signal, wakeUp).catch(failed) : null;
     // Nothing is sent before the input is known to be the batch's own.
@@ -129,6 +116,26 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes) for await (const outcome of store.outcomes()) outcomes.push(outcome);
   return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: run.journal, throttled: status.throttled ?? pacer.throttles, worker: worker! };
+}
+
+/**
+ * The store's watch for this run: the intake wakes this process's idle slots as it adds chunks; other processes' are
+ * woken by the watch. Once the watch is on, the worker looks again: news sent before it was on (the batch over, chunks
+ * added) is not missed. A run over before the watch is set up (a short batch, while a ledger still proves its
+ * wake-ups) aborts `signal` and does not wait for it. Resolves to how to stop watching (null when it failed).
+ */
+function watchStore(store: ChunkStore, pacer: Pacer, wakeUp: WakeUp, signal: AbortSignal): Promise<(() => Promise<void>) | null> {
+  return store
+    .watch(
+      () => wakeUp.wake(),
+      (ms) => pausedByAnother(store, pacer, ms),
+      signal,
+    )
+    .then((stop) => {
+      wakeUp.wake();
+      return stop;
+    })
+    .catch(() => null);
 }
 
 /**
