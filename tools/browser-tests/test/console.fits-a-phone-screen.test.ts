@@ -105,17 +105,17 @@ describe('the console on a phone (390 px) and a laptop (1280 px)', () => {
         }
         await screenshot(page, `console-${shotName(path)}-390`);
       }
-      // The README's screenshots: the orders list and the Faults page with drift.
-      await page.goto(`${sandbox.url}/sandbox/console`);
-      await docsScreenshot(page, 'console-orders-390');
-      await page.goto(`${sandbox.url}/sandbox/console/faults`);
-      await docsScreenshot(page, 'console-faults-390');
+      // The README's screenshots: orders, notifications, and the Faults page with drift.
+      for (const path of ['', 'notifications', 'faults']) {
+        await page.goto(`${sandbox.url}/sandbox/console/${path}`);
+        await docsScreenshot(page, `console-${shotName(path)}-390`);
+      }
     } finally {
       await page.close();
     }
   }, 60_000);
 
-  it('1280 px: lists stay tables (a header row, a row per line) and no page is wider than the screen', async () => {
+  it('1280 px: lists stay tables (a header row, a row per line), orders and notifications whole on screen, no page wider than it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     try {
       for (const path of [...Object.keys(LISTS), `orders/${refundedId}`]) {
@@ -130,9 +130,12 @@ describe('the console on a phone (390 px) and a laptop (1280 px)', () => {
       }))()`);
       expect(layout.header).toBeGreaterThan(0);
       for (const tops of layout.tops) expect(new Set(tops).size).toBe(1);
-      const { rows } = await cellsOf(page, 'Orders');
-      for (const cell of rows.flat()) expect([cell.label, cell.right <= 1280, cell.scrollWidth <= cell.clientWidth]).toEqual([cell.label, true, true]);
       await docsScreenshot(page, 'console-orders-1280');
+      for (const [path, name] of [['', 'Orders'], ['notifications', 'Notifications']] as const) {
+        await page.goto(`${sandbox.url}/sandbox/console/${path}`);
+        const { rows } = await cellsOf(page, name);
+        for (const cell of rows.flat()) expect([name, cell.label, cell.right <= 1280, cell.scrollWidth <= cell.clientWidth]).toEqual([name, cell.label, true, true]);
+      }
     } finally {
       await page.close();
     }

@@ -36,7 +36,7 @@ button.secondary{background:#fff;color:#1d3557}button.danger{background:#b42318;
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;background:#fff;border:1px solid #d9dde3;border-radius:6px;padding:.8rem;margin:0}
 dt{font-weight:600}dd{margin:0;word-break:break-word}
 @media (max-width:40rem){dl{grid-template-columns:6.6rem minmax(0,1fr);gap:.3rem .7rem}dd,dd *{overflow-wrap:anywhere}main{padding:.6rem}}
-td ul{margin:0;padding-left:1.1rem}
+td ul{margin:0;padding-left:1.1rem}td ol li{white-space:nowrap}
 /* On a narrow screen every list is a card per row, each cell labelled with its column: nothing to scroll sideways. */
 @media (max-width:48rem){
 table.list,table.list tbody,table.list tr{display:block}
