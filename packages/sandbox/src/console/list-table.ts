@@ -4,7 +4,7 @@ import { html, type SafeHtml } from './html.ts';
 /** A column of a list: its heading (also each cell's label on a narrow screen) and the class of its cells. */
 export interface ListColumn {
   readonly label: string;
-  /** `num` (right-aligned figures), `mono` (ids, paths, times) or `wide` (a card gives it a line of its own). */
+  /** Classes of its cells: `num` (right-aligned figures), `mono` (ids, paths, times), `wrap` (may wrap in a wide table). */
   readonly cell?: string;
 }
 
