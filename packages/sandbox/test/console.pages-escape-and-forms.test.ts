@@ -51,9 +51,23 @@ describe('web console', () => {
     expect(on.status).toBe(303);
     expect(on.headers.get('location')).toMatch(/^\/sandbox\/console\/faults\?notice=/);
     expect((await send(sandbox, 'capture', { capture_orders: [] })).status).toBe(503);
-    expect((await page('/sandbox/console/faults')).text).toContain('{&quot;http5xx&quot;:1}');
+    expect((await page('/sandbox/console/faults')).text).toContain('http5xx: 1');
     expect((await form('/sandbox/console/faults/off', {})).status).toBe(303);
     expect((await send(sandbox, 'capture', { capture_orders: [] })).status).not.toBe(503);
+  });
+
+  it('shows the answer drift in force beside the faults, escaped, and a form switches it off', async () => {
+    const put = await fetch(`${sandbox.url}/sandbox/api/drift`, { method: 'PUT', body: JSON.stringify({ capture: { add: { [HOSTILE]: 1 }, retype: ['capture_orders[].amount'] } }) });
+    expect(put.status).toBe(200);
+    const shown = (await page('/sandbox/console/faults')).text;
+    expect(shown).toContain('In force: 0 fault rules, 0 queued faults, 1 answer drift rule.');
+    expect(shown).toContain('change the type of <code>capture_orders[].amount</code>');
+    expect(shown).not.toContain(HOSTILE);
+    expect(shown).toContain('add <code>&quot;&gt;&lt;script&gt;');
+    const off = await form('/sandbox/console/drift/off', {});
+    expect([off.status, off.headers.get('location')]).toEqual([303, `/sandbox/console/faults?notice=${encodeURIComponent('answer drift is off: every answer follows the spec')}`]);
+    expect(await (await fetch(`${sandbox.url}/sandbox/api/drift`)).json()).toEqual({ rules: {} });
+    expect((await page('/sandbox/console/faults')).text).toContain('None: every answer follows the spec.');
   });
 
   it('shows the actions of a pending order, and a button settles it as the operator', async () => {

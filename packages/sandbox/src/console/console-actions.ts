@@ -59,6 +59,10 @@ export function runConsoleForm(deps: ControlDeps, subPath: string, form: URLSear
     deps.faults.clearQueued();
     return { back: '/sandbox/console/faults', notice: 'every fault is off' };
   }
+  if (subPath === 'drift/off') {
+    deps.drift.set({});
+    return { back: '/sandbox/console/faults', notice: 'answer drift is off: every answer follows the spec' };
+  }
   if (subPath === 'clock/advance') {
     const seconds = Number(form.get('seconds'));
     if (!Number.isFinite(seconds) || seconds < 0 || seconds > 10 * 366 * 86_400) throw invalid('cannot advance the clock', [{ path: 'seconds', message: 'must be a number of seconds from 0 to ten years' }]);

@@ -1,8 +1,10 @@
 import type { ControlDeps } from '../control/control-deps.ts';
 import { INJECTABLE_FAULT_KINDS } from '../control/fault-rules.ts';
 import { VARIANTS_BY_PATH } from '../server/routes.ts';
-import { html } from './html.ts';
+import { html, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
+import { listTable, type ListColumn } from './list-table.ts';
+import { driftSection } from './drift-section.ts';
 
 /** What each fault does, for the labels. */
 export const FAULT_LABELS: Record<string, string> = {
@@ -13,14 +15,25 @@ export const FAULT_LABELS: Record<string, string> = {
   'duplicate-notification': 'notification delivered twice',
 };
 
-/** Fault switches: rules in force, queued one-shot faults, and forms to switch faults on and off. */
+const RULE_COLUMNS: readonly ListColumn[] = [{ label: 'Path', cell: 'mono' }, { label: 'Rule', cell: 'mono' }];
+const QUEUED_COLUMNS: readonly ListColumn[] = [{ label: 'Path', cell: 'mono' }, { label: 'Next requests meet' }];
+
+/** One line on what is in force, so drift and faults show without scrolling. */
+function inForce(deps: ControlDeps): SafeHtml {
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const queued = Object.values(deps.faults.queued()).reduce((sum, kinds) => sum + kinds.length, 0);
+  const parts = [count(Object.keys(deps.faults.rules).length, 'fault rule'), count(queued, 'queued fault'), count(Object.keys(deps.drift.rules).length, 'answer drift rule')];
+  return html`<p class="muted" role="note">In force: ${parts.join(', ')}.</p>`;
+}
+
+/** Fault switches: rules in force, queued one-shot faults, answer drift in force, and forms to switch faults on and off. */
 export function faultsPage(deps: ControlDeps, notice: string | null): string {
   const paths = ['*', ...VARIANTS_BY_PATH.keys()];
   const pathOptions = paths.map((p) => html`<option value="${p}">${p === '*' ? '* (every operation)' : p}</option>`);
   const kindOptions = INJECTABLE_FAULT_KINDS.map((k) => html`<option value="${k}">${k}: ${FAULT_LABELS[k]}</option>`);
-  const rules = Object.entries(deps.faults.rules).map(([path, rule]) => html`<tr><td class="mono">${path}</td><td class="mono">${JSON.stringify(rule)}</td></tr>`);
-  const queued = Object.entries(deps.faults.queued()).map(([path, kinds]) => html`<tr><td class="mono">${path}</td><td>${kinds.join(', ')}</td></tr>`);
-  const content = html`<h1>Faults</h1>
+  const rules = Object.entries(deps.faults.rules).map(([path, rule]) => [path, Object.entries(rule).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ')]);
+  const queued = Object.entries(deps.faults.queued()).map(([path, kinds]) => [path, kinds.join(', ')]);
+  const content = html`<h1>Faults</h1>${inForce(deps)}
 <h2>Switch a fault on</h2>
 <form class="card" method="post" action="/sandbox/console/faults/switch"><label>Operation<select name="path">${pathOptions}</select></label>
 <label>Fault kind<select name="kind">${kindOptions}</select></label>
@@ -28,8 +41,9 @@ export function faultsPage(deps: ControlDeps, notice: string | null): string {
 <label>How many (next only)<input name="times" type="number" min="1" max="10000" value="1" inputmode="numeric"></label>
 <label>Added latency, ms (every request)<input name="latency" type="number" min="0" max="600000" value="" inputmode="numeric"></label>
 <button type="submit">Switch on</button></form>
-<h2>Rules in force (every request)</h2>${rules.length > 0 ? html`<div class="scroll"><table><thead><tr><th>Path</th><th>Rule</th></tr></thead><tbody>${rules}</tbody></table></div>` : html`<p class="muted">None.</p>`}
-<h2>Queued one-shot faults</h2>${queued.length > 0 ? html`<div class="scroll"><table><thead><tr><th>Path</th><th>Next requests meet</th></tr></thead><tbody>${queued}</tbody></table></div>` : html`<p class="muted">None.</p>`}
-<form class="card" method="post" action="/sandbox/console/faults/off"><button type="submit" class="secondary">Switch every fault off</button></form>`;
+<h2>Fault rules in force (every request)</h2>${rules.length > 0 ? listTable('Fault rules in force', RULE_COLUMNS, rules, '') : html`<p class="muted">None.</p>`}
+<h2>Queued one-shot faults</h2>${queued.length > 0 ? listTable('Queued one-shot faults', QUEUED_COLUMNS, queued, '') : html`<p class="muted">None.</p>`}
+<form class="card" method="post" action="/sandbox/console/faults/off"><button type="submit" class="secondary">Switch every fault off</button></form>
+${driftSection(deps.drift.rules)}`;
   return page('Faults', 'faults', content, notice);
 }

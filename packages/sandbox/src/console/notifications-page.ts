@@ -3,6 +3,7 @@ import { latestNotifications } from '../control/notifications.ts';
 import type { NotificationDelivery } from '../state.ts';
 import { html, segment, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
+import { listTable, type ListColumn } from './list-table.ts';
 
 /** Every attempt of a delivery: time, then the HTTP status or the error. */
 export function attemptsCell(d: NotificationDelivery): SafeHtml {
@@ -20,14 +21,30 @@ export function eventCell(d: NotificationDelivery): SafeHtml {
   return html`${d.eventKind}<br><span class="mono muted">${d.eventId}</span>${d.resendOf === null ? '' : html`<br><span class="muted">resend of #${d.resendOf}</span>`}`;
 }
 
+/** Whether a delivery reached its URL, as a badge. */
+export function deliveredBadge(d: NotificationDelivery): SafeHtml {
+  return d.delivered ? html`<span class="state ok">delivered</span>` : html`<span class="state bad">not delivered</span>`;
+}
+
+/** The columns of a delivery log (`withFor`: with the order or payout it is about). */
+export function notificationColumns(withFor: boolean): readonly ListColumn[] {
+  return [{ label: '#', cell: 'num' }, { label: 'Event' }, ...(withFor ? [{ label: 'For' }] : []), { label: 'To', cell: 'mono' }, { label: 'Status' }, { label: 'Attempts' }, { label: 'Resend' }];
+}
+
+const NOTIFICATION_COLUMNS = notificationColumns(true);
+
 /** The delivery log, newest first, with every attempt and a Resend button. */
 export function notificationsPage(deps: ControlDeps, notice: string | null): string {
-  const rows = latestNotifications(deps, 200).map(
-    (d) => html`<tr><td>${d.id}</td><td>${eventCell(d)}</td><td>${d.kind === 'payment' && deps.state.orders.has(d.key) ? html`<a class="mono" href="/sandbox/console/orders/${segment(d.key)}">${d.key}</a>` : html`<span class="mono">${d.key}</span>`}</td>
-<td class="mono">${d.url}</td><td>${d.delivered ? html`<span class="state ok">delivered</span>` : html`<span class="state bad">not delivered</span>`}</td><td>${attemptsCell(d)}</td><td>${resendForm(d, '/sandbox/console/notifications')}</td></tr>`,
-  );
+  const rows = latestNotifications(deps, 200).map((d) => [
+    d.id,
+    eventCell(d),
+    d.kind === 'payment' && deps.state.orders.has(d.key) ? html`<a class="mono" href="/sandbox/console/orders/${segment(d.key)}">${d.key}</a>` : html`<span class="mono">${d.key}</span>`,
+    d.url,
+    deliveredBadge(d),
+    attemptsCell(d),
+    resendForm(d, '/sandbox/console/notifications'),
+  ]);
   const content = html`<h1>Notifications</h1><p class="muted">${deps.state.notifications.length} notification(s), the newest 200 shown first. Resend makes a new delivery of the same event (same event id: a receiver that de-duplicates acknowledges it without running its handler again).</p>
-<div class="scroll"><table><thead><tr><th>#</th><th>Event</th><th>For</th><th>To</th><th>Status</th><th>Attempts</th><th></th></tr></thead>
-<tbody>${rows.length > 0 ? rows : html`<tr><td colspan="7">No notifications yet.</td></tr>`}</tbody></table></div>`;
+${listTable('Notifications', NOTIFICATION_COLUMNS, rows, 'No notifications yet.')}`;
   return page('Notifications', 'notifications', content, notice);
 }

@@ -5,9 +5,13 @@ import { challengePath, payPath } from '../pages/pay-token.ts';
 import type { SandboxOrder } from '../state.ts';
 import { html, segment, type SafeHtml } from './html.ts';
 import { page, stateBadge } from './layout.ts';
-import { attemptsCell, eventCell, resendForm } from './notifications-page.ts';
+import { listTable, type ListColumn } from './list-table.ts';
+import { attemptsCell, deliveredBadge, eventCell, notificationColumns, resendForm } from './notifications-page.ts';
 
 const ACTION_LABELS: Record<string, string> = { authorise: 'Authorise (shopper paid)', decline: 'Decline', cancel: 'Cancel (shopper cancelled)', expire: 'Expire (shopper left)' };
+
+const HISTORY_COLUMNS: readonly ListColumn[] = [{ label: 'At (UTC)', cell: 'mono' }, { label: 'Event' }, { label: 'By' }, { label: 'Detail' }];
+const REFUND_COLUMNS: readonly ListColumn[] = [{ label: 'Reference id', cell: 'mono' }, { label: 'Reference', cell: 'mono' }, { label: 'Amount', cell: 'num' }, { label: 'Reason' }];
 
 function actions(order: SandboxOrder): SafeHtml {
   if (order.state !== 'pending') {
@@ -33,14 +37,14 @@ ${order.recurringId ? html`<dt>Subscription</dt><dd class="mono">${order.recurri
 /** One order: details, the actions a shopper or operator could take, history, refunds, notifications. */
 export function orderPage(deps: ControlDeps, transactionId: string, notice: string | null): string {
   const order = findOrder(deps, transactionId);
-  const history = order.history.map((e) => html`<tr><td class="mono">${e.at.toISOString().replace('T', ' ').slice(0, 19)}</td><td>${e.event}</td><td>${e.by}</td><td>${e.detail ?? ''}</td></tr>`);
-  const refunds = order.refunds.map((r) => html`<tr><td class="mono">${r.referenceId}</td><td class="mono">${r.reference}</td><td class="num">${fromMinorUnits(r.amountMinor)} ${order.currency}</td><td>${r.reason}</td></tr>`);
+  const history = order.history.map((e) => [e.at.toISOString().replace('T', ' ').slice(0, 19), e.event, e.by, e.detail ?? '']);
+  const refunds = order.refunds.map((r) => [r.referenceId, r.reference, `${fromMinorUnits(r.amountMinor)} ${order.currency}`, r.reason]);
   const deliveries = deps.state.notifications.filter((d) => d.kind === 'payment' && d.key === order.transactionId);
-  const notes = deliveries.map((d) => html`<tr><td>${d.id}</td><td>${eventCell(d)}</td><td class="mono">${d.url}</td><td>${d.delivered ? html`<span class="state ok">delivered</span>` : html`<span class="state bad">not delivered</span>`}</td><td>${attemptsCell(d)}</td><td>${resendForm(d, `/sandbox/console/orders/${segment(order.transactionId)}`)}</td></tr>`);
+  const notes = deliveries.map((d) => [d.id, eventCell(d), d.url, deliveredBadge(d), attemptsCell(d), resendForm(d, `/sandbox/console/orders/${segment(order.transactionId)}`)]);
   const content = html`<p><a href="/sandbox/console">← Orders</a></p><h1>Order <span class="mono">${order.transactionId}</span></h1>
 ${details(deps, order)}<h2>Actions</h2>${actions(order)}
-<h2>History</h2><div class="scroll"><table><thead><tr><th>At (UTC)</th><th>Event</th><th>By</th><th>Detail</th></tr></thead><tbody>${history}</tbody></table></div>
-<h2>Refunds</h2>${refunds.length > 0 ? html`<div class="scroll"><table><thead><tr><th>Reference id</th><th>Reference</th><th>Amount</th><th>Reason</th></tr></thead><tbody>${refunds}</tbody></table></div>` : html`<p class="muted">None.</p>`}
-<h2>Notifications</h2>${notes.length > 0 ? html`<div class="scroll"><table><thead><tr><th>#</th><th>Event</th><th>To</th><th>Status</th><th>Attempts</th><th></th></tr></thead><tbody>${notes}</tbody></table></div>` : html`<p class="muted">None (the payment had no notify_url, or none was due yet).</p>`}`;
+<h2>History</h2>${listTable('History', HISTORY_COLUMNS, history, 'No events.')}
+<h2>Refunds</h2>${refunds.length > 0 ? listTable('Refunds', REFUND_COLUMNS, refunds, '') : html`<p class="muted">None.</p>`}
+<h2>Notifications</h2>${notes.length > 0 ? listTable('Notifications', notificationColumns(false), notes, '') : html`<p class="muted">None (the payment had no notify_url, or none was due yet).</p>`}`;
   return page(`Order ${order.transactionId}`, 'orders', content, notice);
 }
