@@ -45,8 +45,10 @@ export type RefundedNotification = NotificationEnvelope<'payment.refunded', 'ref
 export type CancelledNotification = NotificationEnvelope<'payment.cancelled', 'cancel', CancelOrderResult>;
 /** An authorised order was reviewed: `data.review_flag` `1` approved, `0` rejected (the order is then cancelled). */
 export type ReviewedNotification = NotificationEnvelope<'payment.reviewed', 'review', ReviewOrderResult>;
+/** The cancellation's result, plus `transaction_id`: the subscription's first payment (the sandbox's own member, UNKNOWNS U44). */
+export type SubscriptionCancelResult = Omit<CancelSubscriptionResponse, 'encryption_data'> & { readonly transaction_id: string };
 /** A subscription was cancelled (it is `Inactived` from now on); sent once, not for a repeated cancel. */
-export type SubscriptionCancelledNotification = NotificationEnvelope<'subscription.cancelled', 'cancelSubscription', Omit<CancelSubscriptionResponse, 'encryption_data'>>;
+export type SubscriptionCancelledNotification = NotificationEnvelope<'subscription.cancelled', 'cancelSubscription', SubscriptionCancelResult>;
 
 /** A later change to an existing order or subscription. */
 export type ChangeNotification = CapturedNotification | RefundedNotification | CancelledNotification | ReviewedNotification | SubscriptionCancelledNotification;
