@@ -153,7 +153,7 @@ describe('gw trigger', () => {
     expect([...sandbox.state.payouts.values()].map((p) => p.status).sort()).toEqual(['COMPLETED', 'FAILED']);
     const refused = capturedIo();
     expect(await runCli(['trigger', 'payout.lost', '--notify-url', listenUrl, '--base-url', sandbox.url, '--sandbox-defaults'], refused.io, refused.signals)).toBe(2);
-    expect(refused.err()).toContain('unknown kind payout.lost; trigger supports payment.authorised, payment.declined, payout.completed, payout.failed, payment.cancelled, payment.expired');
+    expect(refused.err()).toContain('unknown kind payout.lost; trigger supports payment.authorised, payment.declined, payout.completed, payout.failed, payment.cancelled, payment.expired, payment.captured, payment.refunded, payment.reviewed, subscription.cancelled');
     c.signals.emit('SIGINT');
     expect(await running).toBe(0);
   });

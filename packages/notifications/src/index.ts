@@ -1,5 +1,5 @@
-export { NOTIFICATION_KINDS, NOTIFICATION_TYPE, NOTIFICATION_VERSION, NOTIFYING_OPERATIONS, PAYMENT_KINDS, PAYOUT_KINDS, isNotificationKind, isNotifyingOperation, type NotificationKind, type NotifyingOperation, type PaymentKind, type PayoutKind } from './envelope/kinds.ts';
-export type { AlternativePaymentNotification, CardPaymentNotification, CheckoutPaymentNotification, NotificationEnvelope, NotificationEvent, PaymentNotification, PaymentResult, PayoutNotification } from './envelope/event.ts';
+export { NOTIFICATION_KINDS, NOTIFICATION_TYPE, NOTIFICATION_VERSION, NOTIFYING_OPERATIONS, ORDER_CHANGE_KINDS, PAYMENT_KINDS, PAYOUT_KINDS, SUBSCRIPTION_KINDS, isNotificationKind, isNotifyingOperation, type NotificationKind, type NotifyingOperation, type OrderChangeKind, type PaymentKind, type PayoutKind, type SubscriptionKind } from './envelope/kinds.ts';
+export type { AlternativePaymentNotification, CancelledNotification, CapturedNotification, CardPaymentNotification, ChangeNotification, CheckoutPaymentNotification, NotificationEnvelope, NotificationEvent, NotificationOfKind, PaymentNotification, PaymentResult, PayoutNotification, RefundedNotification, RefundResult, ReviewedNotification, SubscriptionCancelledNotification, SubscriptionCancelResult } from './envelope/event.ts';
 export { createNotificationEvent, newEventId, type NotificationEventInput } from './envelope/create-event.ts';
 export { envelopeProblems, isNotificationEvent } from './envelope/check-envelope.ts';
 export { NotificationNotRecordedError, NotificationRefusedError, type NotificationNotRecordedDetails, type NotificationRefusalDetails, type NotificationRefusalReason } from './errors.ts';
@@ -10,6 +10,7 @@ export { notificationMessage } from './format/signed-message.ts';
 export { constructEvent, constructEventSync, verifyNotification, verifyNotificationSync } from './receive/verify.ts';
 export { verifySettings, type VerifyOptions, type VerifySettings } from './receive/verify-settings.ts';
 export { createNotificationReceiver, type NotificationReceiver, type ReceiverOptions } from './receive/receiver.ts';
+export { handleByKind, type KindHandler, type KindHandlers } from './receive/by-kind.ts';
 export type { ReceiverAnswer, ReceiverOutcome } from './receive/answer.ts';
 export type { ClaimResult, DedupeStore } from './dedupe/store.ts';
 export { createMemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe/memory-store.ts';

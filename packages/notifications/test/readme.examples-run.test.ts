@@ -7,8 +7,8 @@ const examples = readmeExamples(new URL('../README.md', import.meta.url));
 afterAll(() => scratch.remove());
 
 describe('README examples', () => {
-  it('include the quick start, the WHATWG handler, the server limits, the full-disk store, the handler test and a custom decoder', () => {
-    expect(examples).toHaveLength(6);
+  it('include the quick start, handlers by kind, the WHATWG handler, the server limits, the full-disk store, the handler test and a custom decoder', () => {
+    expect(examples).toHaveLength(7);
   });
 
   it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs', async (index, code) => {
@@ -19,7 +19,8 @@ describe('README examples', () => {
       expect(printed[1]).toMatch(/^200 \{"outcome":"processed","id":"evt_[0-9a-f]{32}"\}$/);
       expect(printed[2]).toMatch(/^200 \{"outcome":"duplicate","id":"evt_[0-9a-f]{32}"\}$/);
     }
-    if (index === 2) {
+    if (code.includes('handleByKind(')) expect(printed).toEqual(['200 ["refunded 4.00 (partial)"]']);
+    if (code.includes('notificationRoute')) {
       const route = module.notificationRoute as (secret: string) => (request: Request) => Promise<Response>;
       expect((await route('readme-secret')(new Request('http://x/', { method: 'POST', body: '{}' }))).status).toBe(400);
     }

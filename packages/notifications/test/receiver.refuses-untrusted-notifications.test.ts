@@ -87,7 +87,7 @@ describe('a notification that cannot be trusted never reaches the handler', () =
     const n = await signedNotification({ event: cardEvent(), secret: SECRET });
     const notJson = await deliver(url, 'hello', n.headers);
     expect(notJson.json).toMatchObject({ code: 'GW_DECODE', reason: 'malformed' });
-    const wrong = JSON.stringify({ type: 'other', version: 2, id: '', kind: 'payment.refunded', created_at: 'yesterday', operation: 'capture', data: [] });
+    const wrong = JSON.stringify({ type: 'other', version: 2, id: '', kind: 'payment.chargeback', created_at: 'yesterday', operation: 'query', data: [] });
     expect((await deliver(url, wrong, n.headers)).json.reason).toBe('malformed');
     expect(refusals[1]!.details.problems).toHaveLength(7);
     expect(handled).toEqual([]);

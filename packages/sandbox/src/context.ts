@@ -24,7 +24,7 @@ export interface HandlerContext {
   /** How long a new redirect payment waits for the shopper (option `redirectExpiryMs`). */
   readonly redirectExpiryMs: number;
   /** Queues a signed notification of `record` to `url` (UNKNOWNS U44, U45). */
-  notify(kind: 'payment' | 'payout', url: unknown, key: string, record: WireRecord): void;
+  notify(kind: SandboxNotifyKind, url: unknown, key: string, record: WireRecord): void;
 }
 
 /** A string field of a record, or "" when absent or not a string. */

@@ -1,4 +1,5 @@
-import { createNotificationEvent, encodeGwNotification, isNotifyingOperation, type NotificationEncoder, type NotificationEvent } from '@gw/notifications';
+import { createNotificationEvent, encodeGwNotification, isNotificationKind, isNotifyingOperation, NOTIFICATION_KINDS, type NotificationEncoder, type NotificationEvent, type NotificationKind } from '@gw/notifications';
+import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { Signer } from '@gw/signer-interface';
 import { withoutCardData } from './card-data.ts';
 import type { WireRecord } from './context.ts';
@@ -27,6 +28,19 @@ export interface NotifyOptions {
    * its own clock, and an advanced sandbox clock must not make notifications stale.
    */
   readonly signingClock?: () => Date;
+  /**
+   * The event kinds sent; a state change of another kind is not notified (e.g. only the kinds a receiver built with an
+   * older @gw/notifications knows). Default every kind of envelope version 1 (UNKNOWNS U44).
+   */
+  readonly kinds?: readonly NotificationKind[];
+}
+
+/** The kinds to send, checked: an unknown kind is refused at start (`GW_CONFIG`). */
+function kindsToSend(kinds: readonly NotificationKind[] | undefined): ReadonlySet<NotificationKind> {
+  if (kinds === undefined) return new Set(NOTIFICATION_KINDS);
+  const unknown = Array.isArray(kinds) ? kinds.filter((k) => !isNotificationKind(k)) : ['(not an array)'];
+  if (unknown.length > 0) throw new GwError(GW_ERROR_CODES.config, `notify.kinds: ${unknown.map(String).join(', ')} is not a notification kind; the kinds are ${NOTIFICATION_KINDS.join(', ')}.`, { unknown });
+  return new Set(kinds);
 }
 
 /** What `Notifier.send` delivers: the result record of `operation`, to `url`. */
@@ -45,7 +59,8 @@ export interface NotificationRequest {
 export class Notifier {
   readonly #state: SandboxState;
   readonly #signer: Signer;
-  readonly #options: Required<NotifyOptions>;
+  readonly #options: Required<Omit<NotifyOptions, 'kinds'>>;
+  readonly #kinds: ReadonlySet<NotificationKind>;
   readonly #clock: () => Date;
   readonly #timers = new Set<NodeJS.Timeout>();
   readonly #inFlight = new Set<AbortController>();
@@ -65,14 +80,17 @@ export class Notifier {
       encode: options.encode ?? encodeGwNotification,
       signingClock: options.signingClock ?? (() => new Date()),
     };
+    this.#kinds = kindsToSend(options.kinds);
   }
 
-  /** Makes one event of a result and queues its deliveries; nothing for an absent or non-http URL. Returns the event. */
+  /** Makes one event of a result and queues its deliveries; nothing for an absent or non-http URL or a kind not sent. Returns the event. */
   send(request: NotificationRequest): NotificationEvent | null {
     const { url, operation } = request;
     if (this.#stopped || typeof url !== 'string' || !/^https?:\/\//.test(url) || !isNotifyingOperation(operation)) return null;
     const data = withoutCardData(request.record);
-    const event = createNotificationEvent({ kind: eventKindOf(request.kind, data), operation, data, createdAt: this.#clock() } as Parameters<typeof createNotificationEvent>[0]);
+    const kind = eventKindOf(request.kind, data);
+    if (!this.#kinds.has(kind)) return null;
+    const event = createNotificationEvent({ kind, operation, data, createdAt: this.#clock() } as Parameters<typeof createNotificationEvent>[0]);
     const coarse = request.kind.startsWith('payout') ? 'payout' : 'payment';
     for (let i = 0; i < (request.copies ?? 1); i++) this.#deliver({ url, kind: coarse, key: request.key, event, resendOf: null });
     return event;

@@ -7,6 +7,7 @@ import { clientFor, gatewayConfig, type GatewayFlags } from '../gateway.ts';
 import type { CliIo } from '../io.ts';
 import { say } from '../output.ts';
 import { control, controlTokenFrom } from './sandbox-control.ts';
+import { CHANGES } from './trigger-changes.ts';
 import type { CommandContext } from './command-context.ts';
 
 /** Kinds `trigger` can cause with a direct request, and the request that does. */
@@ -48,12 +49,23 @@ async function settledRedirectPayment(io: CliIo, flags: GatewayFlags & { notifyU
   return transactionId;
 }
 
-const KINDS = [...Object.keys(DIRECT), ...Object.keys(SETTLED)];
+const KINDS = [...Object.keys(DIRECT), ...Object.keys(SETTLED), ...Object.keys(CHANGES)];
+
+/** Runs the operations of a change kind (an approved payment, then the change) through @gw/client. */
+async function triggerChange(io: CliIo, flags: GatewayFlags & { notifyUrl: string }, change: (typeof CHANGES)[string]): Promise<string> {
+  const client = await clientFor(io, gatewayConfig(io, flags));
+  try {
+    return await change(client, flags.notifyUrl);
+  } finally {
+    await client.close();
+  }
+}
 
 /**
  * `gw trigger KIND --notify-url URL`: makes the sandbox send a notification of that kind, by a request that ends in it
- * (a test card payment, a payout, or a payout of a failing amount), or for `payment.cancelled` / `payment.expired` by a
- * pending alternative-method payment that the sandbox's control API then cancels or expires as an operator would.
+ * (a test card payment, a payout, or a payout of a failing amount), for `payment.cancelled` / `payment.expired` by a
+ * pending alternative-method payment that the sandbox's control API then cancels or expires as an operator would, and
+ * for a change (captured, refunded, reviewed, subscription cancelled) by an approved payment and then that change.
  */
 export function registerTrigger(program: Command, { io, withGatewayOptions }: CommandContext): void {
   withGatewayOptions(
@@ -68,6 +80,12 @@ export function registerTrigger(program: Command, { io, withGatewayOptions }: Co
     if (settle) {
       const transactionId = await settledRedirectPayment(io, flags, settle);
       say(io, `authoriseAlternative sent, then ${settle} through the control API: transaction ${transactionId}; the sandbox now notifies ${flags.notifyUrl} (${kind})`);
+      return;
+    }
+    const change = Object.hasOwn(CHANGES, kind) ? CHANGES[kind] : undefined;
+    if (change) {
+      const did = await triggerChange(io, flags, change);
+      say(io, `${did}; the sandbox now notifies ${flags.notifyUrl} (payment.authorised, then ${kind})`);
       return;
     }
     const make = DIRECT[kind];

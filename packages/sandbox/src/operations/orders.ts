@@ -2,6 +2,7 @@
 import { operations } from '@gw/types';
 import { text, type HandlerContext, type WireRecord } from '../context.ts';
 import { fromMinorUnits, toMinorUnits } from '../money.ts';
+import { notifyOrderChange } from './change-notification.ts';
 import { ELEMENT_NEEDS, missingFields } from './needed-to-act.ts';
 import type { OrderOperation } from './order-operation.ts';
 import type { SandboxOrder } from '../state.ts';
@@ -59,7 +60,8 @@ function blockedFor(order: SandboxOrder, allowed: readonly SandboxOrder['state']
   }
 }
 
-function captureOne(element: WireRecord, ctx: HandlerContext): string | null {
+/** Captures one order: the order when captured, else the element's error. */
+function captureOne(element: WireRecord, ctx: HandlerContext): SandboxOrder | string {
   const order = findChecked(element, ctx);
   if (typeof order === 'string') return order;
   const blocked = blockedFor(order, ['authorised']);
@@ -68,10 +70,11 @@ function captureOne(element: WireRecord, ctx: HandlerContext): string | null {
   order.capturedMinor = order.amountMinor;
   ctx.state.record('capture', order.transactionId, order.amountMinor);
   ctx.state.addEvent(order, 'captured', 'api', ctx.clock(), `${order.amount} ${order.currency}`);
-  return null;
+  return order;
 }
 
-function cancelOne(element: WireRecord, ctx: HandlerContext): string | null {
+/** Cancels one authorised order: the order when cancelled, else the element's error. */
+function cancelOne(element: WireRecord, ctx: HandlerContext): SandboxOrder | string {
   const order = findChecked(element, ctx);
   if (typeof order === 'string') return order;
   const blocked = blockedFor(order, ['authorised']);
@@ -79,11 +82,11 @@ function cancelOne(element: WireRecord, ctx: HandlerContext): string | null {
   order.state = 'cancelled';
   ctx.state.record('cancel', order.transactionId);
   ctx.state.addEvent(order, 'cancelled', 'api', ctx.clock());
-  return null;
+  return order;
 }
 
 // UNKNOWNS U39: `1` approves, `0` rejects (the order is cancelled); other values are refused per element.
-function reviewOne(element: WireRecord, ctx: HandlerContext): string | null {
+function reviewOne(element: WireRecord, ctx: HandlerContext): SandboxOrder | string {
   const order = findChecked(element, ctx, []);
   if (typeof order === 'string') return order;
   const flag = element.review_flag;
@@ -94,7 +97,7 @@ function reviewOne(element: WireRecord, ctx: HandlerContext): string | null {
   if (flag === '0') order.state = 'cancelled';
   ctx.state.record('review', order.transactionId);
   ctx.state.addEvent(order, flag === '1' ? 'review-approved' : 'review-rejected', 'api', ctx.clock());
-  return null;
+  return order;
 }
 
 function statusFields(op: OrderOperation, error: string | null): WireRecord {
@@ -102,9 +105,10 @@ function statusFields(op: OrderOperation, error: string | null): WireRecord {
   return { [batch.statusField]: error ? '0' : '1', error_message: error ?? '' };
 }
 
-function refundOne(element: WireRecord, ctx: HandlerContext): WireRecord {
+/** Refunds part or all of one captured order: the element's result fields, and the order when refunded. */
+function refundOne(element: WireRecord, ctx: HandlerContext): { fields: WireRecord; order: SandboxOrder | null } {
   // A refused refund has no refund_reference_id (undefined: left out, never filled from the spec).
-  const fail = (message: string): WireRecord => ({ refund_message: message, refund_reference: '', refund_reference_id: undefined, refund_status: '0', error_message: message });
+  const fail = (message: string) => ({ fields: { refund_message: message, refund_reference: '', refund_reference_id: undefined, refund_status: '0', error_message: message }, order: null });
   const order = findChecked(element, ctx);
   if (typeof order === 'string') return fail(order);
   const blocked = blockedFor(order, ['captured', 'partially_refunded']);
@@ -121,7 +125,7 @@ function refundOne(element: WireRecord, ctx: HandlerContext): WireRecord {
   order.state = refunded + amount === order.capturedMinor ? 'refunded' : 'partially_refunded';
   ctx.state.record('refund', referenceId, amount);
   ctx.state.addEvent(order, 'refunded', 'api', ctx.clock(), `${referenceId}: ${fromMinorUnits(amount)} ${order.currency}`);
-  return { refund_message: '0000:Success', refund_reference: reference, refund_reference_id: referenceId, refund_status: '1', error_message: '' };
+  return { fields: { refund_message: '0000:Success', refund_reference: reference, refund_reference_id: referenceId, refund_status: '1', error_message: '' }, order };
 }
 
 function echoElement(op: OrderOperation, element: unknown): WireRecord {
@@ -135,6 +139,21 @@ function echoElement(op: OrderOperation, element: unknown): WireRecord {
   return out;
 }
 
+/** The element result of a capture, cancel or review; an applied change is notified (UNKNOWNS U44). */
+function statusResult(op: OrderOperation, echo: WireRecord, outcome: SandboxOrder | string, ctx: HandlerContext): WireRecord {
+  const result = { ...echo, ...statusFields(op, typeof outcome === 'string' ? outcome : null) };
+  if (typeof outcome !== 'string') notifyOrderChange(ctx, op, outcome, result);
+  return result;
+}
+
+/** The element result of a refund; an applied refund is notified (UNKNOWNS U44). */
+function refundResult(echo: WireRecord, element: WireRecord, ctx: HandlerContext): WireRecord {
+  const { fields, order } = refundOne(element, ctx);
+  const result = { ...echo, ...fields };
+  if (order) notifyOrderChange(ctx, 'refund', order, result);
+  return result;
+}
+
 /** Runs one batch operation: every element gets its own result, in request order (UNKNOWNS U37). */
 export function runOrderBatch(op: OrderOperation, record: WireRecord, ctx: HandlerContext): WireRecord {
   const batch = operations[op].batch;
@@ -144,13 +163,13 @@ export function runOrderBatch(op: OrderOperation, record: WireRecord, ctx: Handl
     const echo = echoElement(op, e);
     switch (op) {
       case 'capture':
-        return { ...echo, ...statusFields(op, captureOne(e, ctx)) };
+        return statusResult(op, echo, captureOne(e, ctx), ctx);
       case 'cancel':
-        return { ...echo, ...statusFields(op, cancelOne(e, ctx)) };
+        return statusResult(op, echo, cancelOne(e, ctx), ctx);
       case 'review':
-        return { ...echo, ...statusFields(op, reviewOne(e, ctx)) };
+        return statusResult(op, echo, reviewOne(e, ctx), ctx);
       case 'refund':
-        return { ...echo, ...refundOne(e, ctx) };
+        return refundResult(echo, e, ctx);
     }
   });
   return { merchant_id: ctx.merchantId, account_id: ctx.accountId, return_status: '1', return_message: 'OK', [batch.responseArray]: results };

@@ -10,9 +10,12 @@ export function cancelSubscription(record: WireRecord, ctx: HandlerContext): Wir
   if (!sub || sub.merchantId !== ctx.merchantId || sub.contractName !== contractName) {
     return { ...base, cancel_status: '0', error_message: 'E401:no subscription with this recurring_id and contract_name' };
   }
+  const result = { ...base, cancel_status: '1', error_message: '' };
   if (sub.status !== 'Inactived') {
     sub.status = 'Inactived';
     ctx.state.record('cancel-subscription', recurringId);
+    // UNKNOWNS U44: notified once, to the notify_url of the subscription's first payment; a repeated cancel changes nothing.
+    ctx.notify('subscription.cancelled', ctx.state.orders.get(sub.transactionId)?.record.notify_url, sub.transactionId, { ...result, transaction_id: sub.transactionId });
   }
-  return { ...base, cancel_status: '1', error_message: '' };
+  return result;
 }
