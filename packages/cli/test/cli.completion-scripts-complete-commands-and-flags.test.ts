@@ -55,13 +55,14 @@ describe('gw completion', () => {
 
   it('bash completes commands, subcommands, flags after arguments, and the choices of an argument', async () => {
     const script = await scriptFile('bash');
-    const [command, flag, subcommand, shells, afterValue, version] = bashOffers(script, [
+    const [command, flag, subcommand, shells, afterValue, version, helpFor] = bashOffers(script, [
       ['gw', 'ba'],
       ['gw', 'batch', 'capture', 'f.csv', '--led'],
       ['gw', 'ledger', 'm'],
       ['gw', 'completion', ''],
       ['gw', 'batch', '--journal', 'batch', '--res'],
       ['gw', '--ver'],
+      ['gw', 'help', 'ba'],
     ]);
     expect(command).toEqual(['batch']);
     expect(flag).toContain('--ledger');
@@ -70,6 +71,7 @@ describe('gw completion', () => {
     expect(shells).toEqual(['bash', 'zsh', 'fish']);
     expect(afterValue).toEqual(['--resume', '--results']); // "batch" after --journal is its value, not a command
     expect(version).toEqual(['--version']);
+    expect(helpFor).toEqual(['batch']);
   });
 
   it('bash offers every flag each command lists in its help, and nothing else', async () => {

@@ -54,9 +54,14 @@ export function completionTree(command: Command, parentPath = ''): CompletionNod
       takesValue: option.required,
       summary: shortSummary(option.description),
     })),
-    subcommands: help.visibleCommands(command).map((sub) => completionTree(sub, path)),
+    subcommands: help.visibleCommands(command).map((sub) => (command.commands.includes(sub) ? completionTree(sub, path) : helpCommandNode(command, sub, path))),
     argumentChoices: command.registeredArguments.map((argument) => (argument.argChoices ? argument.argChoices.map(word) : null)),
   };
+}
+
+/** commander's own `help [command]` (listed, not among `commands`): its argument is one of its siblings. */
+function helpCommandNode(parent: Command, helpCommand: Command, parentPath: string): CompletionNode {
+  return { ...completionTree(helpCommand, parentPath), argumentChoices: [parent.commands.map((sibling) => word(sibling.name()))] };
 }
 
 /** Every node of the tree, the root first. */
