@@ -3,9 +3,11 @@
 // a TypeError) this file still loads and says so plainly; the program is imported only once the version is known good.
 import { EXIT_CODES } from './exit-codes.ts';
 import { nodeTooOld } from './node-version.ts';
+import { dropOwnExperimentalWarnings } from './own-experimental-warnings.ts';
 
 const tooOld = nodeTooOld(process.versions.node);
 if (tooOld === null) {
+  dropOwnExperimentalWarnings();
   const { main } = await import('./main.ts');
   process.exitCode = await main();
 } else {

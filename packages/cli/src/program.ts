@@ -23,7 +23,7 @@ function withGatewayOptions(command: Command): Command {
 /**
  * Every command, in the order help lists them, each loaded only when needed: `gw batch worker` loads the batch
  * runner and the client, not the sandbox server, the proxy or the notifications receiver (a process of a fleet starts
- * faster); help, an unknown command or no command loads them all.
+ * faster); help, completion, an unknown command or no command loads them all.
  */
 const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   sandbox: async () => (await import('./commands/sandbox.ts')).registerSandbox,
@@ -37,12 +37,16 @@ const COMMANDS: Record<string, () => Promise<RegisterCommand>> = {
   spec: async () => (await import('./commands/spec.ts')).registerSpec,
   trigger: async () => (await import('./commands/trigger.ts')).registerTrigger,
   notifications: async () => (await import('./commands/notifications.ts')).registerNotifications,
+  completion: async () => (await import('./commands/completion.ts')).registerCompletion,
 };
 
-/** The commands `argv` needs: the one it names first, or all of them (help, an unknown command, none). */
+/** Commands that read the whole program (its other commands and their flags), so every command is loaded for them. */
+const NEEDS_EVERY_COMMAND = new Set(['completion']);
+
+/** The commands `argv` needs: the one it names first, or all of them (help, completion, an unknown command, none). */
 function commandsFor(argv: readonly string[]): string[] {
   const first = argv[0];
-  return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  return first !== undefined && Object.hasOwn(COMMANDS, first) && !NEEDS_EVERY_COMMAND.has(first) ? [first] : Object.keys(COMMANDS);
 }
 
 /** Runs `gw` with `argv` (without the node and script names); resolves to the exit status. */

@@ -61,6 +61,19 @@ describe('gw on a Node.js that is too old', () => {
     }
   });
 
+  it.skipIf(old === null)(`the installed command (bin/gw.js, run by npx gw) on the system Node (${old?.version}) says so and exits ${EXIT_CODES.unsupportedNode}, not a SyntaxError`, () => {
+    const bin = join(src, '..', 'bin', 'gw.js');
+    expect(existsSync(join(src, '..', 'dist', 'bundle', 'gw.js')), 'run pnpm build first').toBe(true);
+    for (const args of [['--version'], ['demo'], ['--help']]) {
+      const run = spawnSync(old!.path, [bin, ...args], { encoding: 'utf8', timeout: 20_000 });
+      expect(run.stderr).toContain('gw needs Node.js 22.18 or newer');
+      expect(run.stderr).toContain(`this is Node.js ${old!.version}`);
+      expect(run.stderr).not.toMatch(/SyntaxError|TypeError|ERR_|at .*\.js:\d+/);
+      expect(run.stdout).toBe('');
+      expect(run.status).toBe(EXIT_CODES.unsupportedNode);
+    }
+  });
+
   it('the bin on this Node.js runs the program', () => {
     const run = spawnSync(process.execPath, ['--conditions=@gw/source', join(src, 'bin.ts'), '--help'], { encoding: 'utf8', timeout: 30_000 });
     expect(run.status).toBe(0);
