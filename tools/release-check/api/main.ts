@@ -102,6 +102,14 @@ export function changeSummary(changes: readonly ApiChange[]): string {
   return `api:check: ${changes.length} package(s) differ from their last release (api/*.released.api.md); the bump each needs and the pending changesets naming it with that bump:\n${changes.map(describeChange).join('\n')}${caveat}`;
 }
 
+/** One command recording every uncovered change (the largest bump they need, every package named), or null. */
+export function recordCommand(changes: readonly ApiChange[]): string | null {
+  const uncovered = changes.filter((c) => !isCovered(c));
+  if (uncovered.length === 0) return null;
+  const bump = uncovered.some((c) => c.needed === 'major') ? 'major' : 'minor';
+  return `pnpm spec:changeset ${bump} "<what changed, for the CHANGELOG>" ${uncovered.map((c) => c.name).join(' ')}`;
+}
+
 /** Runs `--update`, `--snapshot` or (the default) `--check` on the workspace at `root`. */
 function runCommand(values: { update?: boolean; snapshot?: boolean; root?: string }): void {
   const root = resolve(values.root ?? join(import.meta.dirname, '../../..'));
@@ -116,7 +124,8 @@ function runCommand(values: { update?: boolean; snapshot?: boolean; root?: strin
     const { problems, changes } = checkApi(root);
     console.log(changeSummary(changes));
     if (problems.length > 0) {
-      console.error(`api:check: ${problems.length} problem(s)\n${problems.join('\n')}`);
+      const record = recordCommand(changes);
+      console.error(`api:check: ${problems.length} problem(s)\n${problems.join('\n')}${record ? `\napi:check: record the change(s) in one changeset naming every package they touch: ${record}` : ''}`);
       process.exit(1);
     }
     console.log(`api:check: every API report matches the build and the pending changesets (${Math.round(performance.now() - started)} ms)`);

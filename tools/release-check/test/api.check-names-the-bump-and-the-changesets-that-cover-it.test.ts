@@ -41,6 +41,7 @@ describe('api:check names the bump a change needs and the changesets that cover 
     expect(stderr).toContain('@gw/a: needs a minor changeset naming it (pending for @gw/a: none)');
     expect(stderr).toContain('export interface Order { :: reference?: string;');
     expect(stderr).toContain('pnpm spec:changeset minor "<what changed, for the CHANGELOG>" @gw/a');
+    expect(stderr).toMatch(/^api:check: record the change\(s\) in one changeset naming every package they touch: pnpm spec:changeset minor "<what changed, for the CHANGELOG>" @gw\/a$/m);
   });
 
   it('a patch changeset for the package is not enough: it fails, naming the changeset and its bump', () => {
