@@ -91,7 +91,7 @@ describe('releasing to a real registry', () => {
     const check = await pnpmIn(scratch, ['api:check'], { allowFailure: true });
     const output = check.stdout + check.stderr;
     expect(check.code, output).not.toBe(0);
-    const command = new RegExp(`pnpm spec:changeset ${bump} "<what changed, for the CHANGELOG>" (.+)$`, 'm').exec(output);
+    const command = new RegExp(`^api:check: record the change\\(s\\) in one changeset naming every package they touch: pnpm spec:changeset ${bump} "<what changed, for the CHANGELOG>" (.+)$`, 'm').exec(output);
     expect(command, output).not.toBeNull();
     return command![1]!.trim().split(' ');
   };
@@ -133,7 +133,7 @@ describe('releasing to a real registry', () => {
     expect(before.stdout).toContain('settlement_date');
   }, 180_000);
 
-  it('a new optional response field with a minor changeset: api:check passes, 1.1.0 is released; the consumer type-checks the field and the sandbox returns it', async () => {
+  it('a new optional response field: api:check names the bump and the packages, with a minor changeset naming them it passes, 1.1.0 is released; the consumer type-checks the field and the sandbox returns it', async () => {
     editSpec(addCaptureFields);
     await pnpmIn(scratch, ['generate']);
     await pnpmIn(scratch, ['api:update']);
