@@ -16,6 +16,20 @@ const versionOf = (root: string, dir: string): string => (JSON.parse(readFileSyn
 const nextMinor = (version: string): string => version.replace(/^(\d+)\.(\d+)\.\d+$/, (_, major: string, minor: string) => `${major}.${Number(minor) + 1}.0`);
 const scratchCopies = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('gw-release-dry-run-'));
 
+// `pnpm release --dry-run --tests none` in `cwd`: the checks as `pnpm release` runs them (through pnpm: turbo asks for
+// it), but no package's tests; the scratch copy builds with the checkout's turbo cache. Returns its output.
+function dryRun(cwd: string): string {
+  const commonDir = git(repoRoot, 'rev-parse', '--path-format=absolute', '--git-common-dir').trim();
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key))), TURBO_CACHE_DIR: join(dirname(commonDir), '.turbo/cache') };
+  const args = ['release', '--dry-run', '--tests', 'none'];
+  const pnpm = process.env.npm_execpath;
+  const settings = { cwd, env, encoding: 'utf8' as const, timeout: 480_000 };
+  const result = pnpm && /pnpm/.test(pnpm) ? spawnSync(process.execPath, [pnpm, ...args], settings) : spawnSync('pnpm', args, settings);
+  const output = `${result.stdout}${result.stderr}`;
+  expect(result.status, output.slice(-4000)).toBe(0);
+  return output;
+}
+
 describe('pnpm release --dry-run', () => {
   let work: string;
   let scratch: string;
@@ -33,15 +47,7 @@ describe('pnpm release --dry-run', () => {
 
   it('prints each package with its version now → next, the bump and its changesets, and leaves git status empty', () => {
     const before = scratchCopies();
-    const commonDir = git(repoRoot, 'rev-parse', '--path-format=absolute', '--git-common-dir').trim();
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key))), TURBO_CACHE_DIR: join(dirname(commonDir), '.turbo/cache') };
-    // The checks as `pnpm release` runs them (through pnpm: turbo asks for it), but no package's tests (`--tests none`).
-    const args = ['release', '--dry-run', '--tests', 'none'];
-    const pnpm = process.env.npm_execpath;
-    const settings = { cwd: scratch, env, encoding: 'utf8' as const, timeout: 480_000 };
-    const result = pnpm && /pnpm/.test(pnpm) ? spawnSync(process.execPath, [pnpm, ...args], settings) : spawnSync('pnpm', args, settings);
-    const output = `${result.stdout}${result.stderr}`;
-    expect(result.status, output.slice(-4000)).toBe(0);
+    const output = dryRun(scratch);
     expect(git(scratch, 'status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(existsSync(join(scratch, '.changeset/capture-reference.md'))).toBe(true);
     expect(scratchCopies()).toEqual(before); // the scratch copy it versioned is gone
@@ -73,4 +79,14 @@ describe('pnpm release --dry-run', () => {
       rmSync(join(scratch, '.changeset/unknown-package.md'));
     }
   });
+
+  it('with no pending changeset it says nothing would be versioned and names the committed versions publish would send', () => {
+    git(scratch, 'rm', '-q', '.changeset/capture-reference.md', '.changeset/client-timeout-message.md');
+    git(scratch, 'commit', '-qm', 'released');
+    const output = dryRun(scratch);
+    expect(output).toContain('release: --dry-run: no pending changeset: nothing would be versioned or written');
+    expect(output).toContain(`@gw/types@${versionOf(scratch, 'types')}`);
+    expect(output).not.toContain('@gw/release-check@');
+    expect(git(scratch, 'status', '--porcelain', '--untracked-files=all')).toBe('');
+  }, 600_000);
 });
