@@ -4,11 +4,14 @@
 // spec-contract tests pass); any failure stops here, before anything is versioned. Then version every @gw package from the pending
 // changesets (a CHANGELOG.md each), keep the reports as the released ones, and publish to the registry the environment
 // or .npmrc names (npm_config_registry, `registry=`). Nothing built depends on the version (the CLI reads its
-// package.json at run time), so the build of the sources CI just tested is a turbo cache hit.
+// package.json at run time), so the build of the sources CI just tested is a turbo cache hit. `--dry-run` runs the same
+// checks, then versions a scratch copy of the tree instead (dry-run.ts), prints the plan and leaves the tree as it was.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { reportedPackages } from './api/main.ts';
+import { DryRunError, formatPlan, planRelease } from './dry-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -21,11 +24,13 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(
     [
-      'usage: pnpm release [--tests <package>]... [--tests all] [--dry-run]',
+      'usage: pnpm release [--tests <package>]... [--tests all|none] [--dry-run]',
       '  checks (each must pass, else nothing is versioned): generate --check, build, api:check, typecheck, tests',
       '  --tests   the packages whose tests run before versioning (default @gw/types: every operation\'s examples',
-      '            valid against its schemas, the seed\'s limits); `all` runs every package\'s tests',
-      '  --dry-run version but do not publish',
+      '            valid against its schemas, the seed\'s limits); `all` runs every package\'s tests, `none` none',
+      '  --dry-run the same checks, then print what the release would version, write and publish (each package, its',
+      '            version now → next, the bump, the changesets behind it; the files), worked out in a scratch copy',
+      '            that is removed: the tree is left as it was',
     ].join('\n'),
   );
   process.exit(0);
@@ -54,14 +59,40 @@ step('generated files match the spec', process.execPath, [codegen, '--check'], f
 step('build', bin('turbo'), ['run', 'build', '--output-logs=errors-only'], false);
 step('api reports and changesets', process.execPath, [api, '--check', '--root', root], false);
 step('typecheck', bin('turbo'), ['run', 'typecheck', '--output-logs=errors-only'], false);
-step('tests', bin('turbo'), ['run', 'test', '--output-logs=errors-only', ...(tests.includes('all') ? [] : tests.map((name) => `--filter=${name}`))], false);
+if (tests.includes('none')) console.log('release: tests: --tests none, skipped');
+else step('tests', bin('turbo'), ['run', 'test', '--output-logs=errors-only', ...(tests.includes('all') ? [] : tests.map((name) => `--filter=${name}`))], false);
 // With no pending changeset the committed versions are what is released (a release commit made by hand, as 1.0.0 was):
 // changesets' own `version` would refuse, so it is skipped and publish sends what is not on the registry yet.
 const pending = readdirSync(join(root, '.changeset')).filter((name) => name.endsWith('.md') && name !== 'README.md');
+if (values['dry-run']) dryRun(pending.length > 0);
 if (pending.length === 0) console.log('release: no pending changeset: publishing the committed versions');
 else {
   step('version', bin('changeset'), ['version'], false);
   step('released api reports', process.execPath, [api, '--snapshot', '--root', root], true);
 }
-if (values['dry-run']) console.log('release: --dry-run, not publishing');
-else step('publish', bin('changeset'), ['publish'], true);
+step('publish', bin('changeset'), ['publish'], true);
+
+/** The registry `changeset publish` would publish to, as npm reads it in `root` (.npmrc, npm_config_registry). */
+function registry(): string {
+  const result = spawnSync('npm', ['config', 'get', 'registry'], { cwd: root, encoding: 'utf8' });
+  return result.status === 0 && result.stdout.trim() !== '' ? result.stdout.trim() : 'the registry .npmrc or npm_config_registry names';
+}
+
+/** Prints what the release would version, write and publish, leaving the tree as it was; then exits. */
+function dryRun(versions: boolean): never {
+  if (!versions) {
+    const published = reportedPackages(root).map((p) => `${p.name}@${(JSON.parse(readFileSync(join(p.dir, 'package.json'), 'utf8')) as { version: string }).version}`);
+    console.log(`release: --dry-run: no pending changeset: nothing would be versioned or written; \`changeset publish\` would publish the committed versions not on the registry yet (${published.join(', ')}) to ${registry()}`);
+    process.exit(0);
+  }
+  const started = performance.now();
+  try {
+    console.log(formatPlan(planRelease(root), registry()));
+  } catch (error) {
+    if (!(error instanceof DryRunError)) throw error;
+    console.error(`release: --dry-run: ${error.message}\nrelease: --dry-run: the scratch copy is removed; this tree is as it was`);
+    process.exit(1);
+  }
+  console.log(`release: dry run: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}

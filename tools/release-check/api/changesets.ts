@@ -14,8 +14,25 @@ export function parseChangeset(text: string): Map<string, Bump> {
   return bumps;
 }
 
+/** One pending changeset: its file (relative to the repository, `.changeset/<name>.md`) and the bumps it declares. */
+export interface PendingChangeset {
+  readonly file: string;
+  readonly bumps: ReadonlyMap<string, Bump>;
+}
+
+/** The changesets pending in `changesetDir` (every `.md` but README.md), sorted by file name. */
+export function readPendingChangesets(changesetDir: string): PendingChangeset[] {
+  const files = existsSync(changesetDir) ? readdirSync(changesetDir).filter((f) => f.endsWith('.md') && f !== 'README.md').sort() : [];
+  return files.map((file) => ({ file: `.changeset/${file}`, bumps: parseChangeset(readFileSync(join(changesetDir, file), 'utf8')) }));
+}
+
+/** Whether bump `a` is at least bump `b` (major ≥ minor ≥ patch ≥ none). */
+export function atLeast(a: Bump, b: Bump): boolean {
+  return BUMP_ORDER.indexOf(a) >= BUMP_ORDER.indexOf(b);
+}
+
 function max(a: Bump, b: Bump): Bump {
-  return BUMP_ORDER.indexOf(a) >= BUMP_ORDER.indexOf(b) ? a : b;
+  return atLeast(a, b) ? a : b;
 }
 
 function globToRegExp(glob: string): RegExp {
@@ -28,9 +45,8 @@ function globToRegExp(glob: string): RegExp {
  */
 export function pendingBumps(changesetDir: string, packages: readonly string[]): Map<string, Bump> {
   const own = new Map<string, Bump>(packages.map((name) => [name, 'none']));
-  const files = existsSync(changesetDir) ? readdirSync(changesetDir).filter((f) => f.endsWith('.md') && f !== 'README.md') : [];
-  for (const file of files) {
-    for (const [name, bump] of parseChangeset(readFileSync(join(changesetDir, file), 'utf8'))) own.set(name, max(own.get(name) ?? 'none', bump));
+  for (const changeset of readPendingChangesets(changesetDir)) {
+    for (const [name, bump] of changeset.bumps) own.set(name, max(own.get(name) ?? 'none', bump));
   }
   const configPath = join(changesetDir, 'config.json');
   const fixed: string[][] = existsSync(configPath) ? (JSON.parse(readFileSync(configPath, 'utf8')).fixed ?? []) : [];

@@ -1,31 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pendingBumps } from '../api/changesets.ts';
 import { checkReports, snapshotReleased, updateReports } from '../api/main.ts';
 import { readReport } from '../api/report.ts';
-
-// A tiny workspace with two built packages in one fixed group, as the repository has: real files, real TypeScript.
-function writePackage(root: string, name: string, declarations: string): void {
-  const dir = join(root, 'packages', name);
-  mkdirSync(join(dir, 'dist'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `@gw/${name}`, version: '1.0.0', type: 'module', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }));
-  writeFileSync(join(dir, 'dist/index.d.ts'), declarations);
-}
-
-function changeset(root: string, file: string, bumps: Record<string, string>): void {
-  writeFileSync(join(root, '.changeset', file), `---\n${Object.entries(bumps).map(([n, b]) => `'${n}': ${b}`).join('\n')}\n---\nA change.\n`);
-}
-
-const V1 = 'export interface Order {\n  order_no?: string;\n  amount?: string;\n}\nexport declare function send(order: Order): Promise<void>;\n';
+import { changeset, V1, writePackage, writeWorkspace } from './support/api-workspace.ts';
 
 describe('API reports and the semver rule', () => {
   let root: string;
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'gw-api-'));
-    mkdirSync(join(root, '.changeset'));
-    writeFileSync(join(root, '.changeset/config.json'), JSON.stringify({ fixed: [['@gw/*']] }));
+    writeWorkspace(root);
     writePackage(root, 'a', V1);
     writePackage(root, 'b', 'export declare const limit = 50;\n');
     updateReports(root);
@@ -47,7 +33,7 @@ describe('API reports and the semver rule', () => {
   it('a new optional field needs a minor changeset; with one the check passes', () => {
     writePackage(root, 'a', V1.replace('amount?: string;', 'amount?: string;\n  reference?: string;'));
     updateReports(root);
-    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a minor changeset \(pending: none\)/);
+    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a minor changeset naming it \(pending for @gw\/a: none\)/);
     changeset(root, 'add-reference.md', { '@gw/a': 'minor' });
     expect(checkReports(root)).toEqual([]);
   });
@@ -57,7 +43,7 @@ describe('API reports and the semver rule', () => {
     updateReports(root);
     changeset(root, 'drop-amount.md', { '@gw/a': 'minor' });
     const text = checkReports(root).join('\n');
-    expect(text).toMatch(/@gw\/a: needs a major changeset \(pending: minor\)/);
+    expect(text).toMatch(/@gw\/a: needs a major changeset naming it \(pending for @gw\/a: minor in \.changeset\/drop-amount\.md\)/);
     expect(text).toContain('export interface Order { :: amount?: string;');
     expect(text).toContain('send(order: Order): Promise<void>;');
     changeset(root, 'drop-amount-major.md', { '@gw/a': 'major' });
@@ -80,7 +66,7 @@ describe('API reports and the semver rule', () => {
     snapshotReleased(root);
     writePackage(root, 'a', hidden('number'));
     updateReports(root);
-    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a major changeset \(pending: none\)[\s\S]*interface Hidden \{ :: code: string;/);
+    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a major changeset naming it \(pending for @gw\/a: none\)[\s\S]*interface Hidden \{ :: code: string;/);
   });
 
   it('a doc comment added to a member changes the report but needs no changeset', () => {
@@ -107,7 +93,7 @@ describe('API reports and the semver rule', () => {
     writeFileSync(join(root, 'packages/a/dist/records.d.ts'), types(['Capture', 'Payout', 'Balance']));
     updateReports(root);
     expect(readReport({ name: '@gw/a', dir: join(root, 'packages/a') })).toMatch(/Payout,\n\s+Balance\n/);
-    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a minor changeset \(pending: none\)/);
+    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a minor changeset naming it \(pending for @gw\/a: none\)/);
   });
 
   it('in a fixed group a major changeset for any member covers every member', () => {

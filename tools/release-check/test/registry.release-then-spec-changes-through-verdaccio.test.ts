@@ -84,7 +84,17 @@ describe('releasing to a real registry', () => {
     writeFileSync(specPath, stringify(doc, { lineWidth: 0 }));
   };
   // As the README says: `pnpm spec:changeset <bump> "<summary>"` (@gw/types by default; the fixed group versions all).
-  const changeset = (bump: string, summary: string) => pnpmIn(scratch, ['spec:changeset', bump, summary]);
+  const changeset = (bump: string, summary: string, packages: string[]) => pnpmIn(scratch, ['spec:changeset', bump, summary, ...packages]);
+  // The README's steps 4 and 5: after `pnpm api:update`, `pnpm api:check` names the bump and every package the change
+  // touches with the command recording it; it fails until a changeset names them.
+  const packagesToRecord = async (bump: string): Promise<string[]> => {
+    const check = await pnpmIn(scratch, ['api:check'], { allowFailure: true });
+    const output = check.stdout + check.stderr;
+    expect(check.code, output).not.toBe(0);
+    const command = new RegExp(`^api:check: record the change\\(s\\) in one changeset naming every package they touch: pnpm spec:changeset ${bump} "<what changed, for the CHANGELOG>" (.+)$`, 'm').exec(output);
+    expect(command, output).not.toBeNull();
+    return command![1]!.trim().split(' ');
+  };
 
   beforeAll(async () => {
     // Third-party dependencies (undici, ajv, commander, ...) come through the uplink; @gw/* only from this registry.
@@ -123,12 +133,15 @@ describe('releasing to a real registry', () => {
     expect(before.stdout).toContain('settlement_date');
   }, 180_000);
 
-  it('a new optional response field with a minor changeset: api:check passes, 1.1.0 is released; the consumer type-checks the field and the sandbox returns it', async () => {
+  it('a new optional response field: api:check names the bump and the packages, with a minor changeset naming them it passes, 1.1.0 is released; the consumer type-checks the field and the sandbox returns it', async () => {
     editSpec(addCaptureFields);
-    await changeset('minor', 'Capture results carry the day the capture settles, `settlement_date`.');
     await pnpmIn(scratch, ['generate']);
     await pnpmIn(scratch, ['api:update']);
-    await pnpmIn(scratch, ['api:check']);
+    const touched = await packagesToRecord('minor');
+    expect(touched).toContain('@gw/types');
+    await changeset('minor', 'Capture results carry the day the capture settles, `settlement_date`.', touched);
+    const check = await pnpmIn(scratch, ['api:check']);
+    expect(check.stdout).toMatch(/@gw\/types: needs minor \(adds \d+ line\(s\) to the last release\)\n\s+covered by \.changeset\/\S+\.md \(minor\)/);
     await pnpmIn(scratch, ['release']);
     for (const name of CONSUMED) expect(await versionsOn(registry, name), name).toEqual(['1.0.0', '1.1.0']);
     expect(readFileSync(join(scratch, 'packages/types/CHANGELOG.md'), 'utf8')).toMatch(/## 1\.1\.0\s+### Minor Changes\s+- (?:[0-9a-f]+: )?Capture results carry/);
@@ -152,7 +165,9 @@ describe('releasing to a real registry', () => {
     const tests = await pnpmIn(scratch, ['exec', 'turbo', 'run', 'test', '--filter=@gw/types', '--filter=@gw/client', '--filter=@gw/sandbox', '--output-logs=errors-only'], { env: { RUNS_OVERRIDE: '5000' } });
     expect(tests.stdout).toMatch(/Tasks:\s+\d+ successful/);
     await pnpmIn(scratch, ['api:update']);
-    await changeset('minor', 'A new operation, `balance` (`POST /v1/balance`): the available balance in one currency.');
+    const touched = await packagesToRecord('minor');
+    expect(touched).toEqual(expect.arrayContaining(['@gw/types', '@gw/client']));
+    await changeset('minor', 'A new operation, `balance` (`POST /v1/balance`): the available balance in one currency.', touched);
     await pnpmIn(scratch, ['release']);
     expect(await versionsOn(registry, '@gw/client')).toEqual(['1.0.0', '1.1.0', '1.2.0']);
 
@@ -168,14 +183,14 @@ describe('releasing to a real registry', () => {
 
   it('an API removal with only a minor changeset: pnpm release refuses before versioning and publishes nothing', async () => {
     editSpec((doc) => delete doc.components.schemas.QueriedOrder.properties.antifraud_provider);
-    await changeset('minor', 'Queried orders no longer carry `antifraud_provider`.');
+    await changeset('minor', 'Queried orders no longer carry `antifraud_provider`.', ['@gw/types']);
     await pnpmIn(scratch, ['generate']);
     // No `pnpm api:update` first: the release's check compares the last release's report with the build, so it names
     // the removal either way (and, here, the report left stale too).
     const refused = await pnpmIn(scratch, ['release'], { allowFailure: true });
     const output = refused.stdout + refused.stderr;
     expect(refused.code).not.toBe(0);
-    expect(output).toMatch(/@gw\/types: needs a major changeset \(pending: minor\)/);
+    expect(output).toMatch(/@gw\/types: needs a major changeset naming it \(pending for @gw\/types: minor in \.changeset\/\S+\.md\)/);
     expect(output).toContain('antifraud_provider');
     expect(output).toContain('release: refused: api reports and changesets failed');
     expect(output).not.toMatch(/^release: version:/m);
