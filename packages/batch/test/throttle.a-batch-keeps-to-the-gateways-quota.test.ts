@@ -102,7 +102,9 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
     const seen = atTheGateway(orders, since);
     expect(seen.mostInASecond).toBeLessThanOrEqual(QUOTA);
     expect(seen.throttledShare).toBeLessThanOrEqual(0.02);
-    expect(seen.seconds).toBeLessThanOrEqual(QUOTA_SECONDS * 1.6);
+    // Not slowed needlessly (a pacer that serialised or paused would take several times this); how close to the quota's
+    // pace it runs is the bench's figure (bench/batch, 1.06x), as timing on a loaded shared machine is not a test's.
+    expect(seen.seconds).toBeLessThanOrEqual(QUOTA_SECONDS * 2);
     expect(seen.notOnce).toBe(0);
   });
 
@@ -115,8 +117,9 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
     const seen = atTheGateway(orders, since);
     expect(seen.maxInFlight).toBeLessThanOrEqual(4);
     expect(sandbox.throttle.stats().throttled).toBe(0);
-    // 80 requests, 4 at a time, 100 ms each: 2 s at best.
-    expect(seen.seconds).toBeLessThanOrEqual((ORDERS / 50 / 4) * (LATENCY_MS / 1000) / 0.7);
+    // 80 requests, 4 at a time, 100 ms each: 2 s at best; twice that would mean permits left unused (the bench holds
+    // the close figure: 0.95x of 4 in flight per 100 ms).
+    expect(seen.seconds).toBeLessThanOrEqual((ORDERS / 50 / 4) * (LATENCY_MS / 1000) * 2);
     expect(seen.notOnce).toBe(0);
   });
 
