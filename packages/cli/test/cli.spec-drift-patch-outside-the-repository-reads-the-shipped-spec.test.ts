@@ -11,6 +11,7 @@ import { gw } from './io.ts';
 
 const repoRoot = join(import.meta.dirname, '../../..');
 const repoSpec = readFileSync(join(repoRoot, 'spec/v1/openapi.yaml'), 'utf8');
+const typesVersion = (JSON.parse(readFileSync(join(repoRoot, 'packages/types/package.json'), 'utf8')) as { version: string }).version;
 
 /** A proxy report of a capture whose answer carries a field the spec lacks (`settlement_window`). */
 async function driftReport(dir: string): Promise<void> {
@@ -42,7 +43,7 @@ describe('gw spec drift --patch: which spec it starts from', () => {
     expect(patched.err).toBe('');
     expect(patched.status).toBe(13);
     expect(readFileSync(specPath(), 'utf8')).toBe(repoSpec);
-    expect(patched.out).toContain(`proposed spec: openapi.proposed.yaml (1 change(s) to the spec of @gw/types 1.0.0 (${specPath()}))`);
+    expect(patched.out).toContain(`proposed spec: openapi.proposed.yaml (1 change(s) to the spec of @gw/types ${typesVersion} (${specPath()}))`);
     expect(patched.out).toContain('capture settlement_window: new optional field of type string (schema CaptureResponse)');
     expect(patched.out).toContain(`review it (diff ${specPath()} openapi.proposed.yaml), then send it to the team that keeps the gw spec`);
     expect(withoutNewField(readFileSync(join(project, 'openapi.proposed.yaml'), 'utf8'))).toBe(repoSpec);
@@ -51,6 +52,7 @@ describe('gw spec drift --patch: which spec it starts from', () => {
   it('inside the repository, in any folder below its root: the repository\'s spec/v1/openapi.yaml', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'gw-repo-'));
     mkdirSync(join(repo, 'spec/v1'), { recursive: true });
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ name: 'gw-monorepo', private: true }));
     const edited = `${repoSpec}# edited in this clone\n`;
     cpSync(join(repoRoot, 'spec/v1/openapi.yaml'), join(repo, 'spec/v1/openapi.yaml'));
     appendFileSync(join(repo, 'spec/v1/openapi.yaml'), '# edited in this clone\n');
@@ -62,6 +64,19 @@ describe('gw spec drift --patch: which spec it starts from', () => {
     expect(patched.out).toContain(`proposed spec: proposed.yaml (1 change(s) to ${shown})`);
     expect(patched.out).toContain(`review it (diff ${shown} proposed.yaml), copy it over ${shown}, then run pnpm generate`);
     expect(withoutNewField(readFileSync(join(below, 'proposed.yaml'), 'utf8'))).toBe(edited);
+  });
+
+  it("below a team's own spec/v1/openapi.yaml (not the gw repository): still the spec @gw/types ships", async () => {
+    const theirs = mkdtempSync(join(tmpdir(), 'team-monorepo-'));
+    mkdirSync(join(theirs, 'spec/v1'), { recursive: true });
+    writeFileSync(join(theirs, 'package.json'), JSON.stringify({ name: 'team-monorepo', private: true }));
+    writeFileSync(join(theirs, 'spec/v1/openapi.yaml'), 'openapi: 3.1.0\ninfo: { title: Their own API, version: 1.0.0 }\npaths: {}\n');
+    const service = join(theirs, 'services/payments');
+    mkdirSync(service, { recursive: true });
+    cpSync(join(reports, 'drift.json'), join(service, 'drift.json'));
+    const patched = await gw(['spec', 'drift', 'drift.json', '--patch'], { cwd: service });
+    expect(patched.out).toContain(`(1 change(s) to the spec of @gw/types ${typesVersion} (${specPath()}))`);
+    expect(withoutNewField(readFileSync(join(service, 'openapi.proposed.yaml'), 'utf8'))).toBe(repoSpec);
   });
 
   it('--spec FILE wins wherever gw runs', async () => {

@@ -4,6 +4,8 @@ import { specPath } from '@gw/types/spec';
 
 /** The spec in the gw repository, relative to the repository's root. */
 const REPO_SPEC = join('spec', 'v1', 'openapi.yaml');
+/** The gw repository's root package.json names it so; a team's own `spec/v1/openapi.yaml` above is not gw's. */
+const REPO_NAME = 'gw-monorepo';
 
 /** The spec a command reads, and where it came from: `--spec`, the gw repository, or the copy @gw/types ships. */
 export interface SpecSource {
@@ -14,21 +16,30 @@ export interface SpecSource {
   readonly from: 'flag' | 'repository' | 'package';
 }
 
-/** The nearest `spec/v1/openapi.yaml` at or above `cwd`: the gw repository's spec, when run inside it. */
+function isGwRepository(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === REPO_NAME;
+  } catch {
+    return false;
+  }
+}
+
+/** `spec/v1/openapi.yaml` in `cwd` (as always), else in the gw repository's root at or above it. */
 function repositorySpec(cwd: string): string | undefined {
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, REPO_SPEC))) return join(dir, REPO_SPEC);
+  if (existsSync(join(cwd, REPO_SPEC))) return join(cwd, REPO_SPEC);
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (isGwRepository(dir) && existsSync(join(dir, REPO_SPEC))) return join(dir, REPO_SPEC);
     if (dirname(dir) === dir) return undefined;
   }
 }
 
 /**
- * The spec to read: an explicit `--spec` always; else the repository's `spec/v1/openapi.yaml` when run inside the gw
- * repository (at or below its root); else the one the installed @gw/types was generated from.
+ * The spec to read: an explicit `--spec` always; else `spec/v1/openapi.yaml` in the working directory or, below the gw
+ * repository's root, the repository's; else the one the installed @gw/types was generated from.
  */
 export function specSource(cwd: string, given: string | undefined): SpecSource {
   if (given !== undefined) return { path: resolve(cwd, given), shown: given, from: 'flag' };
-  const inRepository = repositorySpec(cwd);
+  const inRepository = repositorySpec(resolve(cwd));
   if (inRepository) return { path: inRepository, shown: relative(cwd, inRepository), from: 'repository' };
   const shipped = specPath();
   const { version } = JSON.parse(readFileSync(join(dirname(shipped), 'package.json'), 'utf8')) as { version: string };
