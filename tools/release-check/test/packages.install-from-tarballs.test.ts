@@ -19,7 +19,9 @@ describe('the packed packages, installed with plain npm outside the workspace', 
       expect(listing, tarball).not.toContain('package/test/');
       expect(unresolvedSourceMaps(tarball), tarball).toEqual([]);
     }
-    expect(execFileSync('tar', ['-tzf', tarballs.find((t) => /gw-types-/.test(t))!], { encoding: 'utf8' })).toContain('package/UNKNOWNS.md');
+    const typesListing = execFileSync('tar', ['-tzf', tarballs.find((t) => /gw-types-/.test(t))!], { encoding: 'utf8' });
+    expect(typesListing).toContain('package/UNKNOWNS.md');
+    expect(typesListing).toContain('package/openapi.yaml');
     const project = join(work, 'project');
     cpSync(join(import.meta.dirname, '../consumer'), project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));

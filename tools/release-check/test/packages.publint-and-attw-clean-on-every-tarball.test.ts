@@ -9,6 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packAll, publishable } from '../pack.ts';
 
 const run = promisify(execFile);
+
+/** Exports of files that are not modules (`@gw/types/openapi.yaml`): shipped for their path, with no types to check. */
+function fileExports(tarball: string): string[] {
+  const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { exports?: Record<string, unknown> };
+  return Object.entries(manifest.exports ?? {})
+    .filter(([, target]) => typeof target === 'string' && !/\.(?:m?js|json)$/.test(target))
+    .map(([subpath]) => subpath);
+}
 const attw = join(import.meta.dirname, '../node_modules/.bin/attw');
 
 describe('every packed tarball, as npm would publish it', () => {
@@ -37,7 +45,9 @@ describe('every packed tarball, as npm would publish it', () => {
   it('@arethetypeswrong/cli (esm-only profile): no problem in any resolution mode', async () => {
     const results = await Promise.all(
       tarballs.map(async (tarball) => {
-        const { stdout } = await run(attw, [tarball, '--profile', 'esm-only', '--format', 'json'], { maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+        const files = fileExports(tarball);
+        const exclude = files.length > 0 ? ['--exclude-entrypoints', ...files] : [];
+        const { stdout } = await run(attw, [tarball, '--profile', 'esm-only', '--format', 'json', ...exclude], { maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
         const report = JSON.parse(stdout) as { analysis: { problems: { kind: string; entrypoint?: string; resolutionKind?: string }[] } };
         return report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs').map((p) => `${tarball}: ${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`);
       }),

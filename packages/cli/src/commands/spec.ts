@@ -14,7 +14,7 @@ import type { CommandContext } from './command-context.ts';
 interface DriftFlags {
   json?: boolean;
   patch?: boolean;
-  spec: string;
+  spec?: string;
   out: string;
 }
 
@@ -44,7 +44,7 @@ export function registerSpec(program: Command, { io, run }: CommandContext): Com
     .description('summarise a gw proxy report per operation (kind, field, count, first seen, redacted example) and the throttles it saw; exits 13 when there is drift (a throttle is not drift)')
     .option('--json', 'print the drift entries as JSON (for CI)')
     .option('--patch', 'also write a proposed copy of the spec: new optional answer fields with the types seen, new values under x-gw-known-values')
-    .option('--spec <file>', 'the spec --patch starts from', 'spec/v1/openapi.yaml')
+    .option('--spec <file>', 'the spec --patch starts from (default: spec/v1/openapi.yaml inside the gw repository, else the one @gw/types ships)')
     .option('--out <file>', 'where --patch writes the proposed copy (never the spec itself)', 'openapi.proposed.yaml')
     .action(async (file: string, flags: DriftFlags) => {
       const report = await readReport(io, file);
