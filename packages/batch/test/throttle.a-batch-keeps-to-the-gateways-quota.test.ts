@@ -138,7 +138,7 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
     const throttledAt = arrived(captures.find((r) => r.throttled)!);
     // Requests the other workers sent before the pause reached them (the ledger's notification, milliseconds on a quiet
     // machine, 150-210 ms seen on one loaded by other work) land at once; then none, from any worker, until its 2 s end.
-    // Without the pause the fleet's 24 slots would send ~240 requests in those 2 s.
+    // Without the pause the fleet's 24 slots, 100 ms a request, would land hundreds in those 2 s.
     const during = captures.filter((r) => arrived(r) > throttledAt + 300 && arrived(r) < throttledAt + 2_000);
     expect(during.map((r) => arrived(r) - throttledAt)).toEqual([]);
     expect(captures.some((r) => arrived(r) >= throttledAt + 2_000)).toBe(true);
