@@ -144,7 +144,8 @@ export class DriftRecorder {
     bump(throttles.statuses, String(throttle.status), MAX_VALUES_PER_PLACE);
     const wait = throttles.retryAfterMs;
     if (throttle.retryAfter === 'absent') wait.absent += 1;
-    else if (throttle.retryAfter === 'unreadable') wait.unreadable += 1;
+    // A wait whose digits may be a card number is not shown: counted as unreadable.
+    else if (throttle.retryAfter === 'unreadable' || reportText(String(throttle.retryAfter.ms)) !== String(throttle.retryAfter.ms)) wait.unreadable += 1;
     else {
       const { ms } = throttle.retryAfter;
       wait.count += 1;
