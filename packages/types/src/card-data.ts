@@ -15,7 +15,7 @@ export function isCardDataField(name: string): boolean {
  */
 export const cardDataAliases = [
   'cvv', 'cvv2', 'cvc', 'cvc2', 'csc', 'cvn', 'card_code', 'card_cvv', 'card_security_code',
-  'card_number', 'card_no', 'card_num', 'cardnum', 'cc_number', 'ccnum', 'pan', 'primary_account_number', 'account_number_card',
+  'card_number', 'card_no', 'card_num', 'cardnum', 'cc_number', 'ccnum', 'pan', 'primary_account_number',
   'expiry', 'expiry_date', 'expiry_month', 'expiry_year', 'expiration', 'expiration_date', 'exp', 'exp_date', 'exp_month', 'exp_year', 'card_expiry', 'valid_thru',
 ] as const;
 
