@@ -13,6 +13,12 @@ function failedAt(message: string, text: string): number {
   return match ? Number(match[1]) : text.length;
 }
 
+/** The 1-based line and column where JSON.parse stopped reading `text` when its message says (never the text itself). */
+export function whereJsonStopped(text: string, message: string): { line: number; column: number } | null {
+  if (!/at position \d+|end of JSON input/.test(message)) return null;
+  return lineAndColumn(text, failedAt(message, text));
+}
+
 /**
  * Parses `text` read from `source` (a file name, or `-` for standard input) as JSON; otherwise throws a GW_VALIDATION
  * error (bad input: exit 3) that names where the text came from and the line and column where it stops being JSON.

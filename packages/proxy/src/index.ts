@@ -5,3 +5,4 @@ export type { Exchange } from './check/exchange.ts';
 export { proposeSpecPatch } from './patch/propose-spec-patch.ts';
 export type { SkippedDrift, SpecChange, SpecPatch } from './patch/spec-patch-types.ts';
 export { checkHar, type HarCheck, type HarCheckOptions } from './har/check-har.ts';
+export { pathShape, redactReport } from './redact/report-redaction.ts';

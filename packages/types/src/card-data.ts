@@ -9,6 +9,28 @@ export function isCardDataField(name: string): boolean {
   return CARD_DATA.has(name);
 }
 
+/**
+ * Names a gateway, a team or a tool may give card data that the spec does not use (`cvv`, `card_number`, `pan`,
+ * `expiry`, …): the one table of aliases. Compared as `namesCardData` compares them: case, `_`, `-` and spaces aside.
+ */
+export const cardDataAliases = [
+  'cvv', 'cvv2', 'cvc', 'cvc2', 'csc', 'cvn', 'card_code', 'card_cvv', 'card_security_code',
+  'card_number', 'card_no', 'card_num', 'cardnum', 'cc_number', 'ccnum', 'pan', 'primary_account_number',
+  'expiry', 'expiry_date', 'expiry_month', 'expiry_year', 'expiration', 'expiration_date', 'exp', 'exp_date', 'exp_month', 'exp_year', 'card_expiry', 'valid_thru',
+] as const;
+
+const looseName = (name: string): string => name.toLowerCase().replace(/[\s_-]/g, '');
+const CARD_DATA_LOOSE: ReadonlySet<string> = new Set([...secretFields, ...cardDataAliases].map(looseName));
+
+/**
+ * True for a name that may carry card data: a spec `x-gw-secret` field or one of `cardDataAliases`, compared without
+ * case, `_`, `-` or spaces (`cardNumber`, `CARD-NUMBER`, `Security Code`). Wider than `isCardDataField`: for what gw
+ * shows (reports, summaries), where a value under such a name is never shown.
+ */
+export function namesCardData(name: string): boolean {
+  return CARD_DATA_LOOSE.has(looseName(name));
+}
+
 /** A card-data member met in a record: its name, its path from the record (`note.holder.card`, `items.0.card`) and value. */
 export interface CardDataMember {
   /** The member's name: one of `secretFields`. */

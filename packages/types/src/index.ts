@@ -14,6 +14,6 @@ export { closestName } from './closest-name.ts';
 export { fieldWords } from './field-words.ts';
 export { batchElementFields } from './batch-element-fields.ts';
 export { copyRecordGraph, type FillCopy } from './copy-record-graph.ts';
-export { isCardDataField, withoutCardData, type CardDataMember, type CardDataReplacement, type WithoutCardData } from './card-data.ts';
+export { cardDataAliases, isCardDataField, namesCardData, withoutCardData, type CardDataMember, type CardDataReplacement, type WithoutCardData } from './card-data.ts';
 export { textOf } from './member-text.ts';
 export { setMember } from './set-member.ts';

@@ -4,6 +4,7 @@ import { checkHar, type HarCheck } from '@gw/proxy';
 import type { Verifier } from '@gw/signer-interface';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { CliIo } from '../io.ts';
+import { whereJsonStopped } from '../json-input.ts';
 
 /** Reads and checks a HAR file as `gw proxy` checks live traffic; writes the report to `reportFile` when given. */
 export async function checkHarFile(io: CliIo, file: string, verifier: Verifier | undefined, reportFile: string | undefined): Promise<HarCheck> {
@@ -17,7 +18,10 @@ export async function checkHarFile(io: CliIo, file: string, verifier: Verifier |
   try {
     har = JSON.parse(text);
   } catch (error) {
-    throw new GwError(GW_ERROR_CODES.decode, `${file} is not JSON (${(error as Error).message}): give a HAR 1.2 recording`, { file });
+    // JSON.parse's own message quotes the text around the fault (a recording holds card data): only where it stopped.
+    const at = whereJsonStopped(text, (error as Error).message);
+    const where = at ? ` (it stops being JSON at line ${at.line}, column ${at.column})` : '';
+    throw new GwError(GW_ERROR_CODES.decode, `${file} is not JSON${where}: give a HAR 1.2 recording`, { file, ...at });
   }
   const checked = await checkHar(har, verifier ? { verifier } : {});
   if (reportFile) await writeFile(resolve(io.cwd, reportFile), `${JSON.stringify(checked.report, null, 2)}\n`);

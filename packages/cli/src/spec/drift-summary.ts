@@ -1,4 +1,4 @@
-import type { DriftEntry, DriftReport, ThrottleObservations } from '@gw/proxy';
+import { redactReport, type DriftEntry, type DriftReport, type ThrottleObservations } from '@gw/proxy';
 import type { CliIo } from '../io.ts';
 import { paint, say } from '../output.ts';
 
@@ -34,8 +34,9 @@ function printThrottles(io: CliIo, throttled: [string, ThrottleObservations][]):
   }
 }
 
-/** The readable summary: per operation, each drift with its kind, path, count, first time seen and redacted example; then throttles. */
-export function printDriftSummary(io: CliIo, report: DriftReport): void {
+/** The readable summary (card data redacted, whatever the file held): per operation, each drift with its kind, path, count, first time seen and redacted example; then throttles. */
+export function printDriftSummary(io: CliIo, read: DriftReport): void {
+  const report = redactReport(read);
   say(io, `${report.exchanges} exchange(s) with ${report.upstream} since ${report.startedAt}; ${report.unchecked} too large to check; signatures ${report.signaturesChecked ? 'verified' : 'not checked'}`);
   const byOperation = new Map<string, DriftEntry[]>();
   for (const entry of report.drift) byOperation.set(entry.operation, [...(byOperation.get(entry.operation) ?? []), entry]);
@@ -53,13 +54,15 @@ export function printDriftSummary(io: CliIo, report: DriftReport): void {
 }
 
 /** The report as `--json` prints it (for CI): drift, observations, and the throttles per operation (UNKNOWNS U50). */
-export function driftJson(report: DriftReport): string {
+export function driftJson(read: DriftReport): string {
+  const report = redactReport(read);
   const throttles = Object.fromEntries(throttledOperations(report));
   return `${JSON.stringify({ exchanges: report.exchanges, drift: report.drift, throttles, observations: report.observations }, null, 2)}\n`;
 }
 
 /** The summary as table rows: the exchanges, then each drift (operation, side, kind, path) with count and example. */
-export function driftRows(report: DriftReport): [string, string][] {
+export function driftRows(read: DriftReport): [string, string][] {
+  const report = redactReport(read);
   const rows: [string, string][] = [['exchanges checked', `${report.exchanges} (signatures ${report.signaturesChecked ? 'verified' : 'not checked'})`]];
   for (const entry of report.drift) {
     rows.push([`${entry.operation} ${entry.side} ${entry.kind}${entry.path ? ` ${entry.path}` : ''}`, `${entry.count}x${entry.example ? `, e.g. ${entry.example}` : ''}`]);

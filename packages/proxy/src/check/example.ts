@@ -1,12 +1,11 @@
-import { isSecretField, redactText } from '@gw/client';
+import { redactText } from '@gw/client';
+import { namesCardData } from '@gw/types';
+import { shapeOf } from '../redact/report-redaction.ts';
 
 /** Longest example text kept in a report. */
 const EXAMPLE_CHARS = 120;
 
-/** A value's shape without its value: digits become 9, letters a or A, everything else stays (`4111-…` → `9999-…`). */
-export function shapeOf(text: string): string {
-  return text.replace(/\d/g, '9').replace(/[a-z]/g, 'a').replace(/[A-Z]/g, 'A');
-}
+export { shapeOf } from '../redact/report-redaction.ts';
 
 /** The JSON type name of a value (`array` and `null` told apart from `object`). */
 export function jsonType(value: unknown): string {
@@ -25,7 +24,7 @@ export function exampleOf(name: string, value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string' || typeof value === 'number') {
     const text = String(value);
-    if (isSecretField(name)) return shapeOf(text);
+    if (namesCardData(name)) return shapeOf(text);
     return cut(redactText(text) === text ? JSON.stringify(value) : JSON.stringify(shapeOf(text)));
   }
   if (value && typeof value === 'object') {

@@ -21,6 +21,9 @@ export interface HarExchanges {
 
 type Json = Record<string, unknown>;
 
+/** Most problems a decode error lists (the count says how many there were). */
+const LISTED_PROBLEMS = 20;
+
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -48,7 +51,7 @@ function requestBody(request: Json, limit: number): Buffer | null {
   if (!isObject(post)) return Buffer.alloc(0);
   if (typeof post.text === 'string') return bodyOf(post.text, undefined, limit);
   // Some tools record a form body as params only.
-  if (Array.isArray(post.params)) return bodyOf(new URLSearchParams(post.params.filter(isObject).map((p): [string, string] => [String(p.name), String(p.value ?? '')])).toString(), undefined, limit);
+  if (Array.isArray(post.params)) return bodyOf(new URLSearchParams((post.params as Json[]).map((p): [string, string] => [(p.name as string | undefined) ?? '', (p.value as string | undefined) ?? ''])).toString(), undefined, limit);
   return null;
 }
 
@@ -58,13 +61,52 @@ function responseBody(response: Json, limit: number): Buffer | null {
   return bodyOf(content.text, content.encoding, limit);
 }
 
-/** The problems of one entry's shape (empty when it can be read). */
+/** The problems of a HAR `headers` or `params` list at `where`: an array of objects whose named members are strings. */
+function listProblems(list: unknown, where: string, strings: readonly string[]): string[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) return [`${where}: is not an array`];
+  return list.flatMap((item, i) => {
+    if (!isObject(item)) return [`${where}[${i}]: is not an object`];
+    return strings.flatMap((name) => (item[name] === undefined || typeof item[name] === 'string' ? [] : [`${where}[${i}].${name}: is not a string`]));
+  });
+}
+
+/** The problems of members at `where` that must be of one JSON type when present (`text` a string, `size` a number). */
+function typeProblems(record: Json, where: string, types: Readonly<Record<string, 'string' | 'number'>>): string[] {
+  return Object.entries(types).flatMap(([name, type]) => (record[name] === undefined || typeof record[name] === type ? [] : [`${where}.${name}: is not a ${type}`]));
+}
+
+/** The problems of an entry's request beyond its URL: method, headers and postData as HAR 1.2 types them. */
+function requestProblems(request: Json, where: string): string[] {
+  const problems = [...typeProblems(request, where, { method: 'string' }), ...listProblems(request.headers, `${where}.headers`, ['name', 'value'])];
+  const post = request.postData;
+  if (post === undefined) return problems;
+  if (!isObject(post)) return [...problems, `${where}.postData: is not an object`];
+  return [...problems, ...typeProblems(post, `${where}.postData`, { mimeType: 'string', text: 'string' }), ...listProblems(post.params, `${where}.postData.params`, ['name', 'value'])];
+}
+
+/** The problems of an entry's response beyond its status: headers and content as HAR 1.2 types them. */
+function responseProblems(response: Json, where: string): string[] {
+  const problems = listProblems(response.headers, `${where}.headers`, ['name', 'value']);
+  const content = response.content;
+  if (content === undefined) return problems;
+  if (!isObject(content)) return [...problems, `${where}.content: is not an object`];
+  return [...problems, ...typeProblems(content, `${where}.content`, { text: 'string', encoding: 'string', mimeType: 'string', size: 'number' })];
+}
+
+/**
+ * The problems of one entry's shape (empty when it can be read), each named by its place in the HAR and never by
+ * what stands there (a recording holds card data).
+ */
 function entryProblems(entry: unknown, where: string): string[] {
   if (!isObject(entry)) return [`${where}: is not an object`];
   const problems: string[] = [];
   if (!isObject(entry.request) || typeof entry.request.url !== 'string') problems.push(`${where}.request.url: missing (every entry has its request's URL)`);
+  else problems.push(...requestProblems(entry.request, `${where}.request`));
   if (!isObject(entry.response) || typeof entry.response.status !== 'number') problems.push(`${where}.response.status: missing (every entry has its answer's status)`);
+  else problems.push(...responseProblems(entry.response, `${where}.response`));
   if (typeof entry.startedDateTime !== 'string' || Number.isNaN(Date.parse(entry.startedDateTime))) problems.push(`${where}.startedDateTime: missing or not a date`);
+  if (entry.time !== undefined && typeof entry.time !== 'number') problems.push(`${where}.time: is not a number`);
   return problems;
 }
 
@@ -104,7 +146,11 @@ export function harExchanges(har: unknown, limit: number): HarExchanges {
   const entries = isObject(har) && isObject(har.log) ? har.log.entries : undefined;
   if (!Array.isArray(entries)) throw new GwError(GW_ERROR_CODES.decode, 'not a HAR recording: it has no log.entries array (save the recording as HAR 1.2, e.g. a browser\'s "Save all as HAR")', { problems: ['log.entries: missing'] });
   const problems = entries.flatMap((entry, i) => entryProblems(entry, `log.entries[${i}]`));
-  if (problems.length > 0) throw new GwError(GW_ERROR_CODES.decode, `the HAR recording has ${problems.length} unreadable part(s):\n  - ${problems.join('\n  - ')}`, { problems });
+  if (problems.length > 0) {
+    const listed = problems.slice(0, LISTED_PROBLEMS);
+    const more = problems.length > listed.length ? `\n  - and ${problems.length - listed.length} more` : '';
+    throw new GwError(GW_ERROR_CODES.decode, `the HAR recording has ${problems.length} unreadable part(s):\n  - ${listed.join('\n  - ')}${more}`, { problems: listed, count: problems.length });
+  }
   const exchanges: TimedExchange[] = [];
   for (const entry of entries as Json[]) {
     const timed = timedExchange(entry, limit);

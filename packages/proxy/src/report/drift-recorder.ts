@@ -1,5 +1,6 @@
 import type { RequestPace } from '../check/exchange.ts';
 import type { Throttle } from '../check/throttle.ts';
+import { redactFinding, reportText, reportValue } from '../redact/report-redaction.ts';
 import type { CountRange, DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations } from './report-types.ts';
 
 /** Bounds that keep a long-running proxy's report small whatever the traffic. */
@@ -36,7 +37,10 @@ function widen(range: CountRange, value: number): void {
   range.max = Math.max(range.max, value);
 }
 
-/** Collects drift (one entry per operation, side, kind and place, counted) and observations, in bounded memory. */
+/**
+ * Collects drift (one entry per operation, side, kind and place, counted) and observations, in bounded memory. Every
+ * text it is given passes the report redaction (`redact/report-redaction.ts`) before it is kept: no card data in a report.
+ */
 export class DriftRecorder {
   readonly report: DriftReport;
   readonly #entries = new Map<string, DriftEntry>();
@@ -47,7 +51,7 @@ export class DriftRecorder {
   constructor(upstream: string, signaturesChecked: boolean, now: () => Date = () => new Date()) {
     this.#now = now;
     const at = now().toISOString();
-    this.report = { type: 'gw-drift-report', version: 1, upstream, startedAt: at, updatedAt: at, signaturesChecked, exchanges: 0, unchecked: 0, drift: [], observations: {} };
+    this.report = { type: 'gw-drift-report', version: 1, upstream: reportText(upstream), startedAt: at, updatedAt: at, signaturesChecked, exchanges: 0, unchecked: 0, drift: [], observations: {} };
   }
 
   /** Counts one exchange; `checked` false when its bodies were too large to check. */
@@ -58,7 +62,8 @@ export class DriftRecorder {
   }
 
   /** Records a finding: a new entry the first time, else one more on its count. */
-  drift(finding: DriftFinding): void {
+  drift(raw: DriftFinding): void {
+    const finding = redactFinding(raw);
     const key = `${finding.operation}|${finding.side}|${finding.kind}|${finding.path}`;
     const at = this.#now().toISOString();
     const entry = this.#entries.get(key);
@@ -74,7 +79,8 @@ export class DriftRecorder {
   }
 
   /** The observations of one operation, created on first use. */
-  observations(operation: string): OperationObservations {
+  observations(raw: string): OperationObservations {
+    const operation = reportText(raw);
     let seen = this.report.observations[operation];
     if (!seen) this.report.observations[operation] = seen = { answers: 0, statuses: {}, contentTypes: {}, requestForms: {}, fields: {}, values: {} };
     return seen;
@@ -84,7 +90,7 @@ export class DriftRecorder {
   answerSeen(operation: string, status: number, contentType: string): void {
     const seen = this.observations(operation);
     bump(seen.statuses, String(status), MAX_VALUES_PER_PLACE);
-    bump(seen.contentTypes, contentType || '(none)', MAX_VALUES_PER_PLACE);
+    bump(seen.contentTypes, reportText(contentType) || '(none)', MAX_VALUES_PER_PLACE);
   }
 
   /** Counts a request's wire form. */
@@ -96,7 +102,9 @@ export class DriftRecorder {
    * Counts one record at place `path` of an answer (`''` for the whole answer) with its member names, for "which fields
    * are always present" (UNKNOWNS U05). Returns the names every earlier record there carried and this one does not.
    */
-  recordSeen(operation: string, path: string, names: readonly string[]): string[] {
+  recordSeen(operation: string, rawPath: string, rawNames: readonly string[]): string[] {
+    const path = reportText(rawPath);
+    const names = rawNames.map(reportText);
     const fields = this.observations(operation).fields;
     const key = `${operation}|${path}`;
     const children = this.#children.get(key) ?? new Set<string>();
@@ -136,7 +144,8 @@ export class DriftRecorder {
     bump(throttles.statuses, String(throttle.status), MAX_VALUES_PER_PLACE);
     const wait = throttles.retryAfterMs;
     if (throttle.retryAfter === 'absent') wait.absent += 1;
-    else if (throttle.retryAfter === 'unreadable') wait.unreadable += 1;
+    // A wait whose digits may be a card number is not shown: counted as unreadable.
+    else if (throttle.retryAfter === 'unreadable' || reportText(String(throttle.retryAfter.ms)) !== String(throttle.retryAfter.ms)) wait.unreadable += 1;
     else {
       const { ms } = throttle.retryAfter;
       wait.count += 1;
@@ -149,9 +158,10 @@ export class DriftRecorder {
   }
 
   /** Counts a value seen at a place with known values or a status. */
-  valueSeen(operation: string, path: string, unknowns: string, value: string): void {
+  valueSeen(operation: string, rawPath: string, unknowns: string, value: string): void {
+    const path = reportText(rawPath);
     const values = this.observations(operation).values;
     const place = (values[path] ??= { unknowns, counts: {} });
-    bump(place.counts, value, MAX_VALUES_PER_PLACE);
+    bump(place.counts, reportValue(rawPath, value), MAX_VALUES_PER_PLACE);
   }
 }
