@@ -88,12 +88,14 @@ export function forward(req: IncomingMessage, res: ServerResponse, target: Forwa
  */
 function bindLifetime(req: IncomingMessage, res: ServerResponse, outgoing: ClientRequest, target: ForwardTarget): void {
   const deadline = setTimeout(() => {
+    if (res.writableFinished) return;
     target.onDeadline((req.url ?? '/').split('?')[0]!);
     const headersSent = res.headersSent;
     outgoing.destroy(new UpstreamDeadline(`the whole answer did not come within ${target.deadlineMs} ms`));
     if (headersSent) res.destroy();
   }, target.deadlineMs);
   deadline.unref();
+  res.once('finish', () => clearTimeout(deadline));
   res.once('close', () => {
     clearTimeout(deadline);
     if (!res.writableFinished && !outgoing.destroyed) outgoing.destroy();
