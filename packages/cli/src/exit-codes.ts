@@ -31,6 +31,8 @@ const BY_ERROR_CODE: Record<string, number> = {
   GW_INTERRUPTED: EXIT_CODES.interrupted,
   GW_NOT_SENT: EXIT_CODES.notSent,
   GW_THROTTLED: EXIT_CODES.throttled,
+  // An answer that differs from the spec, refused by the client's `answers: 'refuse'`: not in the spec's shape.
+  GW_ANSWER_DRIFT: EXIT_CODES.decode,
 };
 
 /**

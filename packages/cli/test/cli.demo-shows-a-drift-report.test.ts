@@ -14,6 +14,7 @@ describe('gw demo', () => {
     expect(step).toMatch(/capture response unknown-field settlement_window\s+1x, e\.g\. "T\+1"/);
     expect(step).toMatch(/query response new-value orders_list\[\]\.payment_status\s+1x, e\.g\. "3001"/);
     expect(step).toMatch(/kinds of drift\s+2/);
+    expect(step).toMatch(/the client\s+accepted and reported through onAnswerDrift \(answers: 'report'\): capture settlement_window/);
     expect(step).not.toContain('4111111111111111');
     // Switched off again: the demo's later steps and the sandbox answer as the spec says.
     expect(await (await fetch(`${sandbox.url}/sandbox/api/drift`)).json()).toEqual({ rules: {} });

@@ -21,6 +21,7 @@ import { Transport, TransportFailure, type Exchange } from './transport.ts';
 import { RequestValidation } from './validate-request.ts';
 import { checkResponseSignature, type ResponseSignatureCheck } from './verify-response.ts';
 import { answerFailureError } from './answer-failure.ts';
+import { AnswerPolicy } from './answer-policy.ts';
 import { wholeRequestRefusal } from './whole-refusal.ts';
 import { NotSentError, type NotSentStage } from './errors/not-sent-error.ts';
 import { retryAfterMs, ThrottledError } from './errors/throttled-error.ts';
@@ -84,9 +85,11 @@ export class OperationCaller {
   readonly #validation = new RequestValidation();
   readonly #lines = new Map<OperationName, RequestLine>();
   readonly #encodeOptions = new Map<OperationName, EncodeRequestBodyOptions>();
+  readonly #answers: AnswerPolicy;
 
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
+    this.#answers = new AnswerPolicy(options.answers, options.hooks);
     this.#transport = new Transport(options.transport);
     for (const op of Object.values(operations) as OperationSpec[]) {
       const name = op.name as OperationName;
@@ -280,6 +283,9 @@ export class OperationCaller {
       }
     }
     const response = names.fromWire(decoded.record);
+    // UNKNOWNS U57: an answer that differs from the spec is refused, reported or accepted, by the `answers` option.
+    const drift = this.#answers.check(operation, response, attempt, identifiers);
+    if (drift) return { error: drift };
     // UNKNOWNS U47: batch and query responses carry an overall return_status; anything but "1" refuses the whole request.
     if (op.batch && response.return_status !== '1') return { error: new GatewayError({ operation, response }) };
     return { result: response };

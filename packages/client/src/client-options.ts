@@ -1,6 +1,7 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
 import { operations, type OperationName, type OperationSpec } from '@gw/types';
 import { DEFAULT_MAX_INPUT_BYTES, type RequestBodyEncoding } from '@gw/xml-codec';
+import { DEFAULT_ANSWERS, type AnswersOption } from './answer-policy.ts';
 import { ConfigError, type ConfigProblem } from './errors/config-error.ts';
 import { FieldNames } from './field-names.ts';
 import type { ClientHooks } from './hooks.ts';
@@ -62,6 +63,13 @@ export interface ClientOptions {
    * wait) or `unknown` (reconcile by query first). The client never sends it again by itself either way.
    */
   readonly throttled?: ThrottledMeaning;
+  /**
+   * What an answer that differs from the spec gets (a field of the wrong type, a member the spec does not list: what
+   * `gw proxy` reports as drift, by the same rule; UNKNOWNS U57): `report` (default: accepted, and
+   * `hooks.onAnswerDrift` called, or a warning once per place without it), `refuse` (an AnswerDriftError; for a
+   * money-moving call its outcome is unknown: reconcile) or `accept` (not checked).
+   */
+  readonly answers?: AnswersOption;
 }
 
 /** What the client does with request members the spec does not list. */
@@ -110,6 +118,7 @@ export interface ResolvedClientOptions {
   readonly maxInputBytes: number;
   readonly unknownFields: UnknownFieldsOption;
   readonly throttled: ThrottledMeaning;
+  readonly answers: AnswersOption;
 }
 
 function nonEmptyString(value: unknown, option: string): string {
@@ -177,6 +186,12 @@ function resolveThrottled(value: unknown): ThrottledMeaning {
   return value;
 }
 
+function resolveAnswers(value: unknown): AnswersOption {
+  if (value === undefined) return DEFAULT_ANSWERS;
+  if (value !== 'refuse' && value !== 'report' && value !== 'accept') throw new ConfigError('answers', `must be "refuse", "report" or "accept", not ${JSON.stringify(value)} (UNKNOWNS U57)`);
+  return value;
+}
+
 /** Runs each check, keeping going after a bad option, so one ConfigError can name them all. */
 class ProblemList {
   readonly problems: ConfigProblem[] = [];
@@ -208,7 +223,7 @@ function resolveUrl(value: unknown): URL {
 
 function checkFunctions(options: ClientOptions, list: ProblemList): void {
   const hooks = (options.hooks ?? {}) as Record<string, unknown>;
-  for (const name of ['onRequest', 'onResponse', 'onError'] as const) {
+  for (const name of ['onRequest', 'onResponse', 'onError', 'onAnswerDrift'] as const) {
     if (hooks[name] !== undefined && typeof hooks[name] !== 'function') list.problems.push({ option: `hooks.${name}`, message: 'must be a function' });
   }
   if (options.querySelection !== undefined && typeof options.querySelection !== 'function') list.problems.push({ option: 'querySelection', message: 'must be a function' });
@@ -247,6 +262,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     maxInputBytes: list.take(() => positive(options.maxInputBytes, 'maxInputBytes', DEFAULT_MAX_INPUT_BYTES, true), 0),
     unknownFields: list.take(() => resolveUnknownFields(options.unknownFields), 'refuse' as UnknownFieldsOption),
     throttled: list.take(() => resolveThrottled(options.throttled), 'not-applied' as ThrottledMeaning),
+    answers: list.take(() => resolveAnswers(options.answers), DEFAULT_ANSWERS),
   };
   if (list.problems.length > 0 || url === null) throw new ConfigError(list.problems);
   return {

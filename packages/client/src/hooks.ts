@@ -1,4 +1,4 @@
-import type { OperationName } from '@gw/types';
+import type { OperationName, ValidationProblem } from '@gw/types';
 
 /** A request is about to be sent (each try). `record` has secret fields replaced by "[redacted]". */
 export interface RequestEvent {
@@ -35,11 +35,27 @@ export interface ErrorEvent {
   readonly willRetry: boolean;
 }
 
+/** An answer differed from the spec (the drift `gw proxy` reports), under `answers: 'report'` or `'refuse'`. */
+export interface AnswerDriftEvent {
+  readonly operation: OperationName;
+  readonly attempt: number;
+  /** Every difference: the field, the rule's keyword (`type`, `unknown`, `pattern`, …) and the spec's words; never a value. */
+  readonly problems: readonly ValidationProblem[];
+  readonly policy: 'report' | 'refuse';
+  /**
+   * `accepted`: the call returns the answer (`report`); `unknown`: refused, and the money-moving request may have been
+   * applied (reconcile); `refused`: refused, an operation that moves no money.
+   */
+  readonly outcome: 'accepted' | 'unknown' | 'refused';
+}
+
 /** Hooks for logging and metrics. Payloads never carry card data; a hook that throws is ignored. */
 export interface ClientHooks {
   readonly onRequest?: (event: RequestEvent) => void;
   readonly onResponse?: (event: ResponseEvent) => void;
   readonly onError?: (event: ErrorEvent) => void;
+  /** An answer differed from the spec (see the `answers` option); without it, `report` warns once per place instead. */
+  readonly onAnswerDrift?: (event: AnswerDriftEvent) => void;
 }
 
 /** Calls a hook; what it throws is swallowed, since logging must never change the outcome of a payment call. */

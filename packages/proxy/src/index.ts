@@ -1,4 +1,4 @@
-export { startProxy, type Proxy } from './start-proxy.ts';
+export { DEFAULT_UPSTREAM_DEADLINE_MS, startProxy, type Proxy } from './start-proxy.ts';
 export type { ProxyOptions } from './options.ts';
 export type { CountRange, DriftEntry, DriftKind, DriftReport, DriftSide, OperationObservations, ThrottleObservations } from './report/report-types.ts';
 export type { Exchange } from './check/exchange.ts';

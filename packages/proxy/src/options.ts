@@ -15,6 +15,12 @@ export interface ProxyOptions {
   readonly maxBodyBytes?: number;
   /** The longest pause in the upstream's answer; default 30000 ms, the client's timeout (UNKNOWNS U51). */
   readonly timeoutMs?: number;
+  /**
+   * The longest a whole exchange may take, from forwarding the request to the answer's last byte; default 60000 ms
+   * (UNKNOWNS U56). An upstream still answering then is given up: the client gets HTTP 504 if nothing was sent yet, else
+   * its connection is closed; the report counts it under `deadlines`, never as drift.
+   */
+  readonly upstreamDeadlineMs?: number;
   /** Called with every exchange once answered (bodies as they passed, card data included: the caller's own traffic). */
   readonly onExchange?: (exchange: Exchange) => void;
   /** Time-outs and connection bound of the proxy's own server; default the sandbox's (`SANDBOX_LIMIT_DEFAULTS`). */

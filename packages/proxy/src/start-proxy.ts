@@ -38,6 +38,16 @@ function upstreamUrl(text: string): URL {
   return url;
 }
 
+/** The whole-answer deadline of an exchange when none is given (UNKNOWNS U56): twice the client's own 30 s time limit. */
+export const DEFAULT_UPSTREAM_DEADLINE_MS = 60_000;
+
+/** A positive whole number of ms, the fallback when absent, or a TypeError naming the option. */
+function wholeMs(value: number | undefined, option: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0 || value > 2_147_483_647) throw new TypeError(`${option} must be a whole number of ms from 1 to 2147483647, not ${String(value)}`);
+  return value;
+}
+
 /** Starts a proxy on 127.0.0.1 that forwards every request to the upstream unchanged and checks `/v1` exchanges against the spec. */
 export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const upstream = upstreamUrl(options.upstream);
@@ -51,6 +61,11 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     agent: upstream.protocol === 'https:' ? new HttpsAgent(agentOptions) : new Agent(agentOptions),
     captureLimit: limits.maxBodyBytes,
     timeoutMs: options.timeoutMs ?? 30_000,
+    deadlineMs: wholeMs(options.upstreamDeadlineMs, 'upstreamDeadlineMs', DEFAULT_UPSTREAM_DEADLINE_MS),
+    onDeadline: () => {
+      recorder.deadline();
+      file?.changed();
+    },
   };
   // Checks run one after another, after the answer was written: never on the traffic's path.
   let checks: Promise<void> = Promise.resolve();

@@ -13,6 +13,7 @@ export const GW_ERROR_CODES = {
   notSent: 'GW_NOT_SENT',
   notRecorded: 'GW_NOT_RECORDED',
   throttled: 'GW_THROTTLED',
+  answerDrift: 'GW_ANSWER_DRIFT',
 } as const;
 
 /** A stable error code such as `GW_VALIDATION`. */

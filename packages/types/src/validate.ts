@@ -131,6 +131,18 @@ export class RecordValidator {
     return this.problems(operations[operation].requestSchema, record, options);
   }
 
+  /**
+   * Every way an operation's decoded answer differs from the spec (empty when it matches): the one rule `gw proxy`
+   * reports as drift and the client's `answers` policy acts on. UNKNOWNS U42: an answer signed per
+   * `x-gw-response-signature` carries `encryption_data` whether its schema lists it or not.
+   */
+  responseProblems(operation: OperationName, record: unknown): ValidationProblem[] {
+    const op = operations[operation];
+    const problems = this.problems(op.responseSchema, record);
+    if (op.responseSignature === 'none') return problems;
+    return problems.filter((p) => !(p.pointer === '/encryption_data' && p.keyword === 'unknown'));
+  }
+
   /** Throws a ValidationError naming every problem of an operation's request record. */
   assertRequest(operation: OperationName, record: unknown, hint?: string, options: ValidateOptions = {}): void {
     const problems = this.requestProblems(operation, record, options);

@@ -51,13 +51,19 @@ export class DriftRecorder {
   constructor(upstream: string, signaturesChecked: boolean, now: () => Date = () => new Date()) {
     this.#now = now;
     const at = now().toISOString();
-    this.report = { type: 'gw-drift-report', version: 1, upstream: reportText(upstream), startedAt: at, updatedAt: at, signaturesChecked, exchanges: 0, unchecked: 0, drift: [], observations: {} };
+    this.report = { type: 'gw-drift-report', version: 1, upstream: reportText(upstream), startedAt: at, updatedAt: at, signaturesChecked, exchanges: 0, unchecked: 0, deadlines: 0, drift: [], observations: {} };
   }
 
   /** Counts one exchange; `checked` false when its bodies were too large to check. */
   exchange(checked: boolean): void {
     this.report.exchanges += 1;
     if (!checked) this.report.unchecked += 1;
+    this.report.updatedAt = this.#now().toISOString();
+  }
+
+  /** Counts an exchange given up at the whole-answer deadline (not drift). */
+  deadline(): void {
+    this.report.deadlines = (this.report.deadlines ?? 0) + 1;
     this.report.updatedAt = this.#now().toISOString();
   }
 

@@ -102,6 +102,11 @@ export interface DriftReport {
   exchanges: number;
   /** Exchanges whose bodies were larger than the capture limit: forwarded, not checked. */
   unchecked: number;
+  /**
+   * Exchanges given up at the whole-answer deadline (`upstreamDeadlineMs`): the upstream was too slow, which says
+   * nothing of its answers' shape, so they are neither checked nor drift. Absent in reports written before it was counted.
+   */
+  deadlines?: number;
   readonly drift: DriftEntry[];
   readonly observations: Record<string, OperationObservations>;
 }
