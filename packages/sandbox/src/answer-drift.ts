@@ -83,12 +83,13 @@ export class AnswerDrift {
     return copy;
   }
 
-  /** A page's hidden fields with the operation's added and dropped members (a page is text: nothing is retyped, nothing signed). */
+  /**
+   * A page's hidden fields without the operation's dropped ones. Nothing is added (the page takes any further field,
+   * so an added one is no drift), retyped (a page is text) or signed.
+   */
   pageFields(operation: string, fields: readonly (readonly [string, string])[]): [string, string][] {
-    const rule = this.#rule(operation);
-    const dropped = new Set(rule?.drop ?? []);
-    const added = Object.entries(rule?.add ?? {}).map(([name, value]): [string, string] => [name, typeof value === 'string' ? value : JSON.stringify(value)]);
-    return [...fields.filter(([name]) => !dropped.has(name) && !Object.hasOwn(rule?.add ?? {}, name)).map(([n, v]): [string, string] => [n, v]), ...added];
+    const dropped = new Set(this.#rule(operation)?.drop ?? []);
+    return fields.filter(([name]) => !dropped.has(name)).map(([name, value]): [string, string] => [name, value]);
   }
 
   /** The signed answer with a signature that does not verify, when the operation's rule asks for one. */

@@ -29,6 +29,7 @@ function unshowableProblems(operation: OperationName, rule: unknown, where: stri
   if (!rule || typeof rule !== 'object') return [];
   const problems: FaultRuleProblem[] = [];
   const op = operations[operation];
+  if (Object.hasOwn(rule, 'add') && op.responseEncoding === 'html') problems.push({ path: `${where}.add`, message: `cannot show: the ${operation} page takes any further hidden field (additionalProperties)` });
   if (Object.hasOwn(rule, 'retype') && !answerCarriesTypes(operation)) problems.push({ path: `${where}.retype`, message: `cannot show: ${operation} answers ${op.responseEncoding.toUpperCase()}, which carries text only` });
   if ((rule as AnswerDriftRule).wrongSignature === true && op.responseSignature === 'none') problems.push({ path: `${where}.wrongSignature`, message: `cannot show: ${operation} answers are not signed (x-gw-response-signature: none)` });
   return problems;
