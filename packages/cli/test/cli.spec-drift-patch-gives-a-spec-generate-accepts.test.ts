@@ -63,7 +63,7 @@ describe('gw spec drift REPORT --patch', () => {
     const doc = parse(after);
     expect(doc.components.schemas.CaptureResponse.properties.settlement_window).toMatchObject({ type: 'string' });
     expect(doc.components.schemas.CaptureResponse.required ?? []).not.toContain('settlement_window');
-    expect(doc.components.schemas.CaptureOrderResult.properties.capture_status['x-gw-known-values']).toEqual(['1', '5']);
+    expect(doc.components.schemas.CaptureOrderResult.properties.capture_status['x-gw-known-values']).toEqual(['1', '0', '5']);
 
     // In place of the spec, as a person would put it after review, then `pnpm generate`'s own entry point.
     writeFileSync(join(dir, 'spec/v1/openapi.yaml'), after);

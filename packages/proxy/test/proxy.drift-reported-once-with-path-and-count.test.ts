@@ -30,7 +30,7 @@ describe('the sandbox answering with drift, through gw proxy', () => {
     expect(found).toEqual(
       expect.arrayContaining([
         { operation: 'capture', kind: 'unknown-field', path: 'settlement_window', count: 2 },
-        { operation: 'capture', kind: 'missing-field', path: 'capture_orders[].amount', count: 1 },
+        { operation: 'capture', kind: 'missing-field', path: 'capture_orders[].amount', count: 2 },
         { operation: 'capture', kind: 'wrong-type', path: 'capture_orders[].order_no', count: 2 },
         { operation: 'capture', kind: 'signature', path: 'encryption_data', count: 2 },
         { operation: 'authoriseCard', kind: 'new-value', path: 'order_status', count: 1 },

@@ -35,7 +35,7 @@ describe('proposeSpecPatch', () => {
     ];
     const patch = proposeSpecPatch(spec, report(drift, { capture: { 'capture_orders[].capture_status': { '1': 3, '5': 1, '': 2, '9999999999999999': 1 } } }));
     expect(patch.changes.map((c) => `${c.kind} ${c.path} ${c.value}`)).toEqual(['known-value capture_orders[].capture_status 5']);
-    expect(parse(patch.text).components.schemas.CaptureOrderResult.properties.capture_status['x-gw-known-values']).toEqual(['1', '5']);
+    expect(parse(patch.text).components.schemas.CaptureOrderResult.properties.capture_status['x-gw-known-values']).toEqual(['1', '0', '5']);
     expect(patch.skipped.map((s) => `${s.kind} ${s.path}: ${s.reason}`)).toEqual([
       'unknown-field settlement_window: no value was seen to give it a type',
       "missing-field capture_orders[].amount: missing-field needs a person's judgement",

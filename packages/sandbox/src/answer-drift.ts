@@ -1,4 +1,5 @@
 // Answers that differ from the spec on purpose, so a checking proxy (`gw proxy`) can be tested without a real gateway.
+import { operations, type OperationName } from '@gw/types';
 import type { WireRecord } from './context.ts';
 
 /**
@@ -10,10 +11,19 @@ export interface AnswerDriftRule {
   readonly add?: Readonly<Record<string, unknown>>;
   /** Members left out. */
   readonly drop?: readonly string[];
-  /** Members whose value changes type: a string of digits becomes a number, a number a string, anything else a number. */
+  /**
+   * Members whose value changes type: a string of digits becomes a number, a number a string, anything else a number.
+   * Only a JSON answer can carry a type: an XML or HTML answer is text, so the control API refuses it there and `*`
+   * retypes JSON answers only.
+   */
   readonly retype?: readonly string[];
-  /** `encryption_data` replaced by a signature that does not verify. */
+  /** `encryption_data` replaced by a signature that does not verify (an operation whose answers are signed only). */
   readonly wrongSignature?: boolean;
+}
+
+/** True when an operation's answers can carry a member of another type: JSON answers (XML and HTML carry text only). */
+export function answerCarriesTypes(operation: string): boolean {
+  return Object.hasOwn(operations, operation) && operations[operation as OperationName].responseEncoding === 'json';
 }
 
 /** Drift rules by operation name (`capture`, `authoriseCard`) or `*` for every operation. */
@@ -69,8 +79,17 @@ export class AnswerDrift {
     const copy = structuredClone(record);
     for (const [path, value] of Object.entries(rule.add ?? {})) atPath(copy, path, (h, name) => (h[name] = value));
     for (const path of rule.drop ?? []) atPath(copy, path, (h, name) => delete h[name]);
-    for (const path of rule.retype ?? []) atPath(copy, path, (h, name) => Object.hasOwn(h, name) && (h[name] = retyped(h[name])));
+    for (const path of answerCarriesTypes(operation) ? (rule.retype ?? []) : []) atPath(copy, path, (h, name) => Object.hasOwn(h, name) && (h[name] = retyped(h[name])));
     return copy;
+  }
+
+  /**
+   * A page's hidden fields without the operation's dropped ones. Nothing is added (the page takes any further field,
+   * so an added one is no drift), retyped (a page is text) or signed.
+   */
+  pageFields(operation: string, fields: readonly (readonly [string, string])[]): [string, string][] {
+    const dropped = new Set(this.#rule(operation)?.drop ?? []);
+    return fields.filter(([name]) => !dropped.has(name)).map(([name, value]): [string, string] => [name, value]);
   }
 
   /** The signed answer with a signature that does not verify, when the operation's rule asks for one. */

@@ -34,4 +34,25 @@ describe('control API: answer drift', () => {
     expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['"capture".add', '"capture".drop', '"capture".wrongSignature', '"capture".colour', '"pay"', '"*"']);
     expect((await api(sandbox, 'GET', 'drift')).json).toEqual({ rules: { capture: { wrongSignature: true } } });
   });
+
+  it('refuses rules an answer cannot show (a retype in XML or HTML text, a bad signature where none is sent, a field added to a page)', async () => {
+    await using sandbox = await startSandbox();
+    const bad = await api(sandbox, 'PUT', 'drift', { authoriseCard: { retype: ['order_status'] }, checkout: { add: { extra: '1' }, retype: ['orderNo'] }, query: { wrongSignature: true } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['"authoriseCard".retype', '"checkout".add', '"checkout".retype', '"query".wrongSignature']);
+    expect(bad.json.error.details.problems[0].message).toContain('XML, which carries text only');
+    expect((await api(sandbox, 'GET', 'drift')).json).toEqual({ rules: {} });
+  });
+
+  it("drops a checkout page's hidden field; '*' retypes JSON answers and leaves XML ones whole (no HTTP 500)", async () => {
+    await using sandbox = await startSandbox({ answerDrift: { checkout: { drop: ['orderNo'] }, '*': { retype: ['risk_reasons', 'return_status'] } } });
+    const page = await send(sandbox, 'checkout', { order_no: 'PAGE-1', currency: 'USD', amount: '9.90', return_url: 'https://shop.example.test/ok' });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('name="order_no"');
+    expect(page.text).not.toContain('name="orderNo"');
+    const paid = await send(sandbox, 'authoriseCard', cardPayment({ amount: '12.00' }));
+    expect(paid.status).toBe(200);
+    expect(paid.text).toContain('<risk_reasons/>');
+    expect((await send(sandbox, 'query', { order_no: 'NONE' })).json.return_status).toBe(1);
+  });
 });

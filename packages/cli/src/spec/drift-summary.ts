@@ -8,6 +8,18 @@ function line(entry: DriftEntry): string {
   return `  ${entry.side} ${entry.kind}${where}: ${entry.message} (${entry.count}x, first ${entry.firstSeen})${example}`;
 }
 
+/**
+ * What the summary says of signatures, from the same entries as its lines: `not checked` without a verifier,
+ * `verified` only when no answer's signature failed, else how many failed and where.
+ */
+export function signatureVerdict(report: DriftReport): string {
+  if (!report.signaturesChecked) return 'signatures not checked';
+  const failures = report.drift.filter((entry) => entry.kind === 'signature');
+  if (failures.length === 0) return 'signatures verified';
+  const answers = failures.reduce((sum, entry) => sum + entry.count, 0);
+  return `signatures checked: ${answers} answer(s) of ${failures.map((entry) => entry.operation).join(', ')} did not verify`;
+}
+
 /** Each operation the gateway throttled, with what it showed (UNKNOWNS U50); a report from before throttles had none. */
 export function throttledOperations(report: DriftReport): [string, ThrottleObservations][] {
   return Object.entries(report.observations).flatMap(([operation, seen]) => (seen.throttles ? [[operation, seen.throttles] as [string, ThrottleObservations]] : []));
@@ -37,7 +49,7 @@ function printThrottles(io: CliIo, throttled: [string, ThrottleObservations][]):
 /** The readable summary (card data redacted, whatever the file held): per operation, each drift with its kind, path, count, first time seen and redacted example; then throttles. */
 export function printDriftSummary(io: CliIo, read: DriftReport): void {
   const report = redactReport(read);
-  say(io, `${report.exchanges} exchange(s) with ${report.upstream} since ${report.startedAt}; ${report.unchecked} too large to check; signatures ${report.signaturesChecked ? 'verified' : 'not checked'}`);
+  say(io, `${report.exchanges} exchange(s) with ${report.upstream} since ${report.startedAt}; ${report.unchecked} too large to check; ${signatureVerdict(report)}`);
   const byOperation = new Map<string, DriftEntry[]>();
   for (const entry of report.drift) byOperation.set(entry.operation, [...(byOperation.get(entry.operation) ?? []), entry]);
   const throttled = throttledOperations(report);
@@ -63,7 +75,7 @@ export function driftJson(read: DriftReport): string {
 /** The summary as table rows: the exchanges, then each drift (operation, side, kind, path) with count and example. */
 export function driftRows(read: DriftReport): [string, string][] {
   const report = redactReport(read);
-  const rows: [string, string][] = [['exchanges checked', `${report.exchanges} (signatures ${report.signaturesChecked ? 'verified' : 'not checked'})`]];
+  const rows: [string, string][] = [['exchanges checked', `${report.exchanges} (${signatureVerdict(report)})`]];
   for (const entry of report.drift) {
     rows.push([`${entry.operation} ${entry.side} ${entry.kind}${entry.path ? ` ${entry.path}` : ''}`, `${entry.count}x${entry.example ? `, e.g. ${entry.example}` : ''}`]);
   }

@@ -2,6 +2,7 @@ import { checkResponseSignature } from '@gw/client';
 import type { Verifier } from '@gw/signer-interface';
 import { RecordValidator, type OperationSpec } from '@gw/types';
 import type { DriftRecorder } from '../report/drift-recorder.ts';
+import { checkBatchEcho } from './batch-echo.ts';
 import { decodeAnswer, decodeRequest, nameOf, VARIANTS_BY_PATH, type WireForm } from './decode.ts';
 import { pathShape } from '../redact/report-redaction.ts';
 import { shapeOf } from './example.ts';
@@ -28,21 +29,27 @@ function allowedForms(op: OperationSpec): readonly WireForm[] {
   return op.requestEncodingDeclared ? [op.requestEncoding] : [op.requestEncoding, 'form'];
 }
 
-function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ctx: CheckContext): OperationSpec {
+/** The operation a request is, and its decoded record (null when it had no body or could not be read). */
+interface CheckedRequest {
+  readonly op: OperationSpec;
+  readonly record: Record<string, unknown> | null;
+}
+
+function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ctx: CheckContext): CheckedRequest {
   const fallback = variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
-  if (!exchange.requestBody) return fallback;
+  if (!exchange.requestBody) return { op: fallback, record: null };
   const decoded = decodeRequest(variants, exchange.requestContentType, exchange.requestBody);
   const operation = decoded.op.name;
   if ('failure' in decoded) {
     ctx.recorder.drift({ operation, side: 'request', kind: 'undecodable', path: '', message: decoded.failure, example: '', seenType: null });
-    return decoded.op;
+    return { op: decoded.op, record: null };
   }
   ctx.recorder.requestFormSeen(operation, decoded.form);
   if (!allowedForms(decoded.op).includes(decoded.form)) {
     ctx.recorder.drift({ operation, side: 'request', kind: 'wire-form', path: '', message: `sent as ${decoded.form}; the spec shows ${decoded.op.requestEncoding}`, example: mediaType(exchange.requestContentType), seenType: null });
   }
   for (const problem of ctx.validator.problems(decoded.op.requestSchema, decoded.record)) ctx.recorder.drift(problemDrift(operation, 'request', decoded.record, problem));
-  return decoded.op;
+  return { op: decoded.op, record: decoded.record };
 }
 
 async function checkSignature(op: OperationSpec, record: Record<string, unknown>, ctx: CheckContext): Promise<void> {
@@ -54,7 +61,7 @@ async function checkSignature(op: OperationSpec, record: Record<string, unknown>
   ctx.recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
 }
 
-async function checkAnswer(exchange: Exchange, op: OperationSpec, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
+async function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
   const { recorder } = ctx;
   const operation = op.name;
   recorder.answerSeen(operation, exchange.status, mediaType(exchange.responseContentType));
@@ -83,7 +90,7 @@ async function checkAnswer(exchange: Exchange, op: OperationSpec, ctx: CheckCont
   recorder.observations(operation).answers += 1;
   // The one rule of answer drift, shared with the client's `answers` policy.
   for (const problem of ctx.validator.responseProblems(nameOf(op), record)) recorder.drift(problemDrift(operation, 'response', record, problem));
-  walkAnswer(op, record, recorder);
+  walkAnswer(op, record, recorder, checkBatchEcho(op, request, record, recorder));
   await checkSignature(op, record, ctx);
 }
 
@@ -107,6 +114,5 @@ export async function checkExchange(exchange: Exchange, ctx: CheckContext, timin
     ctx.recorder.drift({ operation: shape, side: 'request', kind: 'unknown-path', path: '', message: `no operation of the spec at ${shape}`, example: pathShape(exchange.method), seenType: null });
     return;
   }
-  const op = checkRequest(exchange, variants, ctx);
-  await checkAnswer(exchange, op, ctx, timing);
+  await checkAnswer(exchange, checkRequest(exchange, variants, ctx), ctx, timing);
 }

@@ -12,19 +12,44 @@ function place(path: string, name: string): string {
   return join(path, /\d{12,}/.test(name) ? shapeOf(name) : name);
 }
 
+/** The places of each recorder's answers that held a record or a list: a group left out is absent, not missing. */
+const groupPlaces = new WeakMap<DriftRecorder, Set<string>>();
+
+/**
+ * A record whose own result status says it failed (UNKNOWNS U28, U47: `1` is success), at the top (`x-gw-refusal`) or
+ * as an element of the batch array: a failed order's result is shorter (the sandbox's one line for an unknown
+ * order), so it is not held against the members of successful ones.
+ */
+function failed(op: OperationSpec, value: Record<string, unknown>, path: string): boolean {
+  const field = path === '' ? op.refusal?.statusField : op.batch && path === `${op.batch.responseArray}[]` ? op.batch.statusField : undefined;
+  return field !== undefined && Object.hasOwn(value, field) && value[field] !== '1';
+}
+
+/** Reports the members every earlier successful record at `path` carried and this one lacks (UNKNOWNS U05, U56). */
+function reportAbsent(op: OperationSpec, value: Record<string, unknown>, path: string, recorder: DriftRecorder, reported: ReadonlySet<string>): void {
+  if (failed(op, value, path)) return;
+  const groups = groupPlaces.get(recorder) ?? new Set<string>();
+  groupPlaces.set(recorder, groups);
+  for (const name of Object.keys(value)) if (value[name] !== null && typeof value[name] === 'object') groups.add(place(path, name));
+  const names = Object.keys(value).map((name) => (/\d{12,}/.test(name) ? shapeOf(name) : name));
+  for (const name of recorder.recordSeen(op.name, path, names)) {
+    const at = join(path, name);
+    if (groups.has(at) || reported.has(at)) continue;
+    recorder.drift({ operation: op.name, side: 'response', kind: 'missing-field', path: at, message: 'is absent, though every earlier answer carried it', example: '', seenType: null });
+  }
+}
+
 /**
  * Walks a decoded answer: counts every place and field (UNKNOWNS U05), counts the values of fields with known values
- * (U06, U28, U30, U47) and reports new ones, and reports a field absent though present in every earlier answer.
+ * (U06, U28, U30, U47) and reports new ones, and reports a field absent though present in every earlier answer
+ * (unless `reported` already holds its path).
  */
-export function walkAnswer(op: OperationSpec, record: Record<string, unknown>, recorder: DriftRecorder): void {
+export function walkAnswer(op: OperationSpec, record: Record<string, unknown>, recorder: DriftRecorder, reported: ReadonlySet<string> = new Set()): void {
   const known = knownValuePlaces(op.responseSchema);
   const stack: { value: Record<string, unknown>; path: string; depth: number }[] = [{ value: record, path: '', depth: 0 }];
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
-    const names = Object.keys(value).map((name) => (/\d{12,}/.test(name) ? shapeOf(name) : name));
-    for (const name of recorder.recordSeen(op.name, path, names)) {
-      recorder.drift({ operation: op.name, side: 'response', kind: 'missing-field', path: join(path, name), message: 'is absent, though every earlier answer carried it', example: '', seenType: null });
-    }
+    reportAbsent(op, value, path, recorder, reported);
     for (const name of Object.keys(value)) {
       const member = value[name];
       const at = place(path, name);

@@ -1,6 +1,6 @@
 // Checks answer-drift rules given as JSON (control API `PUT /sandbox/api/drift`): every problem at once.
-import { operations } from '@gw/types';
-import type { AnswerDriftRule, AnswerDriftRules } from '../answer-drift.ts';
+import { operations, type OperationName } from '@gw/types';
+import { answerCarriesTypes, type AnswerDriftRule, type AnswerDriftRules } from '../answer-drift.ts';
 import type { FaultRuleProblem } from './fault-rules.ts';
 
 const OPERATION_NAMES: readonly string[] = Object.keys(operations);
@@ -24,6 +24,17 @@ function ruleProblems(rule: unknown, where: string): FaultRuleProblem[] {
   return problems;
 }
 
+/** A rule member the operation's answers cannot show: a retype in text-only answers, a wrong signature in unsigned ones. */
+function unshowableProblems(operation: OperationName, rule: unknown, where: string): FaultRuleProblem[] {
+  if (!rule || typeof rule !== 'object') return [];
+  const problems: FaultRuleProblem[] = [];
+  const op = operations[operation];
+  if (Object.hasOwn(rule, 'add') && op.responseEncoding === 'html') problems.push({ path: `${where}.add`, message: `cannot show: the ${operation} page takes any further hidden field (additionalProperties)` });
+  if (Object.hasOwn(rule, 'retype') && !answerCarriesTypes(operation)) problems.push({ path: `${where}.retype`, message: `cannot show: ${operation} answers ${op.responseEncoding.toUpperCase()}, which carries text only` });
+  if ((rule as AnswerDriftRule).wrongSignature === true && op.responseSignature === 'none') problems.push({ path: `${where}.wrongSignature`, message: `cannot show: ${operation} answers are not signed (x-gw-response-signature: none)` });
+  return problems;
+}
+
 /** Every problem of a drift rule set `{ operation | '*': { add, drop, retype, wrongSignature } }` (empty when usable). */
 export function driftRulesProblems(value: unknown): FaultRuleProblem[] {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return [{ path: '', message: 'drift rules must be an object of operation name -> rule' }];
@@ -32,6 +43,7 @@ export function driftRulesProblems(value: unknown): FaultRuleProblem[] {
     const where = JSON.stringify(operation);
     if (operation !== '*' && !OPERATION_NAMES.includes(operation)) problems.push({ path: where, message: `is not an operation name or '*' (known: ${OPERATION_NAMES.join(', ')})` });
     problems.push(...ruleProblems(rule, where));
+    if (OPERATION_NAMES.includes(operation)) problems.push(...unshowableProblems(operation as OperationName, rule, where));
   }
   return problems;
 }

@@ -5,6 +5,7 @@
 // signed refusal record; the throttle answers 429 itself.
 import type { ServerResponse } from 'node:http';
 import type { OperationName } from '@gw/types';
+import type { WireRecord } from '../context.ts';
 import { SandboxHttpError, SandboxRefusal } from '../errors.ts';
 import { refusal } from '../refusal-codes.ts';
 import { encodeResponseBody, type EncodedResponse } from '../wire/body.ts';
@@ -29,6 +30,12 @@ export function admitV1(parts: SandboxParts, call: V1Call, body: Buffer | Error,
   return throttle(parts, call, body, res);
 }
 
+/** A page answer with the drift rules' added and dropped hidden fields. */
+function driftedPage(parts: SandboxParts, operation: OperationName, result: WireRecord): WireRecord {
+  const page = result as unknown as { fields: [string, string][]; action: string };
+  return { ...page, fields: parts.drift.pageFields(operation, page.fields) } as unknown as WireRecord;
+}
+
 /** Runs the steps on a request whose body was read: its encoded answer; `call.changedAfter` says whether it changed the state. */
 export async function runV1Steps(parts: SandboxParts, call: V1Call, body: Buffer): Promise<EncodedResponse> {
   decode(parts, call, body);
@@ -51,8 +58,8 @@ export async function runV1Steps(parts: SandboxParts, call: V1Call, body: Buffer
   // those of a request that ran while this answer was signed: the answer then waits for them to be kept as well).
   const before = parts.keeper.changeCount;
   const result = runHandler(parts, call);
-  // A page goes as it is; any other answer with the answer drift the tests set (none by default), signed.
-  const answer = call.op.responseEncoding === 'html' ? result : parts.drift.signature(operation, await signAnswer(parts.signer, operation, parts.drift.fields(operation, result)));
+  // Every answer with the answer drift the tests set (none by default): a page's hidden fields, or a record then signed.
+  const answer = call.op.responseEncoding === 'html' ? driftedPage(parts, operation, result) : parts.drift.signature(operation, await signAnswer(parts.signer, operation, parts.drift.fields(operation, result)));
   call.changedAfter = parts.keeper.changeCount === before ? null : before;
   return encodeResponseBody(call.op, answer);
 }

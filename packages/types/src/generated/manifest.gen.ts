@@ -6,7 +6,7 @@ import type { SpecManifest } from '../spec-manifest.ts';
 /** What the generated files came from: the spec text's hash and the generators' versions. */
 export const specManifest: SpecManifest = {
   "spec": "spec/v1/openapi.yaml",
-  "specSha256": "624f128d92dca1e98120e15e57d424a04d49e93bc3d48d50d82891933cb5582d",
+  "specSha256": "6f78fb39d8fdd158bf37aa2096cc14bd26490204fbf48fd654967be734f960d4",
   "openapi": "3.1.0",
   "title": "Merchant Payment Gateway",
   "version": "1.0.0",

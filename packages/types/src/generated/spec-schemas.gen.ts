@@ -1170,7 +1170,9 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Status code of the order; `1` is used for a successful order. Other codes and transitions not shown.",
           "x-gw-known-values": [
-            "1"
+            "1",
+            "0",
+            "2"
           ],
           "examples": [
             "1"
@@ -1216,7 +1218,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Fraud decision text. Value used - `ACCEPT`; the complete set is not shown.",
           "x-gw-known-values": [
-            "ACCEPT"
+            "ACCEPT",
+            "REJECT"
           ],
           "examples": [
             "ACCEPT"
@@ -1609,7 +1612,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "3-D Secure indicator; value `0` is used when 3-D Secure was not done. Other values not shown.",
           "x-gw-known-values": [
-            "0"
+            "0",
+            "1"
           ],
           "examples": [
             "0"
@@ -1619,7 +1623,14 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Numeric status code, for example `3000`. The meaning of each code is not shown.",
           "x-gw-known-values": [
-            "3000"
+            "3000",
+            "3001",
+            "3002",
+            "3003",
+            "3004",
+            "3005",
+            "3006",
+            "3007"
           ],
           "examples": [
             "3000"
@@ -1629,7 +1640,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Per-order query result; value `1` is used. Other values not shown.",
           "x-gw-known-values": [
-            "1"
+            "1",
+            "0"
           ],
           "examples": [
             "1"
@@ -1733,7 +1745,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Recurring status; value `1` is used. Other values and transitions not shown.",
           "x-gw-known-values": [
-            "1"
+            "1",
+            "Inactived"
           ],
           "examples": [
             "1"
@@ -1787,7 +1800,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).",
           "x-gw-known-values": [
-            "1"
+            "1",
+            "0"
           ],
           "examples": [
             "1"
@@ -1926,7 +1940,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).",
           "x-gw-known-values": [
-            "1"
+            "1",
+            "0"
           ],
           "examples": [
             "1"
@@ -2057,7 +2072,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).",
           "x-gw-known-values": [
-            "1"
+            "1",
+            "0"
           ],
           "examples": [
             "1"
@@ -2216,7 +2232,8 @@ export const specSchemas: Record<string, unknown> = {
           "type": "string",
           "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).",
           "x-gw-known-values": [
-            "1"
+            "1",
+            "0"
           ],
           "examples": [
             "1"

@@ -1375,13 +1375,16 @@ export const typeSchemas: Record<string, unknown> = {
           "type": "string"
         },
         "cancel_status": {
-          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "1",
+              "enum": [
+                "0",
+                "1"
+              ],
               "type": "string"
             }
           ]
@@ -1507,13 +1510,16 @@ export const typeSchemas: Record<string, unknown> = {
                 "type": "string"
               },
               "cancel_status": {
-                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
                 "anyOf": [
                   {
                     "type": "string"
                   },
                   {
-                    "const": "1",
+                    "enum": [
+                      "0",
+                      "1"
+                    ],
                     "type": "string"
                   }
                 ]
@@ -1634,13 +1640,16 @@ export const typeSchemas: Record<string, unknown> = {
           "type": "string"
         },
         "capture_status": {
-          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "1",
+              "enum": [
+                "0",
+                "1"
+              ],
               "type": "string"
             }
           ]
@@ -1766,13 +1775,16 @@ export const typeSchemas: Record<string, unknown> = {
                 "type": "string"
               },
               "capture_status": {
-                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
                 "anyOf": [
                   {
                     "type": "string"
                   },
                   {
-                    "const": "1",
+                    "enum": [
+                      "0",
+                      "1"
+                    ],
                     "type": "string"
                   }
                 ]
@@ -2371,13 +2383,17 @@ export const typeSchemas: Record<string, unknown> = {
           "type": "string"
         },
         "order_status": {
-          "description": "Status code of the order; `1` is used for a successful order. Other codes and transitions not shown.\nKnown values (open set): `1`.",
+          "description": "Status code of the order; `1` is used for a successful order. Other codes and transitions not shown.\nKnown values (open set): `1`, `0`, `2`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "1",
+              "enum": [
+                "0",
+                "1",
+                "2"
+              ],
               "type": "string"
             }
           ]
@@ -2420,13 +2436,16 @@ export const typeSchemas: Record<string, unknown> = {
           "type": "string"
         },
         "risk_action": {
-          "description": "Fraud decision text. Value used - `ACCEPT`; the complete set is not shown.\nKnown values (open set): `ACCEPT`.",
+          "description": "Fraud decision text. Value used - `ACCEPT`; the complete set is not shown.\nKnown values (open set): `ACCEPT`, `REJECT`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "ACCEPT",
+              "enum": [
+                "ACCEPT",
+                "REJECT"
+              ],
               "type": "string"
             }
           ]
@@ -5414,37 +5433,52 @@ export const typeSchemas: Record<string, unknown> = {
           }
         },
         "is3ds": {
-          "description": "3-D Secure indicator; value `0` is used when 3-D Secure was not done. Other values not shown.\nKnown values (open set): `0`.",
+          "description": "3-D Secure indicator; value `0` is used when 3-D Secure was not done. Other values not shown.\nKnown values (open set): `0`, `1`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "0",
+              "enum": [
+                "0",
+                "1"
+              ],
               "type": "string"
             }
           ]
         },
         "payment_status": {
-          "description": "Numeric status code, for example `3000`. The meaning of each code is not shown.\nKnown values (open set): `3000`.",
+          "description": "Numeric status code, for example `3000`. The meaning of each code is not shown.\nKnown values (open set): `3000`, `3001`, `3002`, `3003`, `3004`, `3005`, `3006`, `3007`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "3000",
+              "enum": [
+                "3000",
+                "3001",
+                "3002",
+                "3003",
+                "3004",
+                "3005",
+                "3006",
+                "3007"
+              ],
               "type": "string"
             }
           ]
         },
         "query_result": {
-          "description": "Per-order query result; value `1` is used. Other values not shown.\nKnown values (open set): `1`.",
+          "description": "Per-order query result; value `1` is used. Other values not shown.\nKnown values (open set): `1`, `0`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "1",
+              "enum": [
+                "0",
+                "1"
+              ],
               "type": "string"
             }
           ]
@@ -5478,13 +5512,16 @@ export const typeSchemas: Record<string, unknown> = {
               "type": "string"
             },
             "recurring_status": {
-              "description": "Recurring status; value `1` is used. Other values and transitions not shown.\nKnown values (open set): `1`.",
+              "description": "Recurring status; value `1` is used. Other values and transitions not shown.\nKnown values (open set): `1`, `Inactived`.",
               "anyOf": [
                 {
                   "type": "string"
                 },
                 {
-                  "const": "1",
+                  "enum": [
+                    "1",
+                    "Inactived"
+                  ],
                   "type": "string"
                 }
               ]
@@ -5664,37 +5701,52 @@ export const typeSchemas: Record<string, unknown> = {
                 }
               },
               "is3ds": {
-                "description": "3-D Secure indicator; value `0` is used when 3-D Secure was not done. Other values not shown.\nKnown values (open set): `0`.",
+                "description": "3-D Secure indicator; value `0` is used when 3-D Secure was not done. Other values not shown.\nKnown values (open set): `0`, `1`.",
                 "anyOf": [
                   {
                     "type": "string"
                   },
                   {
-                    "const": "0",
+                    "enum": [
+                      "0",
+                      "1"
+                    ],
                     "type": "string"
                   }
                 ]
               },
               "payment_status": {
-                "description": "Numeric status code, for example `3000`. The meaning of each code is not shown.\nKnown values (open set): `3000`.",
+                "description": "Numeric status code, for example `3000`. The meaning of each code is not shown.\nKnown values (open set): `3000`, `3001`, `3002`, `3003`, `3004`, `3005`, `3006`, `3007`.",
                 "anyOf": [
                   {
                     "type": "string"
                   },
                   {
-                    "const": "3000",
+                    "enum": [
+                      "3000",
+                      "3001",
+                      "3002",
+                      "3003",
+                      "3004",
+                      "3005",
+                      "3006",
+                      "3007"
+                    ],
                     "type": "string"
                   }
                 ]
               },
               "query_result": {
-                "description": "Per-order query result; value `1` is used. Other values not shown.\nKnown values (open set): `1`.",
+                "description": "Per-order query result; value `1` is used. Other values not shown.\nKnown values (open set): `1`, `0`.",
                 "anyOf": [
                   {
                     "type": "string"
                   },
                   {
-                    "const": "1",
+                    "enum": [
+                      "0",
+                      "1"
+                    ],
                     "type": "string"
                   }
                 ]
@@ -5728,13 +5780,16 @@ export const typeSchemas: Record<string, unknown> = {
                     "type": "string"
                   },
                   "recurring_status": {
-                    "description": "Recurring status; value `1` is used. Other values and transitions not shown.\nKnown values (open set): `1`.",
+                    "description": "Recurring status; value `1` is used. Other values and transitions not shown.\nKnown values (open set): `1`, `Inactived`.",
                     "anyOf": [
                       {
                         "type": "string"
                       },
                       {
-                        "const": "1",
+                        "enum": [
+                          "1",
+                          "Inactived"
+                        ],
                         "type": "string"
                       }
                     ]
@@ -5830,13 +5885,16 @@ export const typeSchemas: Record<string, unknown> = {
           "type": "string"
         },
         "refund_status": {
-          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "1",
+              "enum": [
+                "0",
+                "1"
+              ],
               "type": "string"
             }
           ]
@@ -5999,13 +6057,16 @@ export const typeSchemas: Record<string, unknown> = {
                 "type": "string"
               },
               "refund_status": {
-                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
                 "anyOf": [
                   {
                     "type": "string"
                   },
                   {
-                    "const": "1",
+                    "enum": [
+                      "0",
+                      "1"
+                    ],
                     "type": "string"
                   }
                 ]
@@ -6074,13 +6135,16 @@ export const typeSchemas: Record<string, unknown> = {
           "type": "string"
         },
         "review_status": {
-          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+          "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "1",
+              "enum": [
+                "0",
+                "1"
+              ],
               "type": "string"
             }
           ]
@@ -6214,13 +6278,16 @@ export const typeSchemas: Record<string, unknown> = {
                 "type": "string"
               },
               "review_status": {
-                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`.",
+                "description": "Per-element status; `1` is used. Meaning of other values not shown (§7.6).\nKnown values (open set): `1`, `0`.",
                 "anyOf": [
                   {
                     "type": "string"
                   },
                   {
-                    "const": "1",
+                    "enum": [
+                      "0",
+                      "1"
+                    ],
                     "type": "string"
                   }
                 ]
@@ -6329,13 +6396,16 @@ export const typeSchemas: Record<string, unknown> = {
           "type": "string"
         },
         "recurring_status": {
-          "description": "Recurring status; value `1` is used. Other values and transitions not shown.\nKnown values (open set): `1`.",
+          "description": "Recurring status; value `1` is used. Other values and transitions not shown.\nKnown values (open set): `1`, `Inactived`.",
           "anyOf": [
             {
               "type": "string"
             },
             {
-              "const": "1",
+              "enum": [
+                "1",
+                "Inactived"
+              ],
               "type": "string"
             }
           ]

@@ -1066,9 +1066,9 @@ export type CardRespon = {
     card?: MaskedCard;
     /**
      * Status code of the order; `1` is used for a successful order. Other codes and transitions not shown.
-     * Known values (open set): `1`.
+     * Known values (open set): `1`, `0`, `2`.
      */
-    order_status?: '1' | (string & {});
+    order_status?: '1' | '0' | '2' | (string & {});
     /**
      * Text of the form `<code>:<message>`; success uses a code made of zeros followed by a success text.
      */
@@ -1107,9 +1107,9 @@ export type CardRespon = {
     threeds_result?: string;
     /**
      * Fraud decision text. Value used - `ACCEPT`; the complete set is not shown.
-     * Known values (open set): `ACCEPT`.
+     * Known values (open set): `ACCEPT`, `REJECT`.
      */
-    risk_action?: 'ACCEPT' | (string & {});
+    risk_action?: 'ACCEPT' | 'REJECT' | (string & {});
     /**
      * Numeric fraud score.
      */
@@ -1462,19 +1462,19 @@ export type QueriedOrder = {
     fraud_check_result?: Array<FraudCheckItem>;
     /**
      * 3-D Secure indicator; value `0` is used when 3-D Secure was not done. Other values not shown.
-     * Known values (open set): `0`.
+     * Known values (open set): `0`, `1`.
      */
-    is3ds?: '0' | (string & {});
+    is3ds?: '0' | '1' | (string & {});
     /**
      * Numeric status code, for example `3000`. The meaning of each code is not shown.
-     * Known values (open set): `3000`.
+     * Known values (open set): `3000`, `3001`, `3002`, `3003`, `3004`, `3005`, `3006`, `3007`.
      */
-    payment_status?: '3000' | (string & {});
+    payment_status?: '3000' | '3001' | '3002' | '3003' | '3004' | '3005' | '3006' | '3007' | (string & {});
     /**
      * Per-order query result; value `1` is used. Other values not shown.
-     * Known values (open set): `1`.
+     * Known values (open set): `1`, `0`.
      */
-    query_result?: '1' | (string & {});
+    query_result?: '1' | '0' | (string & {});
     /**
      * Shopper data - e-mail address.
      */
@@ -1564,9 +1564,9 @@ export type SubscriptionResult = {
     recurring_id?: string;
     /**
      * Recurring status; value `1` is used. Other values and transitions not shown.
-     * Known values (open set): `1`.
+     * Known values (open set): `1`, `Inactived`.
      */
-    recurring_status?: '1' | (string & {});
+    recurring_status?: '1' | 'Inactived' | (string & {});
 };
 
 /**
@@ -1613,9 +1613,9 @@ export type CaptureOrderResult = {
     amount?: DecimalAmount;
     /**
      * Per-element status; `1` is used. Meaning of other values not shown (§7.6).
-     * Known values (open set): `1`.
+     * Known values (open set): `1`, `0`.
      */
-    capture_status?: '1' | (string & {});
+    capture_status?: '1' | '0' | (string & {});
     /**
      * Per-element error text; an empty string when there is no error (§4 rule 3, §7.1).
      */
@@ -1731,9 +1731,9 @@ export type ReviewOrderResult = {
     review_flag?: string;
     /**
      * Per-element status; `1` is used. Meaning of other values not shown (§7.6).
-     * Known values (open set): `1`.
+     * Known values (open set): `1`, `0`.
      */
-    review_status?: '1' | (string & {});
+    review_status?: '1' | '0' | (string & {});
     /**
      * Per-element error text; an empty string when there is no error (§4 rule 3, §7.1).
      */
@@ -1841,9 +1841,9 @@ export type CancelOrderResult = {
     amount?: DecimalAmount;
     /**
      * Per-element status; `1` is used. Meaning of other values not shown (§7.6).
-     * Known values (open set): `1`.
+     * Known values (open set): `1`, `0`.
      */
-    cancel_status?: '1' | (string & {});
+    cancel_status?: '1' | '0' | (string & {});
     /**
      * Per-element error text; an empty string when there is no error (§4 rule 3, §7.1).
      */
@@ -1979,9 +1979,9 @@ export type RefundOrderResult = {
     refund_reference_id?: RefundReferenceId;
     /**
      * Per-element status; `1` is used. Meaning of other values not shown (§7.6).
-     * Known values (open set): `1`.
+     * Known values (open set): `1`, `0`.
      */
-    refund_status?: '1' | (string & {});
+    refund_status?: '1' | '0' | (string & {});
     /**
      * Per-element error text, empty when there is no error; §2.6 does not list it for refund, §4 rule 3 gives every element one.
      */
