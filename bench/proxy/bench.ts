@@ -21,6 +21,8 @@ const ROUNDS = Number(process.env.GW_BENCH_ROUNDS ?? 5);
 const CONCURRENCY = 32;
 const GOAL_ADDED_P50_MS = 1;
 const GOAL_THROUGHPUT = 0.7;
+/** The proxy's CPU per exchange over a bare node:http forwarder's (issue 37): what checking adds to the hop. */
+const GOAL_CPU_RATIO = 1.6;
 const SIDES = ['direct', 'proxy', 'forwarder'] as const;
 type Side = (typeof SIDES)[number];
 /** One side's figures in one round: p50 at c=1, requests/s at c=32, CPU µs per request of the proxy or forwarder and of the sandbox. */
@@ -130,6 +132,7 @@ function report(rounds: readonly Record<Side, Figures>[]): void {
   const med = (f: (r: Record<Side, Figures>) => number) => median(rounds.map(f));
   const added = med((r) => r.proxy.p50 - r.direct.p50);
   const ratio = med((r) => r.proxy.rps / r.direct.rps);
+  const cpuRatio = med((r) => r.proxy.hopCpu / r.forwarder.hopCpu);
   const ms = (v: number) => v.toFixed(3);
   const us = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(1));
   const lines = [
@@ -141,6 +144,7 @@ function report(rounds: readonly Record<Side, Figures>[]): void {
     '',
     `- p50 latency the proxy adds at concurrency 1: **${ms(added)} ms** (goal at most ${GOAL_ADDED_P50_MS} ms: ${added <= GOAL_ADDED_P50_MS ? 'met' : 'NOT met'}); the bare forwarder adds ${ms(med((r) => r.forwarder.p50 - r.direct.p50))} ms.`,
     `- throughput through the proxy / direct at concurrency ${CONCURRENCY}: **${ratio.toFixed(2)}x** (goal at least ${GOAL_THROUGHPUT}x: ${ratio >= GOAL_THROUGHPUT ? 'met' : 'NOT met'}); through the bare forwarder / direct: ${med((r) => r.forwarder.rps / r.direct.rps).toFixed(2)}x; proxy / bare forwarder: ${med((r) => r.proxy.rps / r.forwarder.rps).toFixed(2)}x.`,
+    `- CPU per exchange, proxy / bare forwarder: **${cpuRatio.toFixed(2)}x** (median of each round's ratio, the two measured side by side; goal at most ${GOAL_CPU_RATIO}x: ${cpuRatio <= GOAL_CPU_RATIO ? 'met' : 'NOT met'}); rounds: ${rounds.map((r) => (r.proxy.hopCpu / r.forwarder.hopCpu).toFixed(2)).join(', ')}.`,
     `- CPU per request (median): sandbox ${us(med((r) => r.direct.sandboxCpu))} µs, proxy ${us(med((r) => r.proxy.hopCpu))} µs, bare forwarder ${us(med((r) => r.forwarder.hopCpu))} µs. When every process shares the same cores, throughput follows the sum of the CPU each request needs in all of them, so any Node.js hop in front of a server as light as the sandbox costs throughput; the forwarder row shows how much of the proxy's cost is the hop itself and how much is checking.`,
     `- Knobs: GW_BENCH_REQUESTS (one-at-a-time requests per side over all rounds, default 3000), GW_BENCH_SECONDS (per side and round at c=${CONCURRENCY}, default 3), GW_BENCH_ROUNDS (default 5).`,
   ];

@@ -57,7 +57,8 @@ export function walkAnswer(op: OperationSpec, record: Record<string, unknown>, r
         const values = known.get(at);
         if (!values || isSecretField(name)) continue;
         const text = String(member);
-        const shown = redactText(text) === text ? text : shapeOf(text);
+        // A value the spec lists is a code, never card data; any other is shown as it is only if redaction leaves it so.
+        const shown = values.includes(text) || redactText(text) === text ? text : shapeOf(text);
         recorder.valueSeen(op.name, at, unknownsIdOf(op, at), shown);
         // An empty value is an absent one, not a new value.
         if (text !== '' && !values.includes(text)) recorder.drift({ operation: op.name, side: 'response', kind: 'new-value', path: at, message: `a value the spec does not list (known: ${values.join(', ')})`, example: exampleOf(name, member), seenType: typeof member });

@@ -32,11 +32,23 @@ export function holdsCardNumber(digits: string): boolean {
   return false;
 }
 
+/** True when `text` holds fewer than `count` digits in all: no card number can stand in it. */
+function fewerDigitsThan(text: string, count: number): boolean {
+  let seen = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++seen >= count) return false;
+  }
+  return true;
+}
+
 /**
  * `text` with every digit run that may hold a card number (12+ digits, separators between them allowed, with a
  * Luhn-valid window) replaced by `[redacted]`; other text, and shorter or non-Luhn runs, unchanged.
  */
 export function maskCardNumbers(text: string): string {
+  // Most texts of a report (member names, codes) hold few digits: those are returned as they are, unsearched.
+  if (fewerDigitsThan(text, SHORTEST)) return text;
   return text.replace(DIGIT_RUN, (run) => {
     const digits = run.replace(/%2[0dD]/g, '').replace(/\D/g, '');
     return digits.length > UNSEARCHED || holdsCardNumber(digits) ? REDACTED : run;

@@ -14,9 +14,19 @@ export function reportText(text: string): string {
   return maskCardNumbers(text);
 }
 
+/** Paths already judged (the places of a spec's answers, seen on every exchange), at most PATHS_JUDGED of them. */
+const judgedPaths = new Map<string, boolean>();
+const PATHS_JUDGED = 4096;
+
 /** True when a field path (`orders[].card`, `note.cvv`) passes through a member whose name may carry card data. */
 export function pathNamesCardData(path: string): boolean {
-  return path.split(/\.|\[\]/).some((name) => name !== '' && namesCardData(name));
+  let names = judgedPaths.get(path);
+  if (names === undefined) {
+    names = path.split(/\.|\[\]/).some((name) => name !== '' && namesCardData(name));
+    if (judgedPaths.size >= PATHS_JUDGED) judgedPaths.clear();
+    judgedPaths.set(path, names);
+  }
+  return names;
 }
 
 /**
