@@ -35,7 +35,7 @@ export { BATCH_SETTINGS, type NumericSetting, type SettingScope } from './settin
 export { resolveBatchSettings, type BatchEntry, type BatchStore, type ResolvedBatchSettings } from './settings/resolve-batch-settings.ts';
 export type { WorkerStats } from './runner/worker-loop.ts';
 export { LEDGER_MIGRATIONS, type LedgerMigration } from './postgres/schema.ts';
-export { maskedLedgerUrl } from './postgres/masked-url.ts';
+export { ledgerUrlHoldsSecrets, maskedLedgerUrl } from './postgres/masked-url.ts';
 export { migrateLedger, type LedgerMigrationResult } from './postgres/migrate-ledger.ts';
 export { ledgerGrants, LEDGER_SEQUENCES, LEDGER_TABLES } from './postgres/ledger-grants.ts';
 export type { BatchResult, BatchSettings } from './settings/batch-settings.ts';

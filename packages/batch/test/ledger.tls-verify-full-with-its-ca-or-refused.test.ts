@@ -4,7 +4,7 @@
 import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { createDatabase, startCluster, type Cluster } from '@gw/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LedgerConnectionError, maskedLedgerUrl, runBatch } from '../src/index.ts';
+import { LedgerConnectionError, ledgerUrlHoldsSecrets, maskedLedgerUrl, runBatch } from '../src/index.ts';
 import { PgLedger } from '../src/postgres/pg-ledger.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 
@@ -69,5 +69,9 @@ describe('a ledger on a PostgreSQL that takes TLS only', () => {
   it('a ledger URL as printed hides its password and the paths of its certificate and key files', () => {
     const url = 'postgres://gw:s3cret@db.internal:5432/payments?sslmode=verify-full&sslrootcert=/etc/gw/ca.pem&sslcert=/etc/gw/client.pem&sslkey=/etc/gw/client.key&application_name=gw';
     expect(maskedLedgerUrl(url)).toBe('postgres://gw:***@db.internal:5432/payments?sslmode=verify-full&sslrootcert=***&sslcert=***&sslkey=***&application_name=gw');
+    // What it masks is what makes a URL secret (the CLI then prints "$GW_LEDGER_URL" in its place).
+    expect(ledgerUrlHoldsSecrets(url)).toBe(true);
+    expect(ledgerUrlHoldsSecrets('postgres://gw@db.internal/payments?sslmode=verify-full&sslrootcert=/etc/gw/ca.pem')).toBe(true);
+    expect(ledgerUrlHoldsSecrets('postgres://gw@db.internal/payments?sslmode=verify-full')).toBe(false);
   });
 });

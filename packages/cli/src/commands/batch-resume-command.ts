@@ -1,4 +1,5 @@
 import { isAbsolute, join } from 'node:path';
+import { ledgerUrlHoldsSecrets } from '@gw/batch';
 import type { Command } from 'commander';
 import type { CliIo } from '../io.ts';
 
@@ -11,19 +12,6 @@ export interface PrintedCommand {
 /** A word as a POSIX shell reads it back unchanged: as it is when plain, else in single quotes. */
 export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/**
- * True when a ledger URL carries a secret: a password, or the path of a certificate or key file (then it is never
- * printed: its environment variable stands for it).
- */
-function hasSecret(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return parsed.password !== '' || ['password', 'sslpassword', 'sslkey', 'sslcert', 'sslrootcert'].some((p) => parsed.searchParams.has(p));
-  } catch {
-    return false;
-  }
 }
 
 /** Options that name files: printed as absolute paths, so the command runs from any folder. */
@@ -78,7 +66,7 @@ export function batchCommand(io: CliIo, command: Command, parts: BatchCommandPar
 
 /** A URL flag as printed: as it is, or its environment variable when it holds a secret (which the text says to set). */
 function urlWords(words: string[], env: { name: string; holds: string }[], flag: string, url: string, variable: { name: string; what: string }): void {
-  if (!hasSecret(url)) {
+  if (!ledgerUrlHoldsSecrets(url)) {
     words.push(flag, shellWord(url));
     return;
   }
