@@ -13,6 +13,17 @@ export class LeaseLapsedError extends Error {
   }
 }
 
+/** Thrown by a send guard: the chunk's slot of the batch's rate has passed, so it is not sent (nothing was written). */
+export class SlotMissedError extends Error {
+  override readonly name = 'SlotMissedError';
+  readonly chunk: number;
+
+  constructor(chunk: number, lateMs: number) {
+    super(`chunk ${chunk} is ${Math.round(lateMs)} ms past its slot of the batch's rate: not sent, handed back for a new slot`);
+    this.chunk = chunk;
+  }
+}
+
 /** An answer a SendGuard vouched for: made only by `SendGuard.answered`, opened only by the same guard. */
 class GuardedAnswer {
   readonly guard: SendGuard;
@@ -27,7 +38,8 @@ class GuardedAnswer {
 /**
  * The per-call options of one chunk's send, as the client must honour them (a `GuardedCall`): the batch's time limit,
  * and the check run immediately before each write to the socket, which lets the request out only while the chunk's
- * held lease has the send margin left (else LeaseLapsedError, and the client reports it not sent). The client hands
+ * held lease has the send margin left (else LeaseLapsedError, and the client reports it not sent) and, with a slot of
+ * the batch's rate, while the slot holds (`sendBy`, else SlotMissedError). The client hands
  * its answer back through `answered`, which refuses when the check never ran: a transport or wrapper that dropped
  * these options (so the request left with no lease check and no time limit) stops the batch (SendGuardSkippedError).
  */
@@ -37,13 +49,16 @@ export class SendGuard implements GuardedCall {
   readonly #chunk: number;
   #checked = false;
 
-  constructor(chunk: number, lease: HeldLease, options: { readonly timeoutMs: number; readonly sendMarginMs: number }) {
+  constructor(chunk: number, lease: HeldLease, options: { readonly timeoutMs: number; readonly sendMarginMs: number; readonly sendBy?: number | undefined }) {
     this.#chunk = chunk;
     this.timeoutMs = options.timeoutMs;
     const margin = options.sendMarginMs;
+    const sendBy = options.sendBy ?? Infinity;
     this.beforeSend = () => {
       this.#checked = true;
       if (!lease.lasts(margin)) throw new LeaseLapsedError(chunk, lease.lapse(margin));
+      const late = performance.now() - sendBy;
+      if (late > 0) throw new SlotMissedError(chunk, late);
     };
   }
 
@@ -64,7 +79,12 @@ export class SendGuard implements GuardedCall {
   }
 }
 
-/** True when `error` is a client's NotSentError caused by a send guard (the chunk was never written). */
+/** True when `error` is a client's NotSentError caused by a send guard's lease check (the chunk was never written). */
 export function isLeaseLapse(error: unknown): boolean {
   return (error as { cause?: unknown } | null)?.cause instanceof LeaseLapsedError;
+}
+
+/** True when `error` is a client's NotSentError caused by a send guard's slot check (the chunk was never written). */
+export function isSlotMissed(error: unknown): boolean {
+  return (error as { cause?: unknown } | null)?.cause instanceof SlotMissedError;
 }

@@ -23,6 +23,8 @@ export interface LeasedRow {
   readonly quiet_wait_ms: number;
   /** How long to wait before sending it: its slot of the batch's rate, or a pause's end (ms, 0: at once). */
   readonly send_wait_ms: number;
+  /** The wait is a slot of the batch's rate (not only a pause's end): the send must be written close to it. */
+  readonly rate_slot: boolean;
 }
 
 /** The entry stored for a pending order (resends and interruptions only when there were some). */

@@ -14,7 +14,7 @@ import { checkConnection, connectionProblem } from './connection-checks.ts';
 import { LedgerListener, type ListenSource } from './ledger-listener.ts';
 import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, STATUS, STEP, PACE_REPORT } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
@@ -347,9 +347,11 @@ export class PgLedger {
     this.#local.delete(chunk);
     if (row.body === null && !local) throw new LedgerBatchError(id, `chunk ${chunk} was leased without its orders, which this process does not hold (a fault in the ledger: report it)`);
     const orders = row.body === null ? local! : ordersOf(row);
-    const sendWaitMs = Number(row.send_wait_ms ?? 0);
-    const claimed = { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0) };
-    return sendWaitMs > 0 ? { ...claimed, sendAt: performance.now() + sendWaitMs } : claimed;
+    const sendAt = performance.now() + Number(row.send_wait_ms ?? 0);
+    const claimed = { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0), sendAt };
+    // A rate's slot holds only a little past its time: a worker that stalled (a pause of its process, a loaded host)
+    // would otherwise send the slots it missed together, more in a second than the rate.
+    return row.rate_slot ? { ...claimed, sendBy: sendAt + SLOT_LATENESS_MS } : claimed;
   }
 
   /** Records that the chunk's call is over (fenced); false when the lease was lost. */

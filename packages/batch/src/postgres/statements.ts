@@ -14,10 +14,14 @@ export const CHUNKS_CHANNEL = 'gw_batch_chunks';
 export const PAUSE_CHANNEL = 'gw_batch_pause';
 
 /**
- * Sends are spaced this many ms apart at `rate` a second: 5% over 1000/rate, so that no second holds more than `rate`
- * at the gateway though each worker's timers and network add a few ms of jitter to its slots.
+ * Sends are spaced this many ms apart at `rate` a second: 5% over 1000/rate, so that `rate` slots span 1050 ms and no
+ * second holds more than `rate` at the gateway though each send is up to 50 ms after its slot (a worker's timers, its
+ * way from the ledger and to the gateway): a worker later than SLOT_LATENESS_MS (half of those 50) hands the chunk back.
  */
 const SLOT_MS = '(1050.0 / g.rate)';
+
+/** How late after its slot a worker may still write a chunk's request (ms, on its own clock); later, it hands it back. */
+export const SLOT_LATENESS_MS = 25;
 
 /** After a throttle the pace is this share of the requests the gateway let through in the last second. */
 const PACE_DECREASE = 0.95;
@@ -186,8 +190,9 @@ FROM gw_batch b WHERE b.id = $1`;
  * over from an expired one keeps its own), so no more chunks are out at once than the limit. With a rate (`max_rate`,
  * or the pace learnt from throttles, the lower) each chunk leased gets a slot, the batch's next send time then one
  * interval apart (`next_send_at`), never before a pause's end; `send_wait_ms` says how long the worker waits before
- * sending it. The learnt pace grows again from the pause's end. Without any of these no lock is taken. A pause on
- * is returned (`pause_ms`): a worker not woken by the pause channel learns of it here.
+ * sending it, and `rate_slot` that the wait is a slot of the rate (a worker too late for it hands the chunk back). The
+ * learnt pace grows again from the pause's end. Without any of these no lock is taken. A pause on is returned
+ * (`pause_ms`): a worker not woken by the pause channel learns of it here.
  */
 export const STEP = `
 WITH gate AS MATERIALIZED (
@@ -234,7 +239,7 @@ slots AS MATERIALIZED (
       WHEN g.rate IS NOT NULL THEN greatest(coalesce(g.next_send_at, '-infinity'), coalesce(g.paused_until, '-infinity'), clock_timestamp())
         + (row_number() OVER (ORDER BY n.chunk) - 1) * ${SLOT_MS} * interval '1 millisecond'
       WHEN g.paused_until > clock_timestamp() THEN g.paused_until
-    END AS send_at
+    END AS send_at, g.rate IS NOT NULL AS rate_slot
   FROM next n LEFT JOIN gate g ON true
 ),
 leased AS (
@@ -243,7 +248,8 @@ leased AS (
     quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond')
   FROM next JOIN slots ON slots.row_id = next.row_id WHERE k.ctid = next.row_id
   RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE k.body END AS body, k.skip, k.fence, k.sent, next.taken_over,
-    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (slots.send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms
+    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (slots.send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms,
+    coalesce(slots.rate_slot, false) AS rate_slot
 ),
 paced AS (
   UPDATE gw_batch b SET
@@ -262,7 +268,7 @@ summary AS (
     b.sealed AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'ready') AS tail
   FROM gw_batch b WHERE b.id = $1
 )
-SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_wait_ms,
+SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_wait_ms, l.rate_slot,
   (SELECT ceil(extract(epoch FROM (g.paused_until - clock_timestamp())) * 1000)::int FROM gate g WHERE g.paused_until > clock_timestamp()) AS pause_ms,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.tail AND cardinality(s.held) > 0)) IS NULL AS woke
 FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;

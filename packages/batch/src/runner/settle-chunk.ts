@@ -35,7 +35,10 @@ export async function settleChunk(options: WorkerOptions, reconciliation: QueryR
     if (slot > 0 && !(await sleep(slot, true, { signal: options.signal }).catch(() => false))) return { unsent: true };
     // Sent only while the lease has the send margin left when the request is written; else handed back unsent.
     const answered = await sendChunk(options.transport, operation, claimed, options);
-    if (answered.unsent) return { unsent: true };
+    if (answered.unsent) {
+      if (answered.slotMissed) stats.slotsMissed += 1;
+      return { unsent: true };
+    }
     decided = answered.outcomes;
     inDoubt = answered.inDoubt;
     quiet = answered.timedOut;

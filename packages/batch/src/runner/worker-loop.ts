@@ -52,6 +52,8 @@ export interface WorkerStats {
   takenOver: number;
   /** Writes the ledger refused because the lease had passed to another worker (its token was stale). */
   refused: number;
+  /** Chunks handed back unsent because this worker came too late for their slot of the batch's rate. */
+  slotsMissed: number;
 }
 
 /**
@@ -106,7 +108,7 @@ class WorkerLoop {
 
   constructor(options: WorkerOptions) {
     this.#options = options;
-    this.stats = { holder: options.holder, chunks: 0, takenOver: 0, refused: 0 };
+    this.stats = { holder: options.holder, chunks: 0, takenOver: 0, refused: 0, slotsMissed: 0 };
     this.#reconciliation = new QueryReconciliation({ ...options, quietMs: options.sendMarginMs });
     this.#wakeUp = options.wakeUp ?? new WakeUp();
   }

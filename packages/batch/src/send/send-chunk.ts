@@ -1,5 +1,5 @@
 import { SendGuardSkippedError } from '../errors.ts';
-import { isLeaseLapse, SendGuard } from '../lease/send-guard.ts';
+import { isLeaseLapse, isSlotMissed, SendGuard } from '../lease/send-guard.ts';
 import { batchSpecOf, type BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
 import { provenNotSent } from '../proven-not-sent.ts';
@@ -14,9 +14,9 @@ import type { PendingOrder } from './pending-order.ts';
 /**
  * What one send of a chunk settled: the orders decided by the answer (or by a failure that proves the request never
  * left), the orders in doubt (to be queried, never resent blindly) and whether the call timed out (their query then
- * waits the send margin); or `unsent` when the lease check refused the send before a byte was written.
+ * waits the send margin); or `unsent` when the lease check, or the slot's, refused the send before a byte was written.
  */
-export type ChunkSent = { readonly unsent: true; readonly throttled?: true } | { readonly unsent: false; readonly outcomes: OrderOutcome[]; readonly inDoubt: PendingOrder[]; readonly timedOut: boolean };
+export type ChunkSent = { readonly unsent: true; readonly throttled?: true; readonly slotMissed?: true } | { readonly unsent: false; readonly outcomes: OrderOutcome[]; readonly inDoubt: PendingOrder[]; readonly timedOut: boolean };
 
 /**
  * Sends a chunk the caller holds (the journal's run and a ledger worker alike) as one request, and settles each order
@@ -27,7 +27,7 @@ export type ChunkSent = { readonly unsent: true; readonly throttled?: true } | {
  */
 export async function sendChunk(transport: BatchTransport, operation: BatchOperation, held: ClaimedChunk, timing: { readonly timeoutMs: number; readonly sendMarginMs: number }): Promise<ChunkSent> {
   const orders = held.orders;
-  const guard = new SendGuard(held.chunk, held.lease, timing);
+  const guard = new SendGuard(held.chunk, held.lease, { ...timing, sendBy: held.sendBy });
   let response: Record<string, unknown> | undefined;
   let error: unknown;
   try {
@@ -37,6 +37,8 @@ export async function sendChunk(transport: BatchTransport, operation: BatchOpera
     // The lease ran short at the write, or the pacer let it not go: nothing left. A throttle the client's policy calls
     // not applied (HTTP 429) goes back the same way: the chunk is sent again once the gateway's wait is over.
     if (isLeaseLapse(e) || e instanceof NotAdmittedError) return { unsent: true };
+    // Written past its slot of the batch's rate it could make a second hold more than the rate: it goes back for a new one.
+    if (isSlotMissed(e)) return { unsent: true, slotMissed: true };
     if (throttleOf(e)?.outcome === 'not-applied') return { unsent: true, throttled: true };
     // A real client runs the check before every write, so a failure that may have followed a write, with no check
     // made, means the options never reached the wire.

@@ -19,6 +19,8 @@ export interface ClaimedChunk {
   readonly quietWaitMs: number;
   /** When it may be sent (`performance.now()`): its slot of the batch's rate, or a pause's end; absent, at once. */
   readonly sendAt?: number;
+  /** The last moment its slot of the batch's rate holds (`performance.now()`): written later, it is handed back unsent. */
+  readonly sendBy?: number;
 }
 
 /** A finished chunk to commit in a step: its outcomes and the orders to send again, under its lease's token. */
