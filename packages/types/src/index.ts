@@ -17,3 +17,4 @@ export { copyRecordGraph, type FillCopy } from './copy-record-graph.ts';
 export { cardDataAliases, isCardDataField, namesCardData, withoutCardData, type CardDataMember, type CardDataReplacement, type WithoutCardData } from './card-data.ts';
 export { textOf } from './member-text.ts';
 export { setMember } from './set-member.ts';
+export { optionalPeer } from './optional-peer.ts';
