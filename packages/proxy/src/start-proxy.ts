@@ -67,13 +67,25 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
       file?.changed();
     },
   };
-  // Checks run one after another, after the answer was written: never on the traffic's path.
-  let checks: Promise<void> = Promise.resolve();
+  // Checks run after the answer was written (never on the traffic's path), one after another: at once, unless an
+  // asynchronous verifier's check is still pending, behind which the next ones wait their turn.
+  let pending: Promise<void> | null = null;
+  const checked = () => file?.changed();
   const check = (exchange: Exchange, pace: RequestPace | null): void => {
     options.onExchange?.(exchange);
     if (!exchange.path.startsWith('/v1/') || !pace) return;
     const timing: ExchangeTiming = { answeredAt: Date.now(), pace };
-    checks = checks.then(() => checkExchange(exchange, ctx, timing)).then(() => file?.changed(), () => undefined);
+    let later: void | Promise<void>;
+    try {
+      later = pending ? pending.then(() => checkExchange(exchange, ctx, timing)) : checkExchange(exchange, ctx, timing);
+    } catch {
+      return; // a fault of the check: the traffic went through, the report misses this exchange, the proxy goes on
+    }
+    if (!later) return checked();
+    const chained: Promise<void> = later.then(checked, () => undefined).then(() => {
+      if (pending === chained) pending = null;
+    });
+    pending = chained;
   };
   // The pace is counted as each request starts (a monotonic clock), so a throttle knows what came before it even
   // when those answers come later.
@@ -91,7 +103,7 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const port = (server.address() as AddressInfo).port;
   file?.changed();
   const settled = async (): Promise<void> => {
-    await checks;
+    await pending;
     await file?.flush();
   };
   const stop = async (): Promise<void> => {

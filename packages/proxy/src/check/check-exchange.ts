@@ -1,4 +1,4 @@
-import { checkResponseSignature } from '@gw/client';
+import { checkResponseSignature, type ResponseSignatureCheck } from '@gw/client';
 import type { Verifier } from '@gw/signer-interface';
 import { RecordValidator, type OperationSpec } from '@gw/types';
 import type { DriftRecorder } from '../report/drift-recorder.ts';
@@ -52,16 +52,25 @@ function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ct
   return { op: decoded.op, record: decoded.record };
 }
 
-async function checkSignature(op: OperationSpec, record: Record<string, unknown>, ctx: CheckContext): Promise<void> {
+/**
+ * Verifies an answer's signature, when a verifier was given: at once with a synchronous verifier (no promise on the
+ * proxy's every exchange), or once an asynchronous one answers.
+ */
+function checkSignature(op: OperationSpec, record: Record<string, unknown>, ctx: CheckContext): void | Promise<void> {
   if (!ctx.verifier) return;
-  const verdict = await checkResponseSignature(nameOf(op), record, ctx.verifier);
+  const verdict = checkResponseSignature(nameOf(op), record, ctx.verifier);
+  if (typeof verdict === 'string') return recordSignatureVerdict(op, record, verdict, ctx.recorder);
+  return verdict.then((v) => recordSignatureVerdict(op, record, v, ctx.recorder));
+}
+
+function recordSignatureVerdict(op: OperationSpec, record: Record<string, unknown>, verdict: ResponseSignatureCheck, recorder: DriftRecorder): void {
   if (verdict !== 'mismatch' && verdict !== 'missing') return;
   const signature = typeof record.encryption_data === 'string' ? record.encryption_data : '';
   const message = verdict === 'missing' ? 'absent, though the spec says this answer is signed' : 'does not verify with the configured verifier (the signing rule or the secret differs)';
-  ctx.recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
+  recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
 }
 
-async function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
+function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): void | Promise<void> {
   const { recorder } = ctx;
   const operation = op.name;
   recorder.answerSeen(operation, exchange.status, mediaType(exchange.responseContentType));
@@ -91,7 +100,7 @@ async function checkAnswer(exchange: Exchange, { op, record: request }: CheckedR
   // The one rule of answer drift, shared with the client's `answers` policy.
   for (const problem of ctx.validator.responseProblems(nameOf(op), record)) recorder.drift(problemDrift(operation, 'response', record, problem));
   walkAnswer(op, record, recorder, checkBatchEcho(op, request, record, recorder));
-  await checkSignature(op, record, ctx);
+  return checkSignature(op, record, ctx);
 }
 
 /** A decoding error's message with any digit run shaped (it might quote a value). */
@@ -102,9 +111,10 @@ function shapeOfDigits(error: unknown): string {
 
 /**
  * Checks one exchange against the spec and records what it found (a throttle as an observation, UNKNOWNS U50); never
- * throws for what the traffic holds.
+ * throws for what the traffic holds. Done when it returns, unless the verifier is asynchronous: then when the promise
+ * it returns settles.
  */
-export async function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
+export function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): void | Promise<void> {
   const path = exchange.path;
   const variants = VARIANTS_BY_PATH.get(path);
   ctx.recorder.exchange(exchange.requestBody !== null && exchange.responseBody !== null);
@@ -114,5 +124,5 @@ export async function checkExchange(exchange: Exchange, ctx: CheckContext, timin
     ctx.recorder.drift({ operation: shape, side: 'request', kind: 'unknown-path', path: '', message: `no operation of the spec at ${shape}`, example: pathShape(exchange.method), seenType: null });
     return;
   }
-  await checkAnswer(exchange, checkRequest(exchange, variants, ctx), ctx, timing);
+  return checkAnswer(exchange, checkRequest(exchange, variants, ctx), ctx, timing);
 }
