@@ -1,9 +1,9 @@
 import { checkResponseSignature, type ResponseSignatureCheck } from '@gw/client';
 import type { Verifier } from '@gw/signer-interface';
-import { RecordValidator, type OperationSpec } from '@gw/types';
+import { operationsByPath, RecordValidator, variantOf, type OperationSpec } from '@gw/types';
 import type { DriftRecorder } from '../report/drift-recorder.ts';
 import { checkBatchEcho } from './batch-echo.ts';
-import { decodeAnswer, decodeRequest, nameOf, VARIANTS_BY_PATH, type WireForm } from './decode.ts';
+import { decodeAnswer, decodeRequest, nameOf, type WireForm } from './decode.ts';
 import { pathShape } from '../redact/report-redaction.ts';
 import { shapeOf } from './example.ts';
 import type { Exchange, ExchangeTiming } from './exchange.ts';
@@ -36,8 +36,7 @@ interface CheckedRequest {
 }
 
 function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ctx: CheckContext): CheckedRequest {
-  const fallback = variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
-  if (!exchange.requestBody) return { op: fallback, record: null };
+  if (!exchange.requestBody) return { op: variantOf(variants, null), record: null };
   const decoded = decodeRequest(variants, exchange.requestContentType, exchange.requestBody);
   const operation = decoded.op.name;
   if ('failure' in decoded) {
@@ -116,7 +115,7 @@ function shapeOfDigits(error: unknown): string {
  */
 export function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): void | Promise<void> {
   const path = exchange.path;
-  const variants = VARIANTS_BY_PATH.get(path);
+  const variants = operationsByPath.get(path);
   ctx.recorder.exchange(exchange.requestBody !== null && exchange.responseBody !== null);
   if (!variants) {
     // Reported by its shape (`/v1/cards/{digits}`): a path the spec does not know may carry anything.
