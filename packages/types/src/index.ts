@@ -18,4 +18,4 @@ export { cardDataAliases, isCardDataField, namesCardData, withoutCardData, type 
 export { textOf } from './member-text.ts';
 export { setMember } from './set-member.ts';
 export { optionalPeer } from './optional-peer.ts';
-export { parseTraceparent, telemetryGate, type TelemetryGate, type TelemetryNow, type TelemetryScope, type TraceParent } from './telemetry-gate.ts';
+export { parseTraceparent, serverAttributes, telemetryGate, type TelemetryGate, type TelemetryNow, type TelemetryScope, type TraceParent } from './telemetry-gate.ts';

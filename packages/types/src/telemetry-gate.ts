@@ -28,6 +28,17 @@ export function parseTraceparent(header: string | readonly string[] | undefined)
   return { traceId, spanId, traceFlags: Number.parseInt(flags, 16) & 1, isRemote: true };
 }
 
+/**
+ * `server.address` and `server.port` of the HTTP server conventions from a Host header (`host[:port]`, `[v6]:port`, the address without brackets);
+ * empty when there is none.
+ */
+export function serverAttributes(host: string | undefined): { 'server.address'?: string; 'server.port'?: number } {
+  const match = host === undefined ? null : /^(?:\[([^\]]*)\]|([^:]*))(?::(\d{1,5}))?$/.exec(host);
+  const address = match?.[1] ?? match?.[2];
+  if (!address) return {};
+  return match![3] === undefined ? { 'server.address': address } : { 'server.address': address, 'server.port': Number(match![3]) };
+}
+
 /** A package's tracer and instruments while an SDK is registered; each null while its kind of provider is not. */
 export interface TelemetryNow<Tracer, Instruments> {
   readonly tracer: Tracer | null;
@@ -53,7 +64,8 @@ export interface TelemetryScope<Meter, Instruments> {
   readonly fromUrl: string;
   /** The tracer and meter name: the package's name, e.g. `@gw/sandbox`. */
   readonly name: string;
-  readonly version: string;
+  /** The package's version, when it knows it. */
+  readonly version?: string;
   /** Makes the package's instruments (counters, histograms) once per meter provider. */
   readonly instruments: (meter: Meter) => Instruments;
 }

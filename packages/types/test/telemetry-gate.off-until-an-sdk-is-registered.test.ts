@@ -1,7 +1,7 @@
 import type * as Otel from '@opentelemetry/api';
 import { captureTelemetry } from '@gw/test-support/telemetry';
 import { describe, expect, it } from 'vitest';
-import { parseTraceparent, telemetryGate } from '../src/index.ts';
+import { parseTraceparent, serverAttributes, telemetryGate } from '../src/index.ts';
 
 type Api = typeof Otel;
 const gate = () =>
@@ -14,6 +14,15 @@ describe('parseTraceparent', () => {
     for (const bad of [undefined, '', 'garbage', '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01', '00-00000000000000000000000000000000-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', 'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra']) {
       expect(parseTraceparent(bad)).toBeNull();
     }
+  });
+});
+
+describe('serverAttributes', () => {
+  it('reads the address and port of a Host header, an IPv6 one included', () => {
+    expect(serverAttributes('127.0.0.1:8080')).toEqual({ 'server.address': '127.0.0.1', 'server.port': 8080 });
+    expect(serverAttributes('[::1]:443')).toEqual({ 'server.address': '::1', 'server.port': 443 });
+    expect(serverAttributes('gateway.example')).toEqual({ 'server.address': 'gateway.example' });
+    expect(serverAttributes(undefined)).toEqual({});
   });
 });
 

@@ -2,7 +2,7 @@
 // without it, or without an SDK, a delivery pays one check). Only the envelope's identifiers go in: never the body,
 // the signature, the secret or card data.
 import type * as Otel from '@opentelemetry/api';
-import { telemetryGate } from '@gw/types';
+import { serverAttributes, telemetryGate } from '@gw/types';
 import { NotificationRefusedError } from '../errors.ts';
 import type { ReceiverAnswer, ReceiverOutcome } from './answer.ts';
 
@@ -45,11 +45,8 @@ function spanName(request: DeliveryRequest | null, route: string | undefined): s
 }
 
 function httpAttributes(request: DeliveryRequest, route: string | undefined): Otel.Attributes {
-  const attributes: Otel.Attributes = { 'http.request.method': request.method, 'url.path': request.path };
+  const attributes: Otel.Attributes = { 'http.request.method': request.method, 'url.path': request.path, ...serverAttributes(request.host) };
   if (route !== undefined) attributes['http.route'] = route;
-  const host = request.host?.match(/^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/);
-  if (host?.[1]) attributes['server.address'] = host[1];
-  if (host?.[2]) attributes['server.port'] = Number(host[2]);
   return attributes;
 }
 
