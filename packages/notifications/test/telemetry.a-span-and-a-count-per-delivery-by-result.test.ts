@@ -110,6 +110,26 @@ describe('a delivery is a SERVER span with its result, and counted by result', (
     expect(await capture.everything()).not.toContain(PAN);
   });
 
+  it('a delivery that came with a traceparent continues the sender\'s trace (no HTTP instrumentation active)', async () => {
+    const n = await signedNotification({ event: cardEvent({ order_no: 'C-3' }), secret: SECRET });
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect((await deliver(url, n.body, { ...n.headers, traceparent })).status).toBe(200);
+    const span = deliverySpan();
+    expect(span.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(span.parentSpanContext).toMatchObject({ spanId: '00f067aa0ba902b7', isRemote: true });
+  });
+
+  it('fetch(): the same span from a WHATWG Request, its trace context read from its Headers', async () => {
+    const n = await signedNotification({ event: cardEvent({ order_no: 'D-4' }), secret: SECRET });
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const response = await receiver.fetch(new Request('https://shop.example:8443/notify?x=1', { method: 'POST', headers: { ...n.headers, traceparent }, body: n.body }));
+    expect(response.status).toBe(200);
+    const span = deliverySpan();
+    expect(span.name).toBe('POST /notify');
+    expect(span.attributes).toMatchObject({ 'url.path': '/notify', 'server.address': 'shop.example', 'server.port': 8443, 'http.response.status_code': 200, 'gw.order_no': 'D-4' });
+    expect(span.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
+  });
+
   it('handle() without HTTP nor route: a SERVER span named notification, without HTTP attributes', async () => {
     const plain = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], onEvent: () => {} });
     const n = await signedNotification({ event: cardEvent({ order_no: 'B-2' }), secret: SECRET });

@@ -4,6 +4,7 @@
 import type * as Otel from '@opentelemetry/api';
 import { serverAttributes, telemetryGate } from '@gw/types';
 import { NotificationRefusedError } from '../errors.ts';
+import type { HeaderSource } from '../format/format.ts';
 import type { ReceiverAnswer, ReceiverOutcome } from './answer.ts';
 
 /** What a delivery's span and count say it came to. */
@@ -28,6 +29,8 @@ export interface DeliveryRequest {
   readonly path: string;
   /** The Host header, as `host[:port]`. */
   readonly host: string | undefined;
+  /** The request's headers: its trace context is the span's parent when no span is active (no HTTP instrumentation). */
+  readonly headers: HeaderSource;
 }
 
 /** One delivery being traced: its span (when tracing) and the instruments (when metering). */
@@ -50,6 +53,11 @@ function httpAttributes(request: DeliveryRequest, route: string | undefined): Ot
   return attributes;
 }
 
+/** Headers as a plain record (WHATWG `Headers` copied), for the trace context propagator. */
+function headerRecord(headers: HeaderSource): Readonly<Record<string, string | readonly string[] | undefined>> {
+  return typeof (headers as Headers).entries === 'function' && typeof (headers as Headers).get === 'function' ? Object.fromEntries((headers as Headers).entries()) : (headers as Readonly<Record<string, string | readonly string[] | undefined>>);
+}
+
 /** Starts a delivery's telemetry, or null while no SDK is registered (the one check a delivery makes). */
 export function startDelivery(facts: (() => DeliveryRequest) | null, route: string | undefined): TracedDelivery | null {
   const now = gate === null ? null : gate.now();
@@ -59,8 +67,9 @@ export function startDelivery(facts: (() => DeliveryRequest) | null, route: stri
   if (now.tracer === null) return { span: null, instruments: now.instruments, context: active };
   const request = facts === null ? null : facts();
   const attributes = request ? httpAttributes(request, route) : {};
-  const span = now.tracer.startSpan(spanName(request, route), { kind: api.SpanKind.SERVER, attributes }, active);
-  return { span, instruments: now.instruments, context: api.trace.setSpan(active, span) };
+  const parent = request && api.trace.getSpan(active) === undefined ? gate!.parentOf(headerRecord(request.headers)) : active;
+  const span = now.tracer.startSpan(spanName(request, route), { kind: api.SpanKind.SERVER, attributes }, parent);
+  return { span, instruments: now.instruments, context: api.trace.setSpan(parent, span) };
 }
 
 /** Runs `work` with the delivery's span as the active one: the handler's own spans are its children. */

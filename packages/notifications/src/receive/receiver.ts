@@ -131,14 +131,14 @@ export function createNotificationReceiver<Context = void>(options: ReceiverOpti
   const receiver: NotificationReceiver<Context> = {
     handle: (input, context) => traced(null, () => deliver(input, context)),
     async node(req, res) {
-      const request = () => ({ method: req.method ?? 'POST', path: pathOf(req.url), host: req.headers.host });
+      const request = () => ({ method: req.method ?? 'POST', path: pathOf(req.url), host: req.headers.host, headers: req.headers });
       const answer = await traced(request, () => deliverHttp(async () => ({ body: await readNodeBody(req, settings.maxBodyBytes), headers: req.headers })));
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     },
     async fetch(request) {
       const facts = () => {
         const url = new URL(request.url);
-        return { method: request.method, path: url.pathname, host: url.host };
+        return { method: request.method, path: url.pathname, host: url.host, headers: request.headers };
       };
       const answer = await traced(facts, () => deliverHttp(async () => ({ body: await readFetchBody(request, settings.maxBodyBytes), headers: request.headers })));
       return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
