@@ -52,8 +52,9 @@ export interface TelemetryGate<Api, Tracer, Instruments, Context> {
   /** The tracer and instruments in force, or null while neither a tracer nor a meter provider is registered. */
   now(): TelemetryNow<Tracer, Instruments> | null;
   /**
-   * The parent of a request's server span: the active context with the remote span of the request's trace context,
-   * read by the application's registered propagator when there is one, else from `traceparent` (`parseTraceparent`).
+   * The parent of a request's server span: the active context when it holds a span (an HTTP instrumentation's server
+   * span); else the request's trace context, read by the application's registered propagator when there is one, else
+   * from `traceparent` (`parseTraceparent`); else the active context (a root span).
    */
   parentOf(headers: Readonly<Record<string, string | readonly string[] | undefined>>): Context;
 }
@@ -105,6 +106,7 @@ export function telemetryGate<Api, Tracer, Meter, Instruments, Context>(scope: T
   };
   const parentOf = (headers: Readonly<Record<string, string | readonly string[] | undefined>>): Context => {
     const active = api.context.active();
+    if (api.trace.getSpan(active) !== undefined) return active as Context;
     if (api.propagation.fields().length > 0) return api.propagation.extract(active, headers, getter) as Context;
     const parent = parseTraceparent(headers.traceparent);
     return (parent === null ? active : api.trace.setSpanContext(active, parent)) as Context;

@@ -52,6 +52,11 @@ describe('telemetryGate', () => {
       const parent = g.parentOf({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' });
       expect(g.api.trace.getSpanContext(parent)).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', isRemote: true });
       expect(g.api.trace.getSpanContext(g.parentOf({}))).toBeUndefined();
+      // Inside a span (an HTTP instrumentation's server span), that span stays the parent.
+      const outer = g.api.trace.getTracer('outer').startSpan('outer');
+      const inside = g.api.context.with(g.api.trace.setSpan(g.api.context.active(), outer), () => g.parentOf({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }));
+      expect(g.api.trace.getSpanContext(inside)?.spanId).toBe(outer.spanContext().spanId);
+      outer.end();
     } finally {
       await capture.stop();
     }

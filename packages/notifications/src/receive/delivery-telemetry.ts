@@ -67,7 +67,7 @@ export function startDelivery(facts: (() => DeliveryRequest) | null, route: stri
   if (now.tracer === null) return { span: null, instruments: now.instruments, context: active };
   const request = facts === null ? null : facts();
   const attributes = request ? httpAttributes(request, route) : {};
-  const parent = request && api.trace.getSpan(active) === undefined ? gate!.parentOf(headerRecord(request.headers)) : active;
+  const parent = request ? gate!.parentOf(headerRecord(request.headers)) : active;
   const span = now.tracer.startSpan(spanName(request, route), { kind: api.SpanKind.SERVER, attributes }, parent);
   return { span, instruments: now.instruments, context: api.trace.setSpan(parent, span) };
 }
