@@ -44,7 +44,12 @@ function deliverySpan() {
 async function deliveryCounts(): Promise<Record<string, number>> {
   const scope = (await capture.metrics()).scopeMetrics.find((s) => s.scope.name === '@gw/notifications');
   const metric = scope?.metrics.find((m) => m.descriptor.name === 'gw.notifications.deliveries');
-  return Object.fromEntries((metric?.dataPoints ?? []).map((p) => [[p.attributes['gw.notification.result'], p.attributes['gw.notification.kind'] ?? '-', p.attributes['error.type'] ?? '-'].join(' '), p.value as number]));
+  return Object.fromEntries(
+    (metric?.dataPoints ?? []).map((p) => [
+      [p.attributes['gw.notification.result'], p.attributes['gw.notification.kind'] ?? '-', p.attributes['error.type'] ?? '-'].join(' '),
+      p.value as number,
+    ]),
+  );
 }
 
 describe('a delivery is a SERVER span with its result, and counted by result', () => {
@@ -74,7 +79,11 @@ describe('a delivery is a SERVER span with its result, and counted by result', (
 
     capture.reset();
     expect((await deliver(url, n.body, n.headers)).json.outcome).toBe('duplicate');
-    expect(deliverySpan().attributes).toMatchObject({ 'gw.notification.result': 'duplicate', 'gw.notification.id': n.event.id, 'http.response.status_code': 200 });
+    expect(deliverySpan().attributes).toMatchObject({
+      'gw.notification.result': 'duplicate',
+      'gw.notification.id': n.event.id,
+      'http.response.status_code': 200,
+    });
     expect(capture.spans().some((s) => s.name === 'update order')).toBe(false);
     const counts = await deliveryCounts();
     expect(counts['handled payment.authorised -']).toBe(1);
@@ -86,7 +95,12 @@ describe('a delivery is a SERVER span with its result, and counted by result', (
     const forged = await signedNotification({ event: cardEvent(), secret: 'whsec-the-forgers-secret' });
     expect((await deliver(url, forged.body, forged.headers)).status).toBe(400);
     const span = deliverySpan();
-    expect(span.attributes).toMatchObject({ 'gw.notification.result': 'refused', 'error.type': 'GW_SIGNATURE', 'gw.notification.refusal': 'signature-mismatch', 'http.response.status_code': 400 });
+    expect(span.attributes).toMatchObject({
+      'gw.notification.result': 'refused',
+      'error.type': 'GW_SIGNATURE',
+      'gw.notification.refusal': 'signature-mismatch',
+      'http.response.status_code': 400,
+    });
     expect(span.attributes['gw.notification.id']).toBeUndefined();
     expect(span.status).toEqual({ code: 2, message: 'GW_SIGNATURE' });
     expect((await deliveryCounts())['refused - GW_SIGNATURE']).toBe(1);
@@ -105,12 +119,17 @@ describe('a delivery is a SERVER span with its result, and counted by result', (
     const n = await signedNotification({ event: cardEvent({ order_no: 'FAILS' }), secret: SECRET });
     expect((await deliver(url, n.body, n.headers)).status).toBe(500);
     const span = deliverySpan();
-    expect(span.attributes).toMatchObject({ 'gw.notification.result': 'handler-failed', 'error.type': 'Error', 'gw.notification.id': n.event.id, 'http.response.status_code': 500 });
+    expect(span.attributes).toMatchObject({
+      'gw.notification.result': 'handler-failed',
+      'error.type': 'Error',
+      'gw.notification.id': n.event.id,
+      'http.response.status_code': 500,
+    });
     expect((await deliveryCounts())['handler-failed payment.authorised Error']).toBe(1);
     expect(await capture.everything()).not.toContain(PAN);
   });
 
-  it('a delivery that came with a traceparent continues the sender\'s trace (no HTTP instrumentation active)', async () => {
+  it("a delivery that came with a traceparent continues the sender's trace (no HTTP instrumentation active)", async () => {
     const n = await signedNotification({ event: cardEvent({ order_no: 'C-3' }), secret: SECRET });
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     expect((await deliver(url, n.body, { ...n.headers, traceparent })).status).toBe(200);
@@ -122,11 +141,19 @@ describe('a delivery is a SERVER span with its result, and counted by result', (
   it('fetch(): the same span from a WHATWG Request, its trace context read from its Headers', async () => {
     const n = await signedNotification({ event: cardEvent({ order_no: 'D-4' }), secret: SECRET });
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    const response = await receiver.fetch(new Request('https://shop.example:8443/notify?x=1', { method: 'POST', headers: { ...n.headers, traceparent }, body: n.body }));
+    const response = await receiver.fetch(
+      new Request('https://shop.example:8443/notify?x=1', { method: 'POST', headers: { ...n.headers, traceparent }, body: n.body }),
+    );
     expect(response.status).toBe(200);
     const span = deliverySpan();
     expect(span.name).toBe('POST /notify');
-    expect(span.attributes).toMatchObject({ 'url.path': '/notify', 'server.address': 'shop.example', 'server.port': 8443, 'http.response.status_code': 200, 'gw.order_no': 'D-4' });
+    expect(span.attributes).toMatchObject({
+      'url.path': '/notify',
+      'server.address': 'shop.example',
+      'server.port': 8443,
+      'http.response.status_code': 200,
+      'gw.order_no': 'D-4',
+    });
     expect(span.spanContext().traceId).toBe('0af7651916cd43dd8448eb211c80319c');
   });
 

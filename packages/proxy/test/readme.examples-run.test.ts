@@ -17,10 +17,14 @@ describe('README examples', () => {
     expect(examples).toHaveLength(2);
   });
 
-  it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs', async (index, code) => {
-    const { logged } = await scratch.run(`example-${index}.ts`, code);
-    const printed = logged.map((args) => args.map((a) => (typeof a === 'string' || typeof a === 'number' ? String(a) : JSON.stringify(a))).join(' '));
-    if (index === 1) expect(printed).toEqual(['0 kind(s) of drift']); // no traffic went through it
-    if (code.includes('ConsoleSpanExporter')) expect(printed).toEqual(['POST /v1/retrievalTrans query ["unknown-field"]', '["query unknown-field 1"]']);
-  }, 30_000);
+  it.each(examples.map((code, i) => [i + 1, code] as const))(
+    'example %i runs',
+    async (index, code) => {
+      const { logged } = await scratch.run(`example-${index}.ts`, code);
+      const printed = logged.map((args) => args.map((a) => (typeof a === 'string' || typeof a === 'number' ? String(a) : JSON.stringify(a))).join(' '));
+      if (index === 1) expect(printed).toEqual(['0 kind(s) of drift']); // no traffic went through it
+      if (code.includes('ConsoleSpanExporter')) expect(printed).toEqual(['POST /v1/retrievalTrans query ["unknown-field"]', '["query unknown-field 1"]']);
+    },
+    30_000,
+  );
 });

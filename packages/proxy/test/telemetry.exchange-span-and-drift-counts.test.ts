@@ -31,7 +31,15 @@ describe('a proxied exchange is a SERVER span; drift and exchanges are counted',
     await using sandbox = await startSandbox();
     await using proxy = await startProxy({ upstream: sandbox.url, verifier: signer });
     const client = clientAt(proxy.url, { verifyResponses: false });
-    const paid = await client.authoriseCard({ order_no: 'OTEL-1', currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV });
+    const paid = await client.authoriseCard({
+      order_no: 'OTEL-1',
+      currency: 'USD',
+      amount: '40.00',
+      card: CARD,
+      expiration_month: '12',
+      expiration_year: '2031',
+      security_code: CVV,
+    });
     sandbox.answerDrift.set({ capture: { add: { settlement_window: 'T+1' }, drop: ['capture_orders[].amount'], wrongSignature: true } });
     await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'OTEL-1', currency: 'USD', amount: '40.00' }] });
     await proxy.settled();
@@ -78,13 +86,18 @@ describe('a proxied exchange is a SERVER span; drift and exchanges are counted',
     await proxy.settled();
     const [span] = await proxySpans(1);
     expect(span!.name).toBe('POST');
-    expect(span!.attributes).toMatchObject({ 'url.path': '/v1/cards/{digits}', 'gw.operation': '/v1/cards/{digits}', 'http.response.status_code': 404, 'gw.proxy.drift.kinds': ['unknown-path'] });
+    expect(span!.attributes).toMatchObject({
+      'url.path': '/v1/cards/{digits}',
+      'gw.operation': '/v1/cards/{digits}',
+      'http.response.status_code': 404,
+      'gw.proxy.drift.kinds': ['unknown-path'],
+    });
     expect(span!.attributes['http.route']).toBeUndefined();
     expect(await points('gw.proxy.drift', ['gw.operation', 'gw.drift.kind'])).toMatchObject({ '/v1/cards/{digits} unknown-path': 1 });
     expect(await capture.everything()).not.toContain(CARD);
   });
 
-  it('an upstream that cannot be reached: the proxy\'s own 502, error.type, no check', async () => {
+  it("an upstream that cannot be reached: the proxy's own 502, error.type, no check", async () => {
     await using proxy = await startProxy({ upstream: 'http://127.0.0.1:1' });
     capture.reset();
     expect((await fetch(`${proxy.url}/v1/capture`, { method: 'POST', body: '{}' })).status).toBe(502);

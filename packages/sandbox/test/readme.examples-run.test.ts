@@ -13,11 +13,15 @@ describe('README examples', () => {
     expect(examples.some((code) => code.includes('ConsoleSpanExporter'))).toBe(true);
   });
 
-  it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs', async (index, code) => {
-    const { logged } = await scratch.run(`example-${index}.ts`, code);
-    const printed = logged.map((args) => args.map(String).join(' '));
-    if (code.includes('ConsoleSpanExporter')) {
-      expect(printed).toEqual(['POST /v1/retrievalTrans 400 query', '4bf92f3577b34da6a3ce929d0e0e4736 00f067aa0ba902b7']);
-    }
-  }, 30_000);
+  it.each(examples.map((code, i) => [i + 1, code] as const))(
+    'example %i runs',
+    async (index, code) => {
+      const { logged } = await scratch.run(`example-${index}.ts`, code);
+      const printed = logged.map((args) => args.map(String).join(' '));
+      if (code.includes('ConsoleSpanExporter')) {
+        expect(printed).toEqual(['POST /v1/retrievalTrans 400 query', '4bf92f3577b34da6a3ce929d0e0e4736 00f067aa0ba902b7']);
+      }
+    },
+    30_000,
+  );
 });

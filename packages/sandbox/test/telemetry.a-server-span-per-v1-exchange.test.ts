@@ -23,7 +23,11 @@ beforeEach(() => capture.reset());
 /** POSTs a ready request with extra headers; its status, or null when the connection was reset. */
 async function fire(request: ReadyRequest, headers: Record<string, string> = {}): Promise<number | null> {
   try {
-    const response = await fetch(`${sandbox.url}${request.path}`, { method: 'POST', headers: { 'content-type': request.contentType, ...headers }, body: request.body });
+    const response = await fetch(`${sandbox.url}${request.path}`, {
+      method: 'POST',
+      headers: { 'content-type': request.contentType, ...headers },
+      body: request.body,
+    });
     await response.arrayBuffer();
     return response.status;
   } catch {
@@ -62,7 +66,7 @@ describe('a /v1 exchange is a SERVER span', () => {
     for (const secret of [String(payment.card), '"123"', '2030']) expect(everything).not.toContain(secret);
   });
 
-  it('with a traceparent: the span continues the caller\'s trace under its span', async () => {
+  it("with a traceparent: the span continues the caller's trace under its span", async () => {
     expect(await fire(await ready('query', { order_no: 'X' }), { traceparent: `00-${TRACE_ID}-${PARENT_SPAN}-01` })).toBe(200);
     const span = await exchangeSpan();
     expect(span.name).toBe('POST /v1/retrievalTrans');

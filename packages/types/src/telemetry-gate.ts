@@ -80,7 +80,9 @@ const getter: Otel.TextMapGetter<Readonly<Record<string, string | readonly strin
  * The OpenTelemetry gate of a package: null when `@opentelemetry/api` is not installed. Type it with the API's own
  * types inside the package: `telemetryGate<typeof import('@opentelemetry/api'), Tracer, Meter, Instruments, Context>`.
  */
-export function telemetryGate<Api, Tracer, Meter, Instruments, Context>(scope: TelemetryScope<Meter, Instruments>): TelemetryGate<Api, Tracer, Instruments, Context> | null {
+export function telemetryGate<Api, Tracer, Meter, Instruments, Context>(
+  scope: TelemetryScope<Meter, Instruments>,
+): TelemetryGate<Api, Tracer, Instruments, Context> | null {
   const api = optionalPeer<typeof Otel>(scope.fromUrl, '@opentelemetry/api');
   if (api === null) return null;
   // The API's own no-op providers: what it answers while nothing is registered.
@@ -93,7 +95,8 @@ export function telemetryGate<Api, Tracer, Meter, Instruments, Context>(scope: T
     const proxy = api.trace.getTracerProvider() as Otel.TracerProvider & { getDelegate?: () => Otel.TracerProvider };
     const tracing = typeof proxy.getDelegate === 'function' ? proxy.getDelegate() : proxy;
     const metering = api.metrics.getMeterProvider();
-    if (tracing === tracerProvider && metering === meterProvider) return current.tracer === null && current.instruments === null ? null : (current as TelemetryNow<Tracer, Instruments>);
+    if (tracing === tracerProvider && metering === meterProvider)
+      return current.tracer === null && current.instruments === null ? null : (current as TelemetryNow<Tracer, Instruments>);
     // A provider was registered or taken away since the last request: the tracer and instruments are made anew, once.
     const meter = metering.getMeter(scope.name, scope.version);
     current = {

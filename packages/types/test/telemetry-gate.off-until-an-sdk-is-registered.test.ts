@@ -5,13 +5,32 @@ import { parseTraceparent, serverAttributes, telemetryGate } from '../src/index.
 
 type Api = typeof Otel;
 const gate = () =>
-  telemetryGate<Api, Otel.Tracer, Otel.Meter, { counter: Otel.Counter }, Otel.Context>({ fromUrl: import.meta.url, name: '@gw/test', version: '1.0.0', instruments: (meter) => ({ counter: meter.createCounter('gw.test') }) })!;
+  telemetryGate<Api, Otel.Tracer, Otel.Meter, { counter: Otel.Counter }, Otel.Context>({
+    fromUrl: import.meta.url,
+    name: '@gw/test',
+    version: '1.0.0',
+    instruments: (meter) => ({ counter: meter.createCounter('gw.test') }),
+  })!;
 
 describe('parseTraceparent', () => {
   it('reads a version-00 traceparent and refuses malformed, zero and ff ones', () => {
-    expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1, isRemote: true });
+    expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toEqual({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: 1,
+      isRemote: true,
+    });
     expect(parseTraceparent('01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-later')?.traceFlags).toBe(0);
-    for (const bad of [undefined, '', 'garbage', '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01', '00-00000000000000000000000000000000-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', 'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra']) {
+    for (const bad of [
+      undefined,
+      '',
+      'garbage',
+      '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01',
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01',
+      'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra',
+    ]) {
       expect(parseTraceparent(bad)).toBeNull();
     }
   });
@@ -54,7 +73,9 @@ describe('telemetryGate', () => {
       expect(g.api.trace.getSpanContext(g.parentOf({}))).toBeUndefined();
       // Inside a span (an HTTP instrumentation's server span), that span stays the parent.
       const outer = g.api.trace.getTracer('outer').startSpan('outer');
-      const inside = g.api.context.with(g.api.trace.setSpan(g.api.context.active(), outer), () => g.parentOf({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }));
+      const inside = g.api.context.with(g.api.trace.setSpan(g.api.context.active(), outer), () =>
+        g.parentOf({ traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' }),
+      );
       expect(g.api.trace.getSpanContext(inside)?.spanId).toBe(outer.spanContext().spanId);
       outer.end();
     } finally {

@@ -10,7 +10,13 @@ import type { ReceiverAnswer, ReceiverOutcome } from './answer.ts';
 /** What a delivery's span and count say it came to. */
 export type DeliveryResult = 'handled' | 'duplicate' | 'in-progress' | 'refused' | 'handler-failed';
 
-const RESULT: Record<ReceiverOutcome, DeliveryResult> = { processed: 'handled', duplicate: 'duplicate', 'in-progress': 'in-progress', refused: 'refused', failed: 'handler-failed' };
+const RESULT: Record<ReceiverOutcome, DeliveryResult> = {
+  processed: 'handled',
+  duplicate: 'duplicate',
+  'in-progress': 'in-progress',
+  refused: 'refused',
+  failed: 'handler-failed',
+};
 
 interface Instruments {
   readonly deliveries: Otel.Counter;
@@ -19,7 +25,12 @@ interface Instruments {
 const gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, Instruments, Otel.Context>({
   fromUrl: import.meta.url,
   name: '@gw/notifications',
-  instruments: (meter) => ({ deliveries: meter.createCounter('gw.notifications.deliveries', { unit: '{delivery}', description: 'Notification deliveries received, by result and event kind' }) }),
+  instruments: (meter) => ({
+    deliveries: meter.createCounter('gw.notifications.deliveries', {
+      unit: '{delivery}',
+      description: 'Notification deliveries received, by result and event kind',
+    }),
+  }),
 });
 
 /** The HTTP request a delivery came in, for the server conventions' attributes (absent for `handle`). */
@@ -55,7 +66,9 @@ function httpAttributes(request: DeliveryRequest, route: string | undefined): Ot
 
 /** Headers as a plain record (WHATWG `Headers` copied), for the trace context propagator. */
 function headerRecord(headers: HeaderSource): Readonly<Record<string, string | readonly string[] | undefined>> {
-  return typeof (headers as Headers).entries === 'function' && typeof (headers as Headers).get === 'function' ? Object.fromEntries((headers as Headers).entries()) : (headers as Readonly<Record<string, string | readonly string[] | undefined>>);
+  return typeof (headers as Headers).entries === 'function' && typeof (headers as Headers).get === 'function'
+    ? Object.fromEntries((headers as Headers).entries())
+    : (headers as Readonly<Record<string, string | readonly string[] | undefined>>);
 }
 
 /** Starts a delivery's telemetry, or null while no SDK is registered (the one check a delivery makes). */
@@ -89,7 +102,11 @@ export function endDelivery(delivery: TracedDelivery, answer: ReceiverAnswer, ov
   const result = RESULT[answer.outcome];
   const kind = answer.event?.kind;
   const errorType = result === 'refused' || result === 'handler-failed' ? errorTypeOf(answer.error) : undefined;
-  delivery.instruments?.deliveries.add(1, { 'gw.notification.result': result, ...(kind ? { 'gw.notification.kind': kind } : {}), ...(errorType ? { 'error.type': errorType } : {}) });
+  delivery.instruments?.deliveries.add(1, {
+    'gw.notification.result': result,
+    ...(kind ? { 'gw.notification.kind': kind } : {}),
+    ...(errorType ? { 'error.type': errorType } : {}),
+  });
   const span = delivery.span;
   if (span === null) return;
   if (span.isRecording()) {

@@ -77,7 +77,10 @@ export class TracedExchange {
     // Exactly once: a check that still came after an answer without an upstream end changes nothing.
     if (--this.#pending !== 0) return;
     const status = this.#status;
-    this.#instruments?.exchanges.add(1, { 'gw.operation': this.#operation ?? '(none)', ...(status === null ? { 'error.type': 'connection-closed' } : { 'http.response.status_code': status }) });
+    this.#instruments?.exchanges.add(1, {
+      'gw.operation': this.#operation ?? '(none)',
+      ...(status === null ? { 'error.type': 'connection-closed' } : { 'http.response.status_code': status }),
+    });
     const span = this.#span;
     if (span === null) return;
     if (span.isRecording()) this.#describe(span, status);
@@ -109,7 +112,12 @@ export function traceExchange(req: IncomingMessage, res: ServerResponse, path: s
   if (now.tracer !== null) {
     const route = VARIANTS_BY_PATH.has(path) ? path : null;
     const method = req.method ?? 'GET';
-    const attributes: Otel.Attributes = { 'http.request.method': method, 'url.path': route ?? pathShape(path), 'url.scheme': 'http', ...serverAttributes(req.headers.host) };
+    const attributes: Otel.Attributes = {
+      'http.request.method': method,
+      'url.path': route ?? pathShape(path),
+      'url.scheme': 'http',
+      ...serverAttributes(req.headers.host),
+    };
     if (route !== null) attributes['http.route'] = route;
     span = now.tracer.startSpan(route === null ? method : `${method} ${route}`, { kind: gate!.api.SpanKind.SERVER, attributes }, gate!.parentOf(req.headers));
   }

@@ -7,7 +7,11 @@ import { serverAttributes, telemetryGate, type OperationSpec } from '@gw/types';
 import type { FaultDecision } from '../faults.ts';
 import type { V1Call } from './v1-call.ts';
 
-const gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, null, Otel.Context>({ fromUrl: import.meta.url, name: '@gw/sandbox', instruments: () => null });
+const gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, null, Otel.Context>({
+  fromUrl: import.meta.url,
+  name: '@gw/sandbox',
+  instruments: () => null,
+});
 
 /** A /v1 exchange being traced: its span, and the call once its body was read (its operation is known after decoding). */
 export interface TracedExchange {
@@ -38,10 +42,22 @@ function endExchange(traced: TracedExchange, res: ServerResponse, variants: read
 }
 
 /** Starts the span of a POST to a /v1 path, or null while no SDK is registered (the one check a request makes). */
-export function traceExchange(req: IncomingMessage, res: ServerResponse, path: string, variants: readonly OperationSpec[], fault: FaultDecision): TracedExchange | null {
+export function traceExchange(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  variants: readonly OperationSpec[],
+  fault: FaultDecision,
+): TracedExchange | null {
   const tracer = gate === null ? null : gate.now()?.tracer;
   if (!tracer) return null;
-  const attributes: Otel.Attributes = { 'http.request.method': 'POST', 'http.route': path, 'url.path': path, 'url.scheme': 'http', ...serverAttributes(req.headers.host) };
+  const attributes: Otel.Attributes = {
+    'http.request.method': 'POST',
+    'http.route': path,
+    'url.path': path,
+    'url.scheme': 'http',
+    ...serverAttributes(req.headers.host),
+  };
   const applied = faultOf(fault);
   if (applied !== null) attributes['gw.sandbox.fault'] = applied;
   if (fault.latencyMs > 0) attributes['gw.sandbox.latency_ms'] = Math.round(fault.latencyMs);
