@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SpanKind } from '@opentelemetry/api';
+import type { Verifier } from '@gw/signer-interface';
 import { startSandbox } from '@gw/sandbox';
 import { captureTelemetry, type TelemetryCapture } from '@gw/test-support/telemetry';
 import { until } from '@gw/test-support';
@@ -76,6 +78,47 @@ describe('a proxied exchange is a SERVER span; drift and exchanges are counted',
 
     const everything = await capture.everything();
     for (const secret of [CARD, `"${CVV}"`, '2031', paid.encryption_data!.slice(0, 16)]) expect(everything, secret).not.toContain(secret);
+  });
+
+  it('with an asynchronous verifier, answers checked out of order: each finding goes to its own exchange', async () => {
+    const slowVerifier: Verifier = {
+      verify: async (message, signature) => {
+        await sleep(1 + Math.floor(Math.random() * 15));
+        return signer.verify(message, signature);
+      },
+    };
+    await using sandbox = await startSandbox();
+    await using proxy = await startProxy({ upstream: sandbox.url, verifier: slowVerifier });
+    const client = clientAt(proxy.url, { verifyResponses: false });
+    const pay = (n: number) =>
+      client.authoriseCard({
+        order_no: `OTEL-ASYNC-${n}`,
+        currency: 'USD',
+        amount: '40.00',
+        card: CARD,
+        expiration_month: '12',
+        expiration_year: '2031',
+        security_code: CVV,
+      });
+    capture.reset();
+    await Promise.all([0, 1, 2, 3, 4].map(pay));
+    sandbox.answerDrift.set({ authoriseCard: { wrongSignature: true } });
+    const driftFrom = performance.timeOrigin + performance.now();
+    await Promise.all([10, 11, 12].map(pay));
+    const driftTo = performance.timeOrigin + performance.now();
+    sandbox.answerDrift.set({});
+    await Promise.all([20, 21, 22, 23].map(pay));
+    await proxy.settled();
+    const spans = await proxySpans(12);
+    const startMs = (span: (typeof spans)[number]) => span.startTime[0] * 1000 + span.startTime[1] / 1e6;
+    const drifted = spans.filter((s) => s.attributes['gw.proxy.drift.count'] === 1);
+    expect(drifted).toHaveLength(3);
+    for (const span of drifted) {
+      expect(span.attributes['gw.proxy.drift.kinds']).toEqual(['signature']);
+      expect(startMs(span)).toBeGreaterThanOrEqual(driftFrom - 1);
+      expect(startMs(span)).toBeLessThanOrEqual(driftTo);
+    }
+    expect(spans.filter((s) => s.attributes['gw.proxy.drift.count'] === 0)).toHaveLength(9);
   });
 
   it('a path the spec does not know, carrying a card number: named by the method, its path by shape, counted as unknown-path', async () => {
