@@ -27,8 +27,14 @@ function faultOf(fault: FaultDecision): string | null {
 /** Ends the span once the connection is done with the answer: its status, or a reset when none was written. */
 function endExchange(traced: TracedExchange, res: ServerResponse, variants: readonly OperationSpec[]): void {
   const { span } = traced;
+  if (span.isRecording()) describeAnswer(span, traced.call, res, variants);
+  span.end();
+}
+
+/** The answer's attributes: the operation the record was, its status, throttled or not, an error type. */
+function describeAnswer(span: Otel.Span, call: V1Call | null, res: ServerResponse, variants: readonly OperationSpec[]): void {
   const answered = res.headersSent;
-  span.setAttribute('gw.operation', (traced.call?.op ?? variants[0]!).name);
+  span.setAttribute('gw.operation', (call?.op ?? variants[0]!).name);
   if (answered) {
     span.setAttribute('http.response.status_code', res.statusCode);
     span.setAttribute('gw.sandbox.throttled', res.statusCode === 429);
@@ -38,7 +44,6 @@ function endExchange(traced: TracedExchange, res: ServerResponse, variants: read
     span.setAttribute('error.type', errorType);
     span.setStatus({ code: gate!.api.SpanStatusCode.ERROR });
   }
-  span.end();
 }
 
 /** Starts the span of a POST to a /v1 path, or null while no SDK is registered (the one check a request makes). */
