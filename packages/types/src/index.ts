@@ -20,3 +20,4 @@ export { setMember } from './set-member.ts';
 export { optionalPeer } from './optional-peer.ts';
 export { SchemaWalker, type SchemaNode } from './schema/schema-walker.ts';
 export { operationsByPath, specSchema, variantOf } from './schema/spec-schema.ts';
+export { parseTraceparent, serverAttributes, telemetryGate, type TelemetryGate, type TelemetryNow, type TelemetryScope, type TraceParent } from './telemetry-gate.ts';

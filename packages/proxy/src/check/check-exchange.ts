@@ -69,7 +69,7 @@ function recordSignatureVerdict(op: OperationSpec, record: Record<string, unknow
   recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
 }
 
-function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): void | Promise<void> {
+function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): string | Promise<string> {
   const { recorder } = ctx;
   const operation = op.name;
   recorder.answerSeen(operation, exchange.status, mediaType(exchange.responseContentType));
@@ -77,29 +77,30 @@ function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest
   const throttle = throttleOf(exchange, timing.answeredAt);
   if (throttle) {
     recorder.throttleSeen(operation, throttle, timing.pace);
-    return;
+    return operation;
   }
   // UNKNOWNS U49: the spec shows HTTP 200 only; any other status is drift, and its body is not read.
   if (exchange.status !== 200) {
     recorder.drift({ operation, side: 'response', kind: 'status', path: '', message: `HTTP ${exchange.status}; the spec shows 200 only`, example: String(exchange.status), seenType: null });
-    return;
+    return operation;
   }
   if (mediaType(exchange.responseContentType) !== op.responseMediaType) {
     recorder.drift({ operation, side: 'response', kind: 'content-type', path: '', message: `Content-Type ${mediaType(exchange.responseContentType) || '(none)'}; the spec shows ${op.responseMediaType}`, example: mediaType(exchange.responseContentType), seenType: null });
   }
-  if (!exchange.responseBody) return;
+  if (!exchange.responseBody) return operation;
   let record: Record<string, unknown>;
   try {
     record = decodeAnswer(op, exchange.responseBody, ctx.maxInputBytes);
   } catch (error) {
     recorder.drift({ operation, side: 'response', kind: 'undecodable', path: '', message: `not readable as ${op.responseEncoding}: ${shapeOfDigits(error)}`, example: '', seenType: null });
-    return;
+    return operation;
   }
   recorder.observations(operation).answers += 1;
   // The one rule of answer drift, shared with the client's `answers` policy.
   for (const problem of ctx.validator.responseProblems(nameOf(op), record)) recorder.drift(problemDrift(operation, 'response', record, problem));
   walkAnswer(op, record, recorder, checkBatchEcho(op, request, record, recorder));
-  return checkSignature(op, record, ctx);
+  const signed = checkSignature(op, record, ctx);
+  return signed ? signed.then(() => operation) : operation;
 }
 
 /** A decoding error's message with any digit run shaped (it might quote a value). */
@@ -111,9 +112,9 @@ function shapeOfDigits(error: unknown): string {
 /**
  * Checks one exchange against the spec and records what it found (a throttle as an observation, UNKNOWNS U50); never
  * throws for what the traffic holds. Done when it returns, unless the verifier is asynchronous: then when the promise
- * it returns settles.
+ * it returns settles. The operation the exchange is (an unknown path by its shape).
  */
-export function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): void | Promise<void> {
+export function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): string | Promise<string> {
   const path = exchange.path;
   const variants = operationsByPath.get(path);
   ctx.recorder.exchange(exchange.requestBody !== null && exchange.responseBody !== null);
@@ -121,7 +122,7 @@ export function checkExchange(exchange: Exchange, ctx: CheckContext, timing: Exc
     // Reported by its shape (`/v1/cards/{digits}`): a path the spec does not know may carry anything.
     const shape = pathShape(path);
     ctx.recorder.drift({ operation: shape, side: 'request', kind: 'unknown-path', path: '', message: `no operation of the spec at ${shape}`, example: pathShape(exchange.method), seenType: null });
-    return;
+    return shape;
   }
   return checkAnswer(exchange, checkRequest(exchange, variants, ctx), ctx, timing);
 }
