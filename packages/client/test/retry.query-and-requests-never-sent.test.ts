@@ -1,5 +1,5 @@
-import { once } from 'node:events';
 import { startSandbox } from '@gw/sandbox';
+import { until } from '@gw/test-support';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, TimeoutError, type ErrorEvent } from '../src/index.ts';
@@ -42,10 +42,11 @@ describe('retries: queries, and requests that never left', () => {
       expect(retries).toEqual([expect.objectContaining({ operation: 'query', attempt: 1, willRetry: true, error: expect.any(ConnectionError) })]);
       expect((retries[0]!.error as ConnectionError).details).toMatchObject({ sent: false, reason: 'ECONNREFUSED' });
       // A capture that was refused never left, so it is safe to send again, and the client does.
-      const disconnected = once(agent, 'disconnect');
+      let disconnected = false;
+      agent.once('disconnect', () => (disconnected = true));
       await sandbox!.stop();
       sandbox = undefined;
-      await disconnected; // the client has seen its idle connection closed
+      await until(() => disconnected, 2000, 'the client to see its idle connection closed');
       const before = retries.length;
       await expect(client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })).resolves.toMatchObject({ return_status: '1', capture_orders: [{ capture_status: '0' }] });
       expect(retries.slice(before)).toEqual([expect.objectContaining({ operation: 'capture', willRetry: true })]);
