@@ -1,0 +1,264 @@
+import type * as OtelApi from '@opentelemetry/api';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
+import type { OrderOutcome, OutcomeKind } from '../outcome.ts';
+import type { ClaimedChunk, StoreStep } from '../store/chunk-store.ts';
+import { batchInstruments, outcomeAttributes, type BatchInstruments } from './batch-metrics.ts';
+import { errorTypeOf, INSTRUMENTATION_SCOPE, otelApi } from './otel-api.ts';
+
+/** What a run is, as its span says: set once when it starts. */
+export interface RunDescription {
+  readonly operation: string;
+  /** `run` (a new batch), `resume`, or `worker` (one more worker of a ledger batch). */
+  readonly role: 'run' | 'resume' | 'worker';
+  /** Where the batch is kept: a journal file, a PostgreSQL ledger, or memory (no journal). */
+  readonly store: 'journal' | 'ledger' | 'memory';
+  readonly batch: string | null;
+  readonly journal: string | null;
+  readonly holder: string;
+  readonly concurrency: number;
+  readonly maxRate: number | null;
+  readonly maxInFlight: number | null;
+  readonly maxResends: number;
+  readonly timeoutMs: number;
+  readonly leaseMs: number;
+}
+
+/** How a run ended, for its span: the batch's counts and throttles, this worker's own figures. */
+export interface RunEnd {
+  readonly counts: Readonly<Record<OutcomeKind, number>>;
+  readonly throttled: number;
+  readonly worker?: { readonly chunks: number; readonly takenOver: number; readonly refused: number; readonly slotsMissed: number } | undefined;
+}
+
+/** One chunk's span and its children (send, settle, reconcile), and its takeover event. */
+export interface ChunkTelemetry {
+  /** Runs the chunk's work inside its span's context. */
+  within<T>(work: () => Promise<T>): Promise<T>;
+  /** The send, inside a `gw.batch.send` span (the client's span comes out under it); `after` names what came back. */
+  send<T>(work: () => Promise<T>, after: (result: T) => Attributes): Promise<T>;
+  /** Deciding the orders after the send (recording those in doubt), inside a `gw.batch.settle` span. */
+  settle<T>(attributes: Attributes, work: () => Promise<T>): Promise<T>;
+  /** Querying the orders in doubt, inside a `gw.batch.reconcile` span (the queries under it). */
+  reconcile<T extends { readonly outcomes: readonly unknown[]; readonly resend: readonly unknown[] }>(orders: number, work: () => Promise<T>): Promise<T>;
+  /** The chunk was taken over from an earlier holder (an event, and the counter). */
+  takenOver(quietWaitMs: number, sentBefore: boolean): void;
+  /** Ends the span: `how` the chunk ended (settled, unsent, lost) or the error that stopped it. */
+  end(how: string, attributes?: Attributes): void;
+  failed(error: unknown): void;
+}
+
+/** A batch run's telemetry: its span, its children, its metrics. Every method is cheap when nothing records. */
+export interface RunTelemetry {
+  within<T>(work: () => T): T;
+  chunk(claimed: ClaimedChunk): ChunkTelemetry;
+  /** The store's step (commits and leases) as a `gw.batch.step` span under the run. */
+  step(commits: number, want: number, work: () => Promise<StoreStep>): Promise<StoreStep>;
+  /** An order's final outcome, as this process records it (the `gw.batch.orders` counter). */
+  outcome(outcome: OrderOutcome): void;
+  /** A request of the batch (a send or a reconcile query): in flight while `work` runs. */
+  request<T>(operation: string, query: boolean, work: () => Promise<T>): Promise<T>;
+  /** The gateway throttled a request: an event on the span it happened under, and the counter. */
+  throttled(retryAfterMs: number | null, pace: number | null, letThrough: number): void;
+  end(end: RunEnd): void;
+  failed(error: unknown): void;
+}
+
+const NOOP_CHUNK: ChunkTelemetry = {
+  within: (work) => work(),
+  send: (work) => work(),
+  settle: (_attributes, work) => work(),
+  reconcile: (_orders, work) => work(),
+  takenOver: () => {},
+  end: () => {},
+  failed: () => {},
+};
+
+/** Telemetry that does nothing: the OpenTelemetry API is not installed. */
+export const NOOP_RUN: RunTelemetry = {
+  within: (work) => work(),
+  chunk: () => NOOP_CHUNK,
+  step: (_commits, _want, work) => work(),
+  outcome: () => {},
+  request: (_operation, _query, work) => work(),
+  throttled: () => {},
+  end: () => {},
+  failed: () => {},
+};
+
+/** Starts a run's span (`gw.batch <operation>`, INTERNAL) under the active context; a no-op without the API. */
+export function startRunTelemetry(run: RunDescription): RunTelemetry {
+  const api = otelApi();
+  const instruments = batchInstruments();
+  return api && instruments ? new TracedRun(api, instruments, run) : NOOP_RUN;
+}
+
+/** Ends `span` with an error: its `error.type` (gw's code) and an ERROR status, never the error's message. */
+function endFailed(api: typeof OtelApi, span: Span, error: unknown): void {
+  if (span.isRecording()) {
+    span.setAttribute('error.type', errorTypeOf(error));
+    span.setStatus({ code: api.SpanStatusCode.ERROR, message: errorTypeOf(error) });
+  }
+  span.end();
+}
+
+/** Runs `work` in a child span of `parent` named `name`, ending it with `after`'s attributes or the error. */
+async function inChild<T>(api: typeof OtelApi, tracer: Tracer, parent: Context, name: string, attributes: Attributes, work: () => Promise<T>, after?: (result: T) => Attributes): Promise<T> {
+  const span = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL }, parent);
+  if (span.isRecording()) span.setAttributes(attributes);
+  let result: T;
+  try {
+    result = await api.context.with(api.trace.setSpan(parent, span), work);
+  } catch (error) {
+    endFailed(api, span, error);
+    throw error;
+  }
+  if (after && span.isRecording()) span.setAttributes(after(result));
+  span.end();
+  return result;
+}
+
+/** The run's span and instruments. */
+class TracedRun implements RunTelemetry {
+  readonly #api: typeof OtelApi;
+  readonly #instruments: BatchInstruments;
+  readonly #tracer: Tracer;
+  readonly #span: Span;
+  readonly #context: Context;
+  readonly #operation: Attributes;
+  readonly #outcomes: Readonly<Record<OutcomeKind, Attributes>>;
+
+  constructor(api: typeof OtelApi, instruments: BatchInstruments, run: RunDescription) {
+    this.#api = api;
+    this.#instruments = instruments;
+    this.#tracer = api.trace.getTracer(INSTRUMENTATION_SCOPE);
+    this.#span = this.#tracer.startSpan(`gw.batch ${run.operation}`, { kind: api.SpanKind.INTERNAL }, api.context.active());
+    if (this.#span.isRecording()) this.#span.setAttributes(runAttributes(run));
+    this.#context = api.trace.setSpan(api.context.active(), this.#span);
+    this.#operation = { 'gw.operation': run.operation };
+    this.#outcomes = outcomeAttributes(run.operation);
+  }
+
+  within<T>(work: () => T): T {
+    return this.#api.context.with(this.#context, work);
+  }
+
+  chunk(claimed: ClaimedChunk): ChunkTelemetry {
+    return new TracedChunk(this.#api, this.#tracer, this.#context, this.#instruments, this.#operation, claimed);
+  }
+
+  step(commits: number, want: number, work: () => Promise<StoreStep>): Promise<StoreStep> {
+    const after = (step: StoreStep): Attributes => ({ 'gw.batch.leased': step.leased.length, 'gw.batch.commits_refused': commits - step.held.size, 'gw.batch.finished': step.finished });
+    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.step', { 'gw.batch.commits': commits, 'gw.batch.want': want }, work, after);
+  }
+
+  outcome(outcome: OrderOutcome): void {
+    this.#instruments.orders.add(1, this.#outcomes[outcome.kind]);
+  }
+
+  async request<T>(operation: string, query: boolean, work: () => Promise<T>): Promise<T> {
+    const attributes = query ? { 'gw.operation': 'query' } : { 'gw.operation': operation };
+    if (query) this.#instruments.reconcileQueries.add(1, this.#operation);
+    this.#instruments.inFlight.add(1, attributes);
+    try {
+      return await work();
+    } finally {
+      this.#instruments.inFlight.add(-1, attributes);
+    }
+  }
+
+  throttled(retryAfterMs: number | null, pace: number | null, letThrough: number): void {
+    this.#instruments.throttles.add(1, this.#operation);
+    // On the span the throttled request went under (its send, or its reconcile); else the run's.
+    const span = this.#api.trace.getActiveSpan() ?? this.#span;
+    if (!span.isRecording()) return;
+    const attributes: Attributes = { 'gw.batch.let_through': letThrough };
+    if (retryAfterMs !== null) attributes['gw.batch.retry_after_ms'] = retryAfterMs;
+    if (pace !== null) attributes['gw.batch.pace'] = pace;
+    span.addEvent('gw.batch.throttle', attributes);
+  }
+
+  end(end: RunEnd): void {
+    if (this.#span.isRecording()) {
+      const { counts, worker } = end;
+      this.#span.setAttributes({ 'gw.batch.succeeded': counts.succeeded, 'gw.batch.failed': counts.failed, 'gw.batch.rejected': counts.rejected, 'gw.batch.unknown': counts.unknown, 'gw.batch.throttles': end.throttled });
+      if (worker) this.#span.setAttributes({ 'gw.batch.chunks': worker.chunks, 'gw.batch.taken_over': worker.takenOver, 'gw.batch.commits_refused': worker.refused, 'gw.batch.slots_missed': worker.slotsMissed });
+    }
+    this.#span.end();
+  }
+
+  failed(error: unknown): void {
+    endFailed(this.#api, this.#span, error);
+  }
+}
+
+/** The run span's attributes: what the batch is and the limits it runs with. */
+function runAttributes(run: RunDescription): Attributes {
+  const attributes: Attributes = {
+    'gw.operation': run.operation,
+    'gw.batch.role': run.role,
+    'gw.batch.store': run.store,
+    'gw.batch.holder': run.holder,
+    'gw.batch.concurrency': run.concurrency,
+    'gw.batch.max_resends': run.maxResends,
+    'gw.batch.timeout_ms': run.timeoutMs,
+  };
+  if (run.batch !== null) attributes['gw.batch.id'] = run.batch;
+  if (run.journal !== null) attributes['gw.batch.journal'] = run.journal;
+  if (Number.isFinite(run.leaseMs)) attributes['gw.batch.lease_ms'] = run.leaseMs;
+  if (run.maxRate !== null) attributes['gw.batch.max_rate'] = run.maxRate;
+  if (run.maxInFlight !== null) attributes['gw.batch.max_in_flight'] = run.maxInFlight;
+  return attributes;
+}
+
+/** One chunk's span, a child of the run's. */
+class TracedChunk implements ChunkTelemetry {
+  readonly #api: typeof OtelApi;
+  readonly #tracer: Tracer;
+  readonly #instruments: BatchInstruments;
+  readonly #operation: Attributes;
+  readonly #span: Span;
+  readonly #context: Context;
+  readonly #orders: number;
+
+  constructor(api: typeof OtelApi, tracer: Tracer, parent: Context, instruments: BatchInstruments, operation: Attributes, claimed: ClaimedChunk) {
+    this.#api = api;
+    this.#tracer = tracer;
+    this.#instruments = instruments;
+    this.#operation = operation;
+    this.#orders = claimed.orders.length;
+    this.#span = tracer.startSpan('gw.batch.chunk', { kind: api.SpanKind.INTERNAL }, parent);
+    if (this.#span.isRecording()) this.#span.setAttributes({ ...operation, 'gw.batch.chunk': claimed.chunk, 'gw.orders': claimed.orders.length, 'gw.batch.fence': claimed.fence, 'gw.batch.taken_over': claimed.takenOver });
+    this.#context = api.trace.setSpan(parent, this.#span);
+  }
+
+  within<T>(work: () => Promise<T>): Promise<T> {
+    return this.#api.context.with(this.#context, work);
+  }
+
+  send<T>(work: () => Promise<T>, after: (result: T) => Attributes): Promise<T> {
+    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.send', { ...this.#operation, 'gw.orders': this.#orders }, work, after);
+  }
+
+  settle<T>(attributes: Attributes, work: () => Promise<T>): Promise<T> {
+    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.settle', attributes, work);
+  }
+
+  reconcile<T extends { readonly outcomes: readonly unknown[]; readonly resend: readonly unknown[] }>(orders: number, work: () => Promise<T>): Promise<T> {
+    const after = (r: T): Attributes => ({ 'gw.batch.settled': r.outcomes.length, 'gw.batch.resend': r.resend.length });
+    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.reconcile', { ...this.#operation, 'gw.orders': orders }, work, after);
+  }
+
+  takenOver(quietWaitMs: number, sentBefore: boolean): void {
+    this.#instruments.takenOver.add(1, this.#operation);
+    if (this.#span.isRecording()) this.#span.addEvent('gw.batch.takeover', { 'gw.batch.quiet_wait_ms': Math.max(0, quietWaitMs), 'gw.batch.sent_before': sentBefore });
+  }
+
+  end(how: string, attributes: Attributes = {}): void {
+    if (this.#span.isRecording()) this.#span.setAttributes({ ...attributes, 'gw.batch.chunk.end': how });
+    this.#span.end();
+  }
+
+  failed(error: unknown): void {
+    endFailed(this.#api, this.#span, error);
+  }
+}
