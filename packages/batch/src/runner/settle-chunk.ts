@@ -5,7 +5,7 @@ import type { PendingOrder } from '../send/pending-order.ts';
 import { sendChunk } from '../send/send-chunk.ts';
 import type { WorkerOptions, WorkerStats } from './worker-loop.ts';
 import type { ChunkCommit, ClaimedChunk } from '../store/chunk-store.ts';
-import type { ChunkTelemetry } from '../telemetry/run-telemetry.ts';
+import type { ChunkTelemetry } from '../telemetry/chunk-telemetry.ts';
 import type { ChunkSent } from '../send/send-chunk.ts';
 
 /** How a leased chunk ended: settled (to commit), its lease lost after sending, or never sent (to hand back). */
