@@ -9,7 +9,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { sandboxReconciler, startSandbox, type Sandbox } from '@gw/sandbox';
 import { captureTelemetry, type TelemetryCapture } from '@gw/test-support/telemetry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBatch } from '../src/index.ts';
+import { BatchInterruptedError, runBatch } from '../src/index.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
 import { childrenOf, clientWithStandInSpans, counted, named, parentOf, points, STAND_IN } from './telemetry/telemetry-helpers.ts';
 
@@ -76,5 +76,18 @@ describe('a capture batch on a journal, traced', () => {
 
     const exported = await telemetry.everything();
     for (const secret of [CARD_ORDER.card, '4111111111111111', `"${CARD_ORDER.security_code}"`, `"${CARD_ORDER.expiration_year}"`]) expect(exported).not.toContain(secret);
+  });
+
+  it('a run stopped by its signal ends its span with an ERROR status and error.type, gw\'s error code, and not its message', async () => {
+    const orders = await authorisedOrders(sandbox, 60);
+    telemetry.reset();
+    const stop = new AbortController();
+    const journal = join(mkdtempSync(join(tmpdir(), 'gw-otel-j-')), 'j.jsonl');
+    const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, concurrency: 1, journal, reconcile: sandboxReconciler, signal: stop.signal, onOutcome: () => stop.abort() });
+    await expect(run).rejects.toBeInstanceOf(BatchInterruptedError);
+    const [span] = named(telemetry.spans(), 'gw.batch capture');
+    expect(span!.status).toEqual({ code: 2, message: 'GW_INTERRUPTED' });
+    expect(span!.attributes['error.type']).toBe('GW_INTERRUPTED');
+    expect(await telemetry.everything()).not.toContain('resumeBatch');
   });
 });
