@@ -46,7 +46,7 @@ export async function settleChunk(options: WorkerOptions, reconciliation: QueryR
     inDoubt = answered.inDoubt;
     quiet = answered.timedOut;
     // Orders in doubt are recorded as sent (fenced) before they are queried.
-    const recorded = await telemetry.settle({ 'gw.batch.decided': decided.length, 'gw.batch.in_doubt': inDoubt.length }, async () => inDoubt.length === 0 || store.markSent(claimed));
+    const recorded = await telemetry.settle(() => ({ 'gw.batch.decided': decided.length, 'gw.batch.in_doubt': inDoubt.length }), async () => inDoubt.length === 0 || store.markSent(claimed));
     if (!recorded) {
       stats.refused += 1;
       return { lost: true };

@@ -242,7 +242,7 @@ class WorkerLoop {
 }
 
 /** How a chunk ended, for its span: settled (with its orders decided and to send again), lost or unsent. */
-function chunkEnd(end: ChunkEnd): [string, Record<string, number>?] {
-  if ('commit' in end) return ['settled', { 'gw.batch.decided': end.commit.outcomes.length, 'gw.batch.resend': end.commit.resend.length }];
+function chunkEnd(end: ChunkEnd): [string, (() => Record<string, number>)?] {
+  if ('commit' in end) return ['settled', () => ({ 'gw.batch.decided': end.commit.outcomes.length, 'gw.batch.resend': end.commit.resend.length })];
   return 'unsent' in end ? ['unsent'] : ['lost'];
 }

@@ -11,13 +11,13 @@ export interface ChunkTelemetry {
   /** The send, inside a `gw.batch.send` span (the client's span comes out under it); `after` names what came back. */
   send<T>(work: () => Promise<T>, after: (result: T) => Attributes): Promise<T>;
   /** Deciding the orders after the send (recording those in doubt), inside a `gw.batch.settle` span. */
-  settle<T>(attributes: Attributes, work: () => Promise<T>): Promise<T>;
+  settle<T>(attributes: () => Attributes, work: () => Promise<T>): Promise<T>;
   /** Querying the orders in doubt, inside a `gw.batch.reconcile` span (the queries under it). */
   reconcile<T extends { readonly outcomes: readonly unknown[]; readonly resend: readonly unknown[] }>(orders: number, work: () => Promise<T>): Promise<T>;
   /** The chunk was taken over from an earlier holder (an event, and the counter). */
   takenOver(quietWaitMs: number, sentBefore: boolean): void;
-  /** Ends the span: `how` the chunk ended (settled, unsent, lost) or the error that stopped it. */
-  end(how: string, attributes?: Attributes): void;
+  /** Ends the span: `how` the chunk ended (settled, unsent, lost), with `attributes` (built only when it records). */
+  end(how: string, attributes?: () => Attributes): void;
   failed(error: unknown): void;
 }
 
@@ -58,16 +58,16 @@ export class TracedChunk implements ChunkTelemetry {
   }
 
   send<T>(work: () => Promise<T>, after: (result: T) => Attributes): Promise<T> {
-    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.send', { ...this.#operation, 'gw.orders': this.#orders }, work, after);
+    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.send', () => ({ ...this.#operation, 'gw.orders': this.#orders }), work, after);
   }
 
-  settle<T>(attributes: Attributes, work: () => Promise<T>): Promise<T> {
+  settle<T>(attributes: () => Attributes, work: () => Promise<T>): Promise<T> {
     return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.settle', attributes, work);
   }
 
   reconcile<T extends { readonly outcomes: readonly unknown[]; readonly resend: readonly unknown[] }>(orders: number, work: () => Promise<T>): Promise<T> {
     const after = (r: T): Attributes => ({ 'gw.batch.settled': r.outcomes.length, 'gw.batch.resend': r.resend.length });
-    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.reconcile', { ...this.#operation, 'gw.orders': orders }, work, after);
+    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.reconcile', () => ({ ...this.#operation, 'gw.orders': orders }), work, after);
   }
 
   takenOver(quietWaitMs: number, sentBefore: boolean): void {
@@ -75,8 +75,8 @@ export class TracedChunk implements ChunkTelemetry {
     if (this.#span.isRecording()) this.#span.addEvent('gw.batch.takeover', { 'gw.batch.quiet_wait_ms': Math.max(0, quietWaitMs), 'gw.batch.sent_before': sentBefore });
   }
 
-  end(how: string, attributes: Attributes = {}): void {
-    if (this.#span.isRecording()) this.#span.setAttributes({ ...attributes, 'gw.batch.chunk.end': how });
+  end(how: string, attributes?: () => Attributes): void {
+    if (this.#span.isRecording()) this.#span.setAttributes({ ...attributes?.(), 'gw.batch.chunk.end': how });
     this.#span.end();
   }
 

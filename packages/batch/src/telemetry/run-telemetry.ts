@@ -98,7 +98,7 @@ class TracedRun implements RunTelemetry {
 
   step(commits: number, want: number, work: () => Promise<StoreStep>): Promise<StoreStep> {
     const after = (step: StoreStep): Attributes => ({ 'gw.batch.leased': step.leased.length, 'gw.batch.commits_refused': commits - step.held.size, 'gw.batch.finished': step.finished });
-    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.step', { 'gw.batch.commits': commits, 'gw.batch.want': want }, work, after);
+    return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.step', () => ({ 'gw.batch.commits': commits, 'gw.batch.want': want }), work, after);
   }
 
   outcome(outcome: OrderOutcome): void {

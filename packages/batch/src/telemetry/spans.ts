@@ -11,10 +11,13 @@ export function endFailed(api: typeof OtelApi, span: Span, error: unknown): void
   span.end();
 }
 
-/** Runs `work` in a child span of `parent` named `name`, ending it with `after`'s attributes or the error. */
-export async function inChild<T>(api: typeof OtelApi, tracer: Tracer, parent: Context, name: string, attributes: Attributes, work: () => Promise<T>, after?: (result: T) => Attributes): Promise<T> {
+/**
+ * Runs `work` in a child span of `parent` named `name`, ending it with `after`'s attributes or the error. Attributes
+ * are built (`attributes`, `after`) only for a span that records.
+ */
+export async function inChild<T>(api: typeof OtelApi, tracer: Tracer, parent: Context, name: string, attributes: () => Attributes, work: () => Promise<T>, after?: (result: T) => Attributes): Promise<T> {
   const span = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL }, parent);
-  if (span.isRecording()) span.setAttributes(attributes);
+  if (span.isRecording()) span.setAttributes(attributes());
   let result: T;
   try {
     result = await api.context.with(api.trace.setSpan(parent, span), work);
