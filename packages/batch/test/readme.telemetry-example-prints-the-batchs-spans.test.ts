@@ -23,7 +23,9 @@ describe('the README Telemetry example', () => {
     } finally {
       dir.mockRestore();
     }
-    const spans = printed.filter((p): p is { name: string; attributes: Record<string, unknown> } => typeof (p as { name?: unknown }).name === 'string' && 'attributes' in (p as object));
+    const spans = printed.filter(
+      (p): p is { name: string; attributes: Record<string, unknown> } => typeof (p as { name?: unknown }).name === 'string' && 'attributes' in (p as object),
+    );
     const names = spans.map((s) => s.name);
     expect(names.at(-1)).toBe('gw.batch capture');
     expect(names).toEqual(expect.arrayContaining(['gw.batch.step', 'gw.batch.send', 'gw.batch.settle', 'gw.batch.chunk', 'gw.batch capture']));

@@ -25,7 +25,15 @@ afterAll(async () => {
 });
 
 /** An input order carrying card data (refused at intake): values found nowhere else. */
-const CARD_ORDER = { order_no: 'CARD-IN-INPUT', currency: 'USD', amount: '1.00', card: '4000056655665556', security_code: '7391', expiration_month: '07', expiration_year: '2037' };
+const CARD_ORDER = {
+  order_no: 'CARD-IN-INPUT',
+  currency: 'USD',
+  amount: '1.00',
+  card: '4000056655665556',
+  security_code: '7391',
+  expiration_month: '07',
+  expiration_year: '2037',
+};
 
 describe('a capture batch on a journal, traced', () => {
   it('gives a run span, a chunk span per request with its send, settle and reconcile, the client under them, and counts matching the result', async () => {
@@ -34,7 +42,14 @@ describe('a capture batch on a journal, traced', () => {
     sandbox.faults.setRules({ '/v1/capture': { resetAfter: 1 } });
     telemetry.reset();
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-otel-j-')), 'j.jsonl');
-    const result = await runBatch({ client: clientWithStandInSpans(clientFor(sandbox)), operation: 'capture', orders: [...orders, CARD_ORDER], concurrency: 2, journal, reconcile: sandboxReconciler });
+    const result = await runBatch({
+      client: clientWithStandInSpans(clientFor(sandbox)),
+      operation: 'capture',
+      orders: [...orders, CARD_ORDER],
+      concurrency: 2,
+      journal,
+      reconcile: sandboxReconciler,
+    });
     sandbox.faults.setRules({});
     expect(result.counts).toEqual({ succeeded: 120, failed: 0, rejected: 1, unknown: 0 });
 
@@ -43,7 +58,19 @@ describe('a capture batch on a journal, traced', () => {
     expect(others).toEqual([]);
     expect(run!.kind).toBe(SpanKind.INTERNAL);
     expect(run!.instrumentationScope.name).toBe('@gw/batch');
-    expect(run!.attributes).toMatchObject({ 'gw.operation': 'capture', 'gw.batch.role': 'run', 'gw.batch.store': 'journal', 'gw.batch.journal': journal, 'gw.batch.concurrency': 2, 'gw.batch.succeeded': 120, 'gw.batch.rejected': 1, 'gw.batch.failed': 0, 'gw.batch.unknown': 0, 'gw.batch.throttles': 0, 'gw.batch.chunks': 3 });
+    expect(run!.attributes).toMatchObject({
+      'gw.operation': 'capture',
+      'gw.batch.role': 'run',
+      'gw.batch.store': 'journal',
+      'gw.batch.journal': journal,
+      'gw.batch.concurrency': 2,
+      'gw.batch.succeeded': 120,
+      'gw.batch.rejected': 1,
+      'gw.batch.failed': 0,
+      'gw.batch.unknown': 0,
+      'gw.batch.throttles': 0,
+      'gw.batch.chunks': 3,
+    });
     expect(typeof run!.attributes['gw.batch.holder']).toBe('string');
 
     const chunks = named(spans, 'gw.batch.chunk');
@@ -51,15 +78,28 @@ describe('a capture batch on a journal, traced', () => {
     expect(chunks.map((c) => c.attributes['gw.orders']).sort()).toEqual([20, 50, 50]);
     for (const chunk of chunks) {
       expect(parentOf(spans, chunk)).toBe(run);
-      expect(chunk.attributes).toMatchObject({ 'gw.operation': 'capture', 'gw.batch.taken_over': false, 'gw.batch.chunk.end': 'settled', 'gw.batch.decided': chunk.attributes['gw.orders'] });
+      expect(chunk.attributes).toMatchObject({
+        'gw.operation': 'capture',
+        'gw.batch.taken_over': false,
+        'gw.batch.chunk.end': 'settled',
+        'gw.batch.decided': chunk.attributes['gw.orders'],
+      });
       const children = childrenOf(spans, chunk).map((s) => s.name);
       expect(children.sort()).toEqual(['gw.batch.reconcile', 'gw.batch.send', 'gw.batch.settle']);
       const [send] = childrenOf(spans, chunk).filter((s) => s.name === 'gw.batch.send');
-      expect(send!.attributes).toMatchObject({ 'gw.orders': chunk.attributes['gw.orders'], 'gw.batch.in_doubt': chunk.attributes['gw.orders'], 'gw.batch.timed_out': false });
+      expect(send!.attributes).toMatchObject({
+        'gw.orders': chunk.attributes['gw.orders'],
+        'gw.batch.in_doubt': chunk.attributes['gw.orders'],
+        'gw.batch.timed_out': false,
+      });
       // The client's span of the capture comes out under the send; the query's under the reconcile.
       expect(childrenOf(spans, send!).map((s) => [s.name, s.kind, s.attributes[STAND_IN]])).toEqual([['POST /v1/capture', SpanKind.CLIENT, true]]);
       const [reconcile] = childrenOf(spans, chunk).filter((s) => s.name === 'gw.batch.reconcile');
-      expect(reconcile!.attributes).toMatchObject({ 'gw.orders': chunk.attributes['gw.orders'], 'gw.batch.settled': chunk.attributes['gw.orders'], 'gw.batch.resend': 0 });
+      expect(reconcile!.attributes).toMatchObject({
+        'gw.orders': chunk.attributes['gw.orders'],
+        'gw.batch.settled': chunk.attributes['gw.orders'],
+        'gw.batch.resend': 0,
+      });
       expect(childrenOf(spans, reconcile!).map((s) => s.name)).toEqual(['POST /v1/retrievalTrans']);
     }
     const steps = named(spans, 'gw.batch.step');
@@ -75,15 +115,25 @@ describe('a capture batch on a journal, traced', () => {
     expect(points(metrics, 'gw.batch.throttles')).toEqual([]);
 
     const exported = await telemetry.everything();
-    for (const secret of [CARD_ORDER.card, '4111111111111111', `"${CARD_ORDER.security_code}"`, `"${CARD_ORDER.expiration_year}"`]) expect(exported).not.toContain(secret);
+    for (const secret of [CARD_ORDER.card, '4111111111111111', `"${CARD_ORDER.security_code}"`, `"${CARD_ORDER.expiration_year}"`])
+      expect(exported).not.toContain(secret);
   });
 
-  it('a run stopped by its signal ends its span with an ERROR status and error.type, gw\'s error code, and not its message', async () => {
+  it("a run stopped by its signal ends its span with an ERROR status and error.type, gw's error code, and not its message", async () => {
     const orders = await authorisedOrders(sandbox, 60);
     telemetry.reset();
     const stop = new AbortController();
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-otel-j-')), 'j.jsonl');
-    const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, concurrency: 1, journal, reconcile: sandboxReconciler, signal: stop.signal, onOutcome: () => stop.abort() });
+    const run = runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders,
+      concurrency: 1,
+      journal,
+      reconcile: sandboxReconciler,
+      signal: stop.signal,
+      onOutcome: () => stop.abort(),
+    });
     await expect(run).rejects.toBeInstanceOf(BatchInterruptedError);
     const [span] = named(telemetry.spans(), 'gw.batch capture');
     expect(span!.status).toEqual({ code: 2, message: 'GW_INTERRUPTED' });

@@ -34,14 +34,35 @@ describe('a capture batch on a ledger, traced', () => {
     const orders = await authorisedOrders(sandbox, 120);
     telemetry.reset();
     const batch = newBatchId();
-    const result = await runBatch({ client: clientWithStandInSpans(clientFor(sandbox)), operation: 'capture', orders, concurrency: 2, ledger, batch, holder: 'w-otel', reconcile: sandboxReconciler });
+    const result = await runBatch({
+      client: clientWithStandInSpans(clientFor(sandbox)),
+      operation: 'capture',
+      orders,
+      concurrency: 2,
+      ledger,
+      batch,
+      holder: 'w-otel',
+      reconcile: sandboxReconciler,
+    });
     expect(result.counts).toEqual({ succeeded: 120, failed: 0, rejected: 0, unknown: 0 });
 
     const spans = telemetry.spans();
     const [run, ...others] = named(spans, 'gw.batch capture');
     expect(others).toEqual([]);
     expect(run!.kind).toBe(SpanKind.INTERNAL);
-    expect(run!.attributes).toMatchObject({ 'gw.operation': 'capture', 'gw.batch.role': 'run', 'gw.batch.store': 'ledger', 'gw.batch.id': batch, 'gw.batch.holder': 'w-otel', 'gw.batch.concurrency': 2, 'gw.batch.lease_ms': 60_000, 'gw.batch.succeeded': 120, 'gw.batch.throttles': 0, 'gw.batch.chunks': 3, 'gw.batch.taken_over': 0 });
+    expect(run!.attributes).toMatchObject({
+      'gw.operation': 'capture',
+      'gw.batch.role': 'run',
+      'gw.batch.store': 'ledger',
+      'gw.batch.id': batch,
+      'gw.batch.holder': 'w-otel',
+      'gw.batch.concurrency': 2,
+      'gw.batch.lease_ms': 60_000,
+      'gw.batch.succeeded': 120,
+      'gw.batch.throttles': 0,
+      'gw.batch.chunks': 3,
+      'gw.batch.taken_over': 0,
+    });
 
     const chunks = named(spans, 'gw.batch.chunk');
     expect(chunks.map((c) => c.attributes['gw.orders']).sort()).toEqual([20, 50, 50]);

@@ -43,7 +43,19 @@ describe('a ledger out of reach under a running batch, traced', () => {
     };
     // `onStage` is the crash tests' hook, not public: given as the crash fixture gives it. A step whose answer the cut
     // lost is tried again and leases anew; what its first try leased comes back once that lease ends: a short one here.
-    const options = { client: clientFor(sandbox), operation: 'capture' as const, orders, concurrency: 1, ledger: proxy.url, batch: newBatchId(), reconcile: sandboxReconciler, onStage, timeoutMs: 1_500, sendMarginMs: 500, leaseMs: 2_500 };
+    const options = {
+      client: clientFor(sandbox),
+      operation: 'capture' as const,
+      orders,
+      concurrency: 1,
+      ledger: proxy.url,
+      batch: newBatchId(),
+      reconcile: sandboxReconciler,
+      onStage,
+      timeoutMs: 1_500,
+      sendMarginMs: 500,
+      leaseMs: 2_500,
+    };
     const result = await runBatch(options);
     await reopened;
     expect(result.counts).toEqual({ succeeded: 150, failed: 0, rejected: 0, unknown: 0 });
@@ -54,7 +66,11 @@ describe('a ledger out of reach under a running batch, traced', () => {
     expect(waits.length).toBeGreaterThan(0);
     for (const { span, event } of waits) {
       expect(span === run || parentOf(spans, span) === run || parentOf(spans, parentOf(spans, span)!) === run).toBe(true);
-      expect(event.attributes).toEqual({ 'gw.batch.wait_ms': expect.any(Number), 'gw.batch.down_ms': expect.any(Number), 'gw.batch.reason': expect.any(String) });
+      expect(event.attributes).toEqual({
+        'gw.batch.wait_ms': expect.any(Number),
+        'gw.batch.down_ms': expect.any(Number),
+        'gw.batch.reason': expect.any(String),
+      });
     }
     const waited = waits.reduce((ms, w) => ms + (w.event.attributes!['gw.batch.wait_ms'] as number), 0);
     expect(waited).toBeGreaterThanOrEqual(500);

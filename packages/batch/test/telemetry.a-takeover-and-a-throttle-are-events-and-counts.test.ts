@@ -58,17 +58,33 @@ describe('a takeover and a throttle, traced', () => {
 
     const spans = telemetry.spans();
     const [run] = named(spans, 'gw.batch capture');
-    expect(run!.attributes).toMatchObject({ 'gw.batch.role': 'resume', 'gw.batch.store': 'ledger', 'gw.batch.id': batch, 'gw.batch.holder': 'heir', 'gw.batch.taken_over': 1 });
+    expect(run!.attributes).toMatchObject({
+      'gw.batch.role': 'resume',
+      'gw.batch.store': 'ledger',
+      'gw.batch.id': batch,
+      'gw.batch.holder': 'heir',
+      'gw.batch.taken_over': 1,
+    });
     const chunks = named(spans, 'gw.batch.chunk');
     const takenOver = chunks.filter((c) => c.attributes['gw.batch.taken_over'] === true);
     expect(takenOver).toHaveLength(1);
     const [chunk] = takenOver;
     expect(parentOf(spans, chunk!)).toBe(run);
-    expect(chunk!.events.map((e) => [e.name, e.attributes])).toEqual([['gw.batch.takeover', { 'gw.batch.quiet_wait_ms': expect.any(Number), 'gw.batch.sent_before': false }]]);
+    expect(chunk!.events.map((e) => [e.name, e.attributes])).toEqual([
+      ['gw.batch.takeover', { 'gw.batch.quiet_wait_ms': expect.any(Number), 'gw.batch.sent_before': false }],
+    ]);
     // Never sent blindly: the taken-over chunk is queried, and its orders, found not applied, go out in a new chunk.
     expect(childrenOf(spans, chunk!).map((s) => s.name)).toEqual(['gw.batch.reconcile']);
     expect(chunk!.attributes).toMatchObject({ 'gw.batch.chunk.end': 'settled', 'gw.batch.resend': 10 });
-    expect(chunks.filter((c) => c !== chunk).map((c) => childrenOf(spans, c).map((s) => s.name).sort())).toEqual([['gw.batch.send', 'gw.batch.settle']]);
+    expect(
+      chunks
+        .filter((c) => c !== chunk)
+        .map((c) =>
+          childrenOf(spans, c)
+            .map((s) => s.name)
+            .sort(),
+        ),
+    ).toEqual([['gw.batch.send', 'gw.batch.settle']]);
 
     const metrics = await telemetry.metrics();
     expect(counted(metrics, 'gw.batch.chunks.taken_over', { 'gw.operation': 'capture' })).toBe(1);
@@ -98,7 +114,11 @@ describe('a takeover and a throttle, traced', () => {
       for (const { span, event } of throttled) {
         expect(span.name).toBe('gw.batch.send');
         expect(span.attributes['gw.batch.unsent']).toBe('throttled');
-        expect(event.attributes).toEqual({ 'gw.batch.retry_after_ms': expect.any(Number), 'gw.batch.pace': expect.any(Number), 'gw.batch.let_through': expect.any(Number) });
+        expect(event.attributes).toEqual({
+          'gw.batch.retry_after_ms': expect.any(Number),
+          'gw.batch.pace': expect.any(Number),
+          'gw.batch.let_through': expect.any(Number),
+        });
         expect(event.attributes!['gw.batch.retry_after_ms']).toBeGreaterThan(0);
       }
       const metrics = await telemetry.metrics();

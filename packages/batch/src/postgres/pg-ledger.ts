@@ -16,7 +16,7 @@ import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
 import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
-import { ledgerTelemetry, type LedgerTelemetry } from '../telemetry/ledger-telemetry.ts';
+import { statementTimed } from '../telemetry/ledger-telemetry.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
 export interface LeaseTerms {
@@ -120,8 +120,6 @@ export class PgLedger {
   readonly #outage: LedgerOutage;
   readonly #batch: string | null;
   readonly #listener: LedgerListener;
-  /** Times each statement (from the meter provider registered when the ledger opened). */
-  readonly #telemetry: LedgerTelemetry = ledgerTelemetry();
   roundTrips = 0;
 
   private constructor(pool: pg.Pool, owned: boolean, outage: LedgerOutage, batch: string | null, listen: ListenSource, onNotice: ((message: string) => void) | undefined) {
@@ -183,7 +181,7 @@ export class PgLedger {
       try {
         return await this.pool.query<R>(text, values);
       } finally {
-        this.#telemetry.statement(text, performance.now() - started, name);
+        statementTimed(text, performance.now() - started, name);
       }
     });
   }

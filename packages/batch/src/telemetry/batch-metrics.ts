@@ -1,11 +1,10 @@
-import type { Attributes, Counter, Histogram, UpDownCounter } from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
 import type { OutcomeKind } from '../outcome.ts';
-import { INSTRUMENTATION_SCOPE, otelApi } from './otel-api.ts';
 
 /** Bucket bounds of the ledger's statement time (seconds): a fraction of a millisecond to seconds. */
 const STATEMENT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The batch's instruments, made from the meter provider registered when a run (or a ledger) starts. */
+/** The batch's instruments, made once per meter provider registered. */
 export interface BatchInstruments {
   readonly orders: Counter;
   readonly inFlight: UpDownCounter;
@@ -15,16 +14,22 @@ export interface BatchInstruments {
   readonly statementDuration: Histogram;
 }
 
-/** The batch's instruments from the global meter provider (the API's no-op ones when no SDK is registered), or null without the API. */
-export function batchInstruments(): BatchInstruments | null {
-  const api = otelApi();
-  if (!api) return null;
-  const meter = api.metrics.getMeter(INSTRUMENTATION_SCOPE);
+/** The batch's instruments from `meter` (the meter provider's `@gw/batch` meter). */
+export function makeInstruments(meter: Meter): BatchInstruments {
   return {
     orders: meter.createCounter('gw.batch.orders', { unit: '{order}', description: 'Input orders given their final outcome, by outcome' }),
-    inFlight: meter.createUpDownCounter('gw.batch.requests.in_flight', { unit: '{request}', description: 'Requests of the batch (sends and reconcile queries) in flight' }),
-    takenOver: meter.createCounter('gw.batch.chunks.taken_over', { unit: '{chunk}', description: 'Chunks taken over from an earlier holder (queried, never sent blindly)' }),
-    reconcileQueries: meter.createCounter('gw.batch.reconcile.queries', { unit: '{request}', description: 'Queries made to settle orders whose request got no trustworthy answer' }),
+    inFlight: meter.createUpDownCounter('gw.batch.requests.in_flight', {
+      unit: '{request}',
+      description: 'Requests of the batch (sends and reconcile queries) in flight',
+    }),
+    takenOver: meter.createCounter('gw.batch.chunks.taken_over', {
+      unit: '{chunk}',
+      description: 'Chunks taken over from an earlier holder (queried, never sent blindly)',
+    }),
+    reconcileQueries: meter.createCounter('gw.batch.reconcile.queries', {
+      unit: '{request}',
+      description: 'Queries made to settle orders whose request got no trustworthy answer',
+    }),
     throttles: meter.createCounter('gw.batch.throttles', { unit: '{request}', description: 'Requests the gateway throttled' }),
     statementDuration: meter.createHistogram('gw.batch.ledger.statement.duration', {
       unit: 's',

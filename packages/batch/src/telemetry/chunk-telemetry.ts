@@ -49,7 +49,14 @@ export class TracedChunk implements ChunkTelemetry {
     this.#operation = operation;
     this.#orders = claimed.orders.length;
     this.#span = tracer.startSpan('gw.batch.chunk', { kind: api.SpanKind.INTERNAL }, parent);
-    if (this.#span.isRecording()) this.#span.setAttributes({ ...operation, 'gw.batch.chunk': claimed.chunk, 'gw.orders': claimed.orders.length, 'gw.batch.fence': claimed.fence, 'gw.batch.taken_over': claimed.takenOver });
+    if (this.#span.isRecording())
+      this.#span.setAttributes({
+        ...operation,
+        'gw.batch.chunk': claimed.chunk,
+        'gw.orders': claimed.orders.length,
+        'gw.batch.fence': claimed.fence,
+        'gw.batch.taken_over': claimed.takenOver,
+      });
     this.#context = api.trace.setSpan(parent, this.#span);
   }
 
@@ -72,7 +79,8 @@ export class TracedChunk implements ChunkTelemetry {
 
   takenOver(quietWaitMs: number, sentBefore: boolean): void {
     this.#instruments.takenOver.add(1, this.#operation);
-    if (this.#span.isRecording()) this.#span.addEvent('gw.batch.takeover', { 'gw.batch.quiet_wait_ms': Math.max(0, quietWaitMs), 'gw.batch.sent_before': sentBefore });
+    if (this.#span.isRecording())
+      this.#span.addEvent('gw.batch.takeover', { 'gw.batch.quiet_wait_ms': Math.max(0, quietWaitMs), 'gw.batch.sent_before': sentBefore });
   }
 
   end(how: string, attributes?: () => Attributes): void {

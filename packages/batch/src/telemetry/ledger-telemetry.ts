@@ -1,6 +1,21 @@
-import { INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PACE_REPORT, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, STATUS, STEP } from '../postgres/statements.ts';
-import { batchInstruments } from './batch-metrics.ts';
-import { otelApi } from './otel-api.ts';
+import {
+  INTAKE,
+  INTAKE_LEASE,
+  INTAKE_RELEASE,
+  INTAKE_UNCLAIMED,
+  MARK_SENT,
+  NAME_CONFLICTS,
+  ORDERS_AT,
+  PACE_REPORT,
+  RECORDED_INPUT,
+  RELEASE,
+  RENEW,
+  SEAL,
+  SET_LIMITS,
+  STATUS,
+  STEP,
+} from '../postgres/statements.ts';
+import { activeSpan, batchTelemetryNow } from './otel-api.ts';
 
 /** The ledger's statements by name (the `gw.batch.statement` attribute of their duration). */
 const STATEMENT_NAMES = new Map<string, string>([
@@ -21,31 +36,22 @@ const STATEMENT_NAMES = new Map<string, string>([
   [INTAKE_RELEASE, 'intake_release'],
 ]);
 
-/** Times the ledger's statements (the `gw.batch.ledger.statement.duration` histogram). */
-export interface LedgerTelemetry {
-  /** Statement `text` (named `name` when it is none of the ledger's constants) took `ms`. */
-  statement(text: string, ms: number, name?: string): void;
-}
+/** Attribute sets by statement name, made once each. */
+const ATTRIBUTES = new Map<string, { readonly 'gw.batch.statement': string }>();
 
-const NOOP_LEDGER: LedgerTelemetry = { statement: () => {} };
-
-/** The ledger's statement timer, from the meter provider registered when the ledger opens; a no-op without the API. */
-export function ledgerTelemetry(): LedgerTelemetry {
-  const instruments = batchInstruments();
-  if (!instruments) return NOOP_LEDGER;
-  const attributes = new Map<string, { 'gw.batch.statement': string }>();
-  return {
-    statement(text, ms, name) {
-      const statement = STATEMENT_NAMES.get(text) ?? name ?? 'other';
-      let set = attributes.get(statement);
-      if (!set) attributes.set(statement, (set = { 'gw.batch.statement': statement }));
-      instruments.statementDuration.record(ms / 1000, set);
-    },
-  };
+/** Statement `text` (named `name` when it is none of the ledger's constants) took `ms`: the `gw.batch.ledger.statement.duration` histogram. */
+export function statementTimed(text: string, ms: number, name?: string): void {
+  const now = batchTelemetryNow();
+  if (!now) return;
+  const statement = STATEMENT_NAMES.get(text) ?? name ?? 'other';
+  let attributes = ATTRIBUTES.get(statement);
+  if (!attributes) ATTRIBUTES.set(statement, (attributes = { 'gw.batch.statement': statement }));
+  now.instruments.statementDuration.record(ms / 1000, attributes);
 }
 
 /** A ledger out of reach: an event `gw.batch.outage_wait` on the span waiting for it (the step, the chunk or the run). */
 export function outageWaited(delayMs: number, downMs: number, reason: string): void {
-  const span = otelApi()?.trace.getActiveSpan();
-  if (span?.isRecording()) span.addEvent('gw.batch.outage_wait', { 'gw.batch.wait_ms': delayMs, 'gw.batch.down_ms': Math.round(downMs), 'gw.batch.reason': reason });
+  const span = activeSpan();
+  if (span?.isRecording())
+    span.addEvent('gw.batch.outage_wait', { 'gw.batch.wait_ms': delayMs, 'gw.batch.down_ms': Math.round(downMs), 'gw.batch.reason': reason });
 }

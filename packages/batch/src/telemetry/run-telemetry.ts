@@ -2,9 +2,9 @@ import type * as OtelApi from '@opentelemetry/api';
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { OrderOutcome, OutcomeKind } from '../outcome.ts';
 import type { ClaimedChunk, StoreStep } from '../store/chunk-store.ts';
-import { batchInstruments, outcomeAttributes, type BatchInstruments } from './batch-metrics.ts';
+import { outcomeAttributes, type BatchInstruments } from './batch-metrics.ts';
 import { NOOP_CHUNK, TracedChunk, type ChunkTelemetry } from './chunk-telemetry.ts';
-import { INSTRUMENTATION_SCOPE, otelApi } from './otel-api.ts';
+import { batchTelemetryNow, type BatchTelemetryNow } from './otel-api.ts';
 import { endFailed, inChild } from './spans.ts';
 
 /** What a run is, as its span says: set once when it starts. */
@@ -60,11 +60,10 @@ export const NOOP_RUN: RunTelemetry = {
   failed: () => {},
 };
 
-/** Starts a run's span (`gw.batch <operation>`, INTERNAL) under the active context; a no-op without the API. */
+/** Starts a run's span (`gw.batch <operation>`, INTERNAL) under the active context; a no-op without the API or an SDK. */
 export function startRunTelemetry(run: RunDescription): RunTelemetry {
-  const api = otelApi();
-  const instruments = batchInstruments();
-  return api && instruments ? new TracedRun(api, instruments, run) : NOOP_RUN;
+  const now = batchTelemetryNow();
+  return now ? new TracedRun(now, run) : NOOP_RUN;
 }
 
 /** The run's span and instruments. */
@@ -77,10 +76,10 @@ class TracedRun implements RunTelemetry {
   readonly #operation: Attributes;
   readonly #outcomes: Readonly<Record<OutcomeKind, Attributes>>;
 
-  constructor(api: typeof OtelApi, instruments: BatchInstruments, run: RunDescription) {
+  constructor({ api, tracer, instruments }: BatchTelemetryNow, run: RunDescription) {
     this.#api = api;
     this.#instruments = instruments;
-    this.#tracer = api.trace.getTracer(INSTRUMENTATION_SCOPE);
+    this.#tracer = tracer;
     this.#span = this.#tracer.startSpan(`gw.batch ${run.operation}`, { kind: api.SpanKind.INTERNAL }, api.context.active());
     if (this.#span.isRecording()) this.#span.setAttributes(runAttributes(run));
     this.#context = api.trace.setSpan(api.context.active(), this.#span);
@@ -97,7 +96,11 @@ class TracedRun implements RunTelemetry {
   }
 
   step(commits: number, want: number, work: () => Promise<StoreStep>): Promise<StoreStep> {
-    const after = (step: StoreStep): Attributes => ({ 'gw.batch.leased': step.leased.length, 'gw.batch.commits_refused': commits - step.held.size, 'gw.batch.finished': step.finished });
+    const after = (step: StoreStep): Attributes => ({
+      'gw.batch.leased': step.leased.length,
+      'gw.batch.commits_refused': commits - step.held.size,
+      'gw.batch.finished': step.finished,
+    });
     return inChild(this.#api, this.#tracer, this.#context, 'gw.batch.step', () => ({ 'gw.batch.commits': commits, 'gw.batch.want': want }), work, after);
   }
 
@@ -130,8 +133,20 @@ class TracedRun implements RunTelemetry {
   end(end: RunEnd): void {
     if (this.#span.isRecording()) {
       const { counts, worker } = end;
-      this.#span.setAttributes({ 'gw.batch.succeeded': counts.succeeded, 'gw.batch.failed': counts.failed, 'gw.batch.rejected': counts.rejected, 'gw.batch.unknown': counts.unknown, 'gw.batch.throttles': end.throttled });
-      if (worker) this.#span.setAttributes({ 'gw.batch.chunks': worker.chunks, 'gw.batch.taken_over': worker.takenOver, 'gw.batch.commits_refused': worker.refused, 'gw.batch.slots_missed': worker.slotsMissed });
+      this.#span.setAttributes({
+        'gw.batch.succeeded': counts.succeeded,
+        'gw.batch.failed': counts.failed,
+        'gw.batch.rejected': counts.rejected,
+        'gw.batch.unknown': counts.unknown,
+        'gw.batch.throttles': end.throttled,
+      });
+      if (worker)
+        this.#span.setAttributes({
+          'gw.batch.chunks': worker.chunks,
+          'gw.batch.taken_over': worker.takenOver,
+          'gw.batch.commits_refused': worker.refused,
+          'gw.batch.slots_missed': worker.slotsMissed,
+        });
     }
     this.#span.end();
   }

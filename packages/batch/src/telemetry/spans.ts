@@ -15,7 +15,15 @@ export function endFailed(api: typeof OtelApi, span: Span, error: unknown): void
  * Runs `work` in a child span of `parent` named `name`, ending it with `after`'s attributes or the error. Attributes
  * are built (`attributes`, `after`) only for a span that records.
  */
-export async function inChild<T>(api: typeof OtelApi, tracer: Tracer, parent: Context, name: string, attributes: () => Attributes, work: () => Promise<T>, after?: (result: T) => Attributes): Promise<T> {
+export async function inChild<T>(
+  api: typeof OtelApi,
+  tracer: Tracer,
+  parent: Context,
+  name: string,
+  attributes: () => Attributes,
+  work: () => Promise<T>,
+  after?: (result: T) => Attributes,
+): Promise<T> {
   const span = tracer.startSpan(name, { kind: api.SpanKind.INTERNAL }, parent);
   if (span.isRecording()) span.setAttributes(attributes());
   let result: T;

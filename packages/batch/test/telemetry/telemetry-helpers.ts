@@ -21,7 +21,11 @@ export function clientWithStandInSpans(real: BatchClient): BatchClient {
           span.end();
         }
       });
-  return { ...real, capture: spanned('POST /v1/capture', real.capture.bind(real)), query: spanned('POST /v1/retrievalTrans', real.query.bind(real)) } as BatchClient;
+  return {
+    ...real,
+    capture: spanned('POST /v1/capture', real.capture.bind(real)),
+    query: spanned('POST /v1/retrievalTrans', real.query.bind(real)),
+  } as BatchClient;
 }
 
 /** The spans named `name`. */
@@ -43,7 +47,11 @@ export function parentOf(spans: readonly ReadableSpan[], span: ReadableSpan): Re
 
 /** A metric's points: each one's attributes and value (a number, or a histogram's count and sum). */
 export function points(resource: ResourceMetrics, name: string): { attributes: Record<string, unknown>; value: unknown }[] {
-  return resource.scopeMetrics.flatMap((scope) => scope.metrics.filter((m) => m.descriptor.name === name).flatMap((m) => m.dataPoints.map((p) => ({ attributes: p.attributes as Record<string, unknown>, value: p.value }))));
+  return resource.scopeMetrics.flatMap((scope) =>
+    scope.metrics
+      .filter((m) => m.descriptor.name === name)
+      .flatMap((m) => m.dataPoints.map((p) => ({ attributes: p.attributes as Record<string, unknown>, value: p.value }))),
+  );
 }
 
 /** The value of a counter's point with exactly `attributes` (0 when there is none). */
