@@ -127,4 +127,39 @@ describe('a takeover and a throttle, traced', () => {
       sandbox.throttle.set(null);
     }
   });
+
+  it('on a ledger: the same events and counter, the pace left out (the ledger keeps it for every worker), what the gateway let through given', async () => {
+    sandbox.throttle.set(null);
+    const orders = await authorisedOrders(sandbox, 400, '12.00');
+    sandbox.throttle.set({ ratePerSecond: 5 });
+    sandbox.throttle.resetStats();
+    telemetry.reset();
+    // The counter is cumulative over the file's tests.
+    const before = counted(await telemetry.metrics(), 'gw.batch.throttles', { 'gw.operation': 'capture' });
+    try {
+      const result = await runBatch({
+        client: clientFor(sandbox),
+        operation: 'capture',
+        orders,
+        concurrency: 8,
+        ledger: ledgerUrl,
+        batch: newBatchId(),
+        reconcile: sandboxReconciler,
+      });
+      expect(result.counts).toEqual({ succeeded: 400, failed: 0, rejected: 0, unknown: 0 });
+      const atTheGateway = sandbox.throttle.stats().throttled;
+      expect(atTheGateway).toBeGreaterThan(0);
+      const spans = telemetry.spans();
+      expect(named(spans, 'gw.batch capture')[0]!.attributes).toMatchObject({ 'gw.batch.store': 'ledger', 'gw.batch.throttles': atTheGateway });
+      const events = spans.flatMap((s) => s.events.filter((e) => e.name === 'gw.batch.throttle').map((e) => ({ span: s, event: e })));
+      expect(events).toHaveLength(atTheGateway);
+      for (const { span, event } of events) {
+        expect(span.name).toBe('gw.batch.send');
+        expect(event.attributes).toEqual({ 'gw.batch.retry_after_ms': expect.any(Number), 'gw.batch.let_through': expect.any(Number) });
+      }
+      expect(counted(await telemetry.metrics(), 'gw.batch.throttles', { 'gw.operation': 'capture' })).toBe(before + atTheGateway);
+    } finally {
+      sandbox.throttle.set(null);
+    }
+  });
 });
