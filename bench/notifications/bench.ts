@@ -2,7 +2,7 @@
 // createHmac + timingSafeEqual), side by side in one run, as throughput ratios.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, verifyNotificationSync, verifySettings } from '@gw/notifications';
+import { constructEvent, createMemoryDedupeStore, createNotificationReceiver, decodeGwNotification, type VerifyOptions } from '@gw/notifications';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { Bench, type Task } from 'tinybench';
 import { writeResultsSection } from '../results.ts';
@@ -45,10 +45,10 @@ function referenceVerify(): void {
   verifierIndex = (verifierIndex + 1) % decoded.length;
 }
 
-const settings = verifySettings({ verifiers: [createHmacSha256Signer({ secret: SECRET })] });
+const options: VerifyOptions = { verifiers: [createHmacSha256Signer({ secret: SECRET })] };
 // gw verify + parse + de-duplicate, awaited as the receiver does; and the same through the synchronous API.
-const gwVerifyParseDedupeTask = gwVerifyParseDedupe(notifications, settings);
-const gwSyncVerifyParseDedupeTask = gwSyncVerifyParseDedupe(notifications, settings);
+const gwVerifyParseDedupeTask = gwVerifyParseDedupe(notifications, options);
+const gwSyncVerifyParseDedupeTask = gwSyncVerifyParseDedupe(notifications, options);
 let handled = 0;
 let receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], onEvent: () => void (handled += 1) });
 let handleIndex = 0;
@@ -115,7 +115,7 @@ const heap = {
   gw: await heapBytesPerCall((i) => {
     if (i === 0) heapStore.current = createMemoryDedupeStore();
     const n = notifications[i]!;
-    const event = verifyNotificationSync({ body: n.bytes, headers: n.headers }, settings);
+    const event = constructEvent({ body: n.bytes, headers: n.headers }, options);
     heapStore.current.claim(event.id, 60_000);
     heapStore.current.commit(event.id);
   }, COUNT),
@@ -160,10 +160,10 @@ verified once per cycle (a fresh de-duplication store each cycle, so every call 
 |---|---:|---|---:|---:|
 ${rows.join('\n')}
 
-- *gw verify + parse + de-duplicate*: \`verifyNotification\` (signature header parsed, UTF-8 and JSON decoded, envelope checked, the reference
+- *gw verify + parse + de-duplicate*: \`constructEventAsync\` (signature header parsed, UTF-8 and JSON decoded, envelope checked, the reference
   HMAC-SHA256 verifier over \`t\` and the body, tolerance) then the memory store's \`claim\` and \`commit\`; the loop awaits the promise
-  \`verifyNotification\` returns (verifiers may be asynchronous) and, as the receiver does, the store only when it answers with one. *, synchronous
-  API*: the same checks through \`verifyNotificationSync\` (for verifiers that answer at once, as the reference ones do), called as the
+  \`constructEventAsync\` returns (verifiers may be asynchronous) and, as the receiver does, the store only when it answers with one. *, synchronous
+  API*: the same checks through \`constructEvent\` (for verifiers that answer at once, as the reference ones do), called as the
   hand-written check is, with no promise. *receiver.handle* adds the handler call and the JSON answer. The raw baselines check no envelope and no
   tolerance, and only the last of them parses the body:
   - *raw as a hand-written receiver*: what a merchant's own check does per request (Stripe's documented manual check): \`t\` and \`v1\` read
@@ -176,7 +176,7 @@ ${rows.join('\n')}
 - Guard: the receiver (\`receiver.handle\`) at least ${GOAL}x a hand-written receiver that also parses (its check, then
   \`JSON.parse\` of the body bytes as received: the honest baseline, since every receiver must parse): **${guard.toFixed(2)}x**
   (${guard >= GOAL ? 'met' : 'NOT met'}). Against the hand-written check alone, which parses nothing: **${headline.toFixed(2)}x** awaiting
-  \`verifyNotification\`, **${syncHeadline.toFixed(2)}x** synchronous; against the bare minimum: **${minimal.toFixed(2)}x**.
+  \`constructEventAsync\`, **${syncHeadline.toFixed(2)}x** synchronous; against the bare minimum: **${minimal.toFixed(2)}x**.
 - CPU time per operation, the loops in ${CPU_ROUNDS} alternating batches of ${BATCH} (\`process.cpuUsage\`): gw verify + parse +
   de-duplicate ${cpu.gw.toFixed(2)} µs awaited, ${cpu.sync.toFixed(2)} µs synchronous; raw as a hand-written receiver ${cpu.hand.toFixed(2)} µs
   (**${cpuHandRatio.toFixed(2)}x** awaited, **${cpuSyncHandRatio.toFixed(2)}x** synchronous), the bare minimum ${cpu.raw.toFixed(2)} µs (**${cpuRatio.toFixed(2)}x** awaited)

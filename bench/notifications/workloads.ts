@@ -3,7 +3,7 @@
 // synchronous API; the hand-written receiver), CPU time per call in alternating batches, and JS heap per call.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
-import { createMemoryDedupeStore, verifyNotification, verifyNotificationSync, type DedupeStore, type SyncDedupeStore, type VerifySettings } from '@gw/notifications';
+import { constructEvent, constructEventAsync, createMemoryDedupeStore, type DedupeStore, type SyncDedupeStore, type VerifyOptions } from '@gw/notifications';
 import { signedNotification, type SignedNotification } from '@gw/notifications/testing';
 
 export const BENCH_SECRET = 'bench-secret';
@@ -54,12 +54,12 @@ export function handWrittenVerify(header: string, body: Uint8Array): boolean {
  * it is a promise; the memory store answers at once). A fresh store each pass through the notifications, so every call
  * claims and commits a new event.
  */
-export function gwVerifyParseDedupe(notifications: readonly SignedNotification[], settings: VerifySettings): () => Promise<void> {
+export function gwVerifyParseDedupe(notifications: readonly SignedNotification[], options: VerifyOptions): () => Promise<void> {
   let store: DedupeStore = createMemoryDedupeStore();
   let index = 0;
   return async () => {
     const n = notifications[index]!;
-    const event = await verifyNotification({ body: n.bytes, headers: n.headers }, settings);
+    const event = await constructEventAsync({ body: n.bytes, headers: n.headers }, options);
     const claimed = store.claim(event.id, 60_000);
     if ((typeof claimed === 'string' ? claimed : await claimed) !== 'claimed') throw new Error('bench: expected a new event');
     const committed = store.commit(event.id);
@@ -71,13 +71,13 @@ export function gwVerifyParseDedupe(notifications: readonly SignedNotification[]
   };
 }
 
-/** The same through `verifyNotificationSync`, called as the hand-written check is: no promise anywhere. */
-export function gwSyncVerifyParseDedupe(notifications: readonly SignedNotification[], settings: VerifySettings): () => void {
+/** The same through `constructEvent` (no promise), called as the hand-written check is: no promise anywhere. */
+export function gwSyncVerifyParseDedupe(notifications: readonly SignedNotification[], options: VerifyOptions): () => void {
   let store: SyncDedupeStore = createMemoryDedupeStore();
   let index = 0;
   return () => {
     const n = notifications[index]!;
-    const event = verifyNotificationSync({ body: n.bytes, headers: n.headers }, settings);
+    const event = constructEvent({ body: n.bytes, headers: n.headers }, options);
     if (store.claim(event.id, 60_000) !== 'claimed') throw new Error('bench: expected a new event');
     store.commit(event.id);
     if (++index === notifications.length) {

@@ -154,10 +154,10 @@ describe('gw listen cuts slow connections', () => {
 
   it('refuses bad limits, every one named, with exit 2', async () => {
     const c = capturedIo({ env: { GW_TEST_SECRET: SECRET } });
-    const status = await runCli(['listen', '--forward-to', 'http://127.0.0.1:9/', '--port', '0', '--secret-env', 'GW_TEST_SECRET', '--headers-timeout-ms', '0', '--body-timeout-ms', 'soon', '--max-connections', '1.5'], c.io, c.signals);
+    const status = await runCli(['listen', '--forward-to', 'http://127.0.0.1:9/', '--port', '0', '--secret-env', 'GW_TEST_SECRET', '--headers-timeout-ms', '0', '--body-timeout-ms', 'soon', '--max-connections', '1.5', '--tolerance-seconds', '-5'], c.io, c.signals);
     expect(status).toBe(EXIT_CODES.usage);
-    for (const flag of ['--headers-timeout-ms "0"', '--body-timeout-ms "soon"', '--max-connections "1.5"']) expect(c.err()).toContain(flag);
-    expect(c.err()).toMatch(/3 bad flag/);
+    for (const flag of ['--headers-timeout-ms "0"', '--body-timeout-ms "soon"', '--max-connections "1.5"', '--tolerance-seconds must be a positive number of seconds, not -5']) expect(c.err()).toContain(flag);
+    expect(c.err()).toMatch(/4 bad flag/);
     expect(c.err() + c.out()).not.toContain(SECRET);
   });
 });

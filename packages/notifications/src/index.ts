@@ -5,10 +5,10 @@ export { envelopeProblems, isNotificationEvent } from './envelope/check-envelope
 export { NotificationNotRecordedError, NotificationRefusedError, type NotificationNotRecordedDetails, type NotificationRefusalDetails, type NotificationRefusalReason } from './errors.ts';
 export { headerValue, type DecodeInput, type DecodedNotification, type EncodeContext, type EncodedNotification, type HeaderSource, type NotificationDecoder, type NotificationEncoder } from './format/format.ts';
 export { decodeGwNotification, encodeGwNotification } from './format/gw-envelope.ts';
-export { formatSignatureHeader, parseSignatureHeader, SIGNATURE_HEADER, type SignatureHeader } from './format/signature-header.ts';
+export { formatSignatureHeader, SIGNATURE_HEADER, type SignatureHeader } from './format/signature-header.ts';
 export { notificationMessage } from './format/signed-message.ts';
-export { constructEvent, constructEventSync, verifyNotification, verifyNotificationSync } from './receive/verify.ts';
-export { verifySettings, type VerifyOptions, type VerifySettings } from './receive/verify-settings.ts';
+export { constructEvent, constructEventAsync } from './receive/verify.ts';
+export type { VerifyOptions } from './receive/verify-settings.ts';
 export { createNotificationReceiver, type NotificationReceiver, type ReceiverOptions } from './receive/receiver.ts';
 export { handleByKind, type KindHandler, type KindHandlers } from './receive/by-kind.ts';
 export type { ReceiverAnswer, ReceiverOutcome } from './receive/answer.ts';

@@ -1,6 +1,6 @@
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { describe, expect, it } from 'vitest';
-import { constructEvent, decodeGwNotification, headerValue, NotificationRefusedError } from '../src/index.ts';
+import { constructEventAsync, decodeGwNotification, headerValue, NotificationRefusedError } from '../src/index.ts';
 import { parseSignatureHeader, type SignatureHeader } from '../src/format/signature-header.ts';
 import { signedNotification } from '../src/testing.ts';
 import { cardEvent, SECRET } from './helpers.ts';
@@ -95,9 +95,9 @@ describe('the body as received', () => {
 
   it('verifies non-ASCII text byte for byte (the signature covers the UTF-8 bytes as sent)', async () => {
     const n = await signedNotification({ event: cardEvent({ note: 'Grüße, 配送 😀' }), secret: SECRET });
-    const event = await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] });
+    const event = await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] });
     expect(event).toEqual(n.event);
     const changed = new TextEncoder().encode(n.body.replace('Grüße', 'Grüsse'));
-    await expect(constructEvent({ body: changed, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] })).rejects.toMatchObject({ reason: 'signature-mismatch' });
+    await expect(constructEventAsync({ body: changed, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] })).rejects.toMatchObject({ reason: 'signature-mismatch' });
   });
 });

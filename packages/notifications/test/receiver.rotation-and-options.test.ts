@@ -1,6 +1,6 @@
 import { createHmacSha256Signer, createSha256ConcatSigner } from '@gw/signer-interface';
 import { describe, expect, it } from 'vitest';
-import { constructEvent, createNotificationReceiver, NotificationRefusedError } from '../src/index.ts';
+import { constructEventAsync, createNotificationReceiver, NotificationRefusedError } from '../src/index.ts';
 import { signedNotification } from '../src/testing.ts';
 import { cardEvent } from './helpers.ts';
 
@@ -9,16 +9,16 @@ describe('verifiers, rotation and options', () => {
     const verifiers = [createHmacSha256Signer({ secret: 'new-secret' }), createHmacSha256Signer({ secret: 'old-secret' })];
     for (const secret of ['new-secret', 'old-secret']) {
       const n = await signedNotification({ event: cardEvent(), secret });
-      expect((await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers })).id).toBe(n.event.id);
+      expect((await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers })).id).toBe(n.event.id);
     }
     const stranger = await signedNotification({ event: cardEvent(), secret: 'third' });
-    await expect(constructEvent({ body: stranger.bytes, headers: stranger.headers }, { verifiers })).rejects.toMatchObject({ reason: 'signature-mismatch' });
+    await expect(constructEventAsync({ body: stranger.bytes, headers: stranger.headers }, { verifiers })).rejects.toMatchObject({ reason: 'signature-mismatch' });
   });
 
   it('accepts a header with several signatures when one verifies (a sender signing with two keys)', async () => {
     const n = await signedNotification({ event: cardEvent(), secret: 'new-secret' });
     const header = n.headers['gw-signature']!.replace('v1=', 'v1=deadbeef,v1=');
-    const event = await constructEvent({ body: n.bytes, headers: { 'gw-signature': header } }, { verifiers: [createHmacSha256Signer({ secret: 'new-secret' })] });
+    const event = await constructEventAsync({ body: n.bytes, headers: { 'gw-signature': header } }, { verifiers: [createHmacSha256Signer({ secret: 'new-secret' })] });
     expect(event.kind).toBe('payment.authorised');
   });
 
@@ -28,20 +28,20 @@ describe('verifiers, rotation and options', () => {
     const slowNo = { verify: async () => (calls.push('old'), false) };
     const slowYes = { verify: async (m: Parameters<typeof hmac.verify>[0], s: string) => (calls.push('new'), hmac.verify(m, s)) };
     const n = await signedNotification({ event: cardEvent(), secret: 'hsm-secret' });
-    expect((await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [slowNo, slowYes] })).id).toBe(n.event.id);
+    expect((await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [slowNo, slowYes] })).id).toBe(n.event.id);
     expect(calls).toEqual(['old', 'new']);
-    await expect(constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [slowNo] })).rejects.toMatchObject({ reason: 'signature-mismatch' });
+    await expect(constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [slowNo] })).rejects.toMatchObject({ reason: 'signature-mismatch' });
   });
 
   it('works with any Signer: a body-based example signer signs and verifies the same way', async () => {
     const signer = createSha256ConcatSigner({ secret: 's' });
     const n = await signedNotification({ event: cardEvent(), signer });
-    expect((await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [signer] })).operation).toBe('authoriseCard');
+    expect((await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [signer] })).operation).toBe('authoriseCard');
   });
 
   it('narrows the typed union by operation', async () => {
     const n = await signedNotification({ event: { kind: 'payout.completed', operation: 'payout', data: { request_id: 'r-1', payment_amount: '1.00', status: 'COMPLETED' } }, secret: 's' });
-    const event = await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: 's' })] });
+    const event = await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: 's' })] });
     if (event.operation !== 'payout') throw new Error('expected a payout');
     expect(event.data.status).toBe('COMPLETED'); // PayoutResponse
   });
@@ -54,7 +54,7 @@ describe('verifiers, rotation and options', () => {
 
   it('refuses a body over maxBodyBytes as too-large', async () => {
     const n = await signedNotification({ event: cardEvent(), secret: 's' });
-    const refused = await constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: 's' })], maxBodyBytes: 100 }).catch((e: unknown) => e);
+    const refused = await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: 's' })], maxBodyBytes: 100 }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(NotificationRefusedError);
     expect(refused).toMatchObject({ code: 'GW_DECODE', reason: 'too-large' });
   });

@@ -1,7 +1,7 @@
 // Control API helpers: JSON over real HTTP to a real sandbox, and a notify_url receiver on 127.0.0.1.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constructEvent, type NotificationEvent } from '@gw/notifications';
+import { constructEventAsync, type NotificationEvent } from '@gw/notifications';
 import type { Sandbox } from '../src/index.ts';
 import { jsonOf, signer } from './harness.ts';
 
@@ -44,7 +44,7 @@ export async function receiver(statuses: number[] = []): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      void constructEvent({ body, headers: req.headers }, { verifiers: [signer] }).then(
+      void constructEventAsync({ body, headers: req.headers }, { verifiers: [signer] }).then(
         (event) => {
           bodies.push(body.toString('utf8'));
           events.push(event);

@@ -3,7 +3,7 @@
 // bytes, verified by the receiver of @gw/notifications.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constructEvent, createNotificationReceiver, createNotificationEvent, headerValue, NotificationRefusedError, notificationMessage, type NotificationEvent } from '@gw/notifications';
+import { constructEventAsync, createNotificationReceiver, createNotificationEvent, headerValue, NotificationRefusedError, notificationMessage, type NotificationEvent } from '@gw/notifications';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TEST_CARDS } from '../src/index.ts';
@@ -48,7 +48,7 @@ describe('one signed notification format for every kind', () => {
     await sandbox.notificationsIdle();
     expect(h.got).toHaveLength(7);
     const events: NotificationEvent[] = [];
-    for (const delivery of h.got) events.push(await constructEvent(delivery, { verifiers: [signer] }));
+    for (const delivery of h.got) events.push(await constructEventAsync(delivery, { verifiers: [signer] }));
     expect(events.map((e) => [e.operation, e.kind]).sort()).toEqual([
       ['authoriseAlternative', 'payment.authorised'],
       ['authoriseCard', 'payment.authorised'],
@@ -63,7 +63,7 @@ describe('one signed notification format for every kind', () => {
       expect(Number.isNaN(Date.parse(e.created_at))).toBe(false);
       expect(e.data).not.toHaveProperty('encryption_data'); // the signature travels in gw-signature, over the whole body
     }
-    const wrongSecret = await constructEvent(h.got[0]!, { verifiers: [createHmacSha256Signer({ secret: 'not-the-sandbox-secret' })] }).catch((e: unknown) => e);
+    const wrongSecret = await constructEventAsync(h.got[0]!, { verifiers: [createHmacSha256Signer({ secret: 'not-the-sandbox-secret' })] }).catch((e: unknown) => e);
     expect(wrongSecret).toBeInstanceOf(NotificationRefusedError);
   });
 
@@ -104,7 +104,7 @@ describe('one signed notification format for every kind', () => {
     });
     await send(sandbox, 'authoriseCard', cardPayment({ notify_url: h.url }));
     await sandbox.notificationsIdle();
-    const event = await constructEvent(h.got[0]!, {
+    const event = await constructEventAsync(h.got[0]!, {
       verifiers: [teamSigner],
       decode: ({ body, headers }) => {
         const text = new TextDecoder().decode(body);

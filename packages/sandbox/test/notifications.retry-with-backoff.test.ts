@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constructEvent } from '@gw/notifications';
+import { constructEventAsync } from '@gw/notifications';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../src/index.ts';
 import { cardPayment, send, signer } from './harness.ts';
@@ -41,7 +41,7 @@ describe('notifications to notify_url (UNKNOWNS U44, U45)', () => {
     // 1 ms (a 40 ms wait was seen stamped 39 ms apart).
     expect(gaps[0]!).toBeGreaterThanOrEqual(19);
     expect(gaps[1]!).toBeGreaterThanOrEqual(39);
-    const event = await constructEvent({ body: new TextEncoder().encode(hook.bodies[2]!), headers: hook.headers[2]! }, { verifiers: [signer] });
+    const event = await constructEventAsync({ body: new TextEncoder().encode(hook.bodies[2]!), headers: hook.headers[2]! }, { verifiers: [signer] });
     expect(event).toMatchObject({ type: 'gw.notification', version: 1, kind: 'payment.authorised', operation: 'authoriseCard', data: { order_status: '1' } });
     // Every attempt carries the same event (same id, same body); only the signed time may differ.
     expect(new Set(hook.bodies).size).toBe(1);

@@ -1,7 +1,7 @@
 // Helpers for the shopper pages over real HTTP: a form POST as a browser sends it, without following redirects.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constructEvent, type NotificationEvent } from '@gw/notifications';
+import { constructEventAsync, type NotificationEvent } from '@gw/notifications';
 import { checkoutForm } from '@gw/types';
 import { decodeAlternativeRespon, decodeCheckoutPage } from '@gw/xml-codec';
 import { afterAll, beforeAll } from 'vitest';
@@ -72,7 +72,7 @@ export async function notificationSink(): Promise<NotificationSink> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
       sink.raw.push(Buffer.concat(chunks).toString('utf8'));
-      constructEvent({ body: Buffer.concat(chunks), headers: req.headers }, { verifiers: [signer] }).then(
+      constructEventAsync({ body: Buffer.concat(chunks), headers: req.headers }, { verifiers: [signer] }).then(
         (event) => {
           sink.events.push(event);
           sink.bodies.push(event.data as unknown as Record<string, unknown>);

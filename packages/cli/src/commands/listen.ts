@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createFileDedupeStore, createMemoryDedupeStore, verifySettings } from '@gw/notifications';
+import { createFileDedupeStore, createMemoryDedupeStore } from '@gw/notifications';
 import { SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { GW_ERROR_CODES, GwError, SERVER_LIMIT_DEFAULTS } from '@gw/types';
@@ -72,21 +72,23 @@ export function registerListen(program: Command, { io, signals }: CommandContext
     const problems: string[] = [];
     const port = wholeFlag(problems, '--port', flags.port, 0, 65_535);
     const limits = serverLimitsFromFlags(problems, flags);
+    const toleranceSeconds = Number(flags.toleranceSeconds);
+    if (!(toleranceSeconds > 0) || !Number.isFinite(toleranceSeconds)) problems.push(`--tolerance-seconds must be a positive number of seconds, not ${flags.toleranceSeconds}`);
     if (problems.length > 0) throw new GwError(GW_ERROR_CODES.config, `gw listen: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
-    const settings = verifySettings({ verifiers: secrets(flags, io).map((secret) => createHmacSha256Signer({ secret })), toleranceSeconds: Number(flags.toleranceSeconds) });
+    const verify = { verifiers: secrets(flags, io).map((secret) => createHmacSha256Signer({ secret })), toleranceSeconds };
     const store = flags.seenFile ? createFileDedupeStore(flags.seenFile) : createMemoryDedupeStore();
     const { url, server } = await startListener({
       forwardTo: flags.forwardTo,
       port: port!,
       host: flags.host,
-      settings,
+      verify,
       store,
       skipDuplicates: Boolean(flags.skipDuplicates),
       forwardTimeoutMs: Number(flags.forwardTimeoutMs),
       limits,
       onRecord: (record) => say(io, describeRecord(io, record)),
     });
-    say(io, `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${settings.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`);
+    say(io, `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${verify.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`);
     const cut = { ...SERVER_LIMIT_DEFAULTS, ...limits };
     say(io, `  cuts slow connections: headers ${cut.headersTimeoutMs} ms, request ${cut.requestTimeoutMs} ms, body pause ${cut.bodyTimeoutMs} ms, idle keep-alive ${cut.keepAliveTimeoutMs} ms; at most ${cut.maxConnections} connections`);
     say(io, `  use it as notify_url; Ctrl-C stops`);

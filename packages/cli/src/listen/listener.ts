@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NotificationRefusedError, verifyNotification, type DedupeStore, type NotificationEvent, type VerifySettings } from '@gw/notifications';
+import { constructEventAsync, NotificationRefusedError, type DedupeStore, type NotificationEvent, type VerifyOptions } from '@gw/notifications';
 import { serverLimits, type ServerLimitOptions } from '@gw/types';
 import { forwardNotification, type ForwardResult } from './forward.ts';
 
@@ -27,7 +27,7 @@ export interface ListenOptions {
   readonly forwardTo: string;
   readonly port: number;
   readonly host: string;
-  readonly settings: VerifySettings;
+  readonly verify: VerifyOptions;
   readonly store: DedupeStore;
   /** Do not forward an event already forwarded and acknowledged by the target. */
   readonly skipDuplicates: boolean;
@@ -65,9 +65,9 @@ function readBody(req: IncomingMessage, limit: number, idleMs: number): Promise<
   });
 }
 
-async function verify(body: Buffer, req: IncomingMessage, settings: VerifySettings): Promise<Pick<ListenRecord, 'event' | 'verification'>> {
+async function verify(body: Buffer, req: IncomingMessage, options: VerifyOptions): Promise<Pick<ListenRecord, 'event' | 'verification'>> {
   try {
-    return { event: await verifyNotification({ body, headers: req.headers }, settings), verification: { ok: true } };
+    return { event: await constructEventAsync({ body, headers: req.headers }, options), verification: { ok: true } };
   } catch (error) {
     if (!(error instanceof NotificationRefusedError)) throw error;
     return { event: null, verification: { ok: false, reason: error.reason, code: error.code, message: error.message } };
@@ -76,7 +76,7 @@ async function verify(body: Buffer, req: IncomingMessage, settings: VerifySettin
 
 /** Verifies each notification, forwards it (verified or not: the application must refuse what is refused) and answers the sender with the target's status (502 when unreachable). */
 async function handle(req: IncomingMessage, body: Buffer, at: Date, options: ListenOptions, handled: Set<string>): Promise<ListenRecord & { readonly reply: string }> {
-  const checked = await verify(body, req, options.settings);
+  const checked = await verify(body, req, options.verify);
   const id = checked.event?.id;
   if (id && options.skipDuplicates && (handled.has(id) || (await options.store.claim(id, 60_000)) === 'done')) {
     return { at, ...checked, skippedDuplicate: true, forward: null, answered: 200, reply: JSON.stringify({ outcome: 'duplicate', id }) };
@@ -106,7 +106,7 @@ export async function startListener(options: ListenOptions): Promise<{ url: stri
   const handled = new Set<string>();
   const server = createServer(limits.serverOptions, (req, res) => {
     const at = new Date();
-    readBody(req, options.settings.maxBodyBytes, limits.bodyTimeoutMs)
+    readBody(req, options.verify.maxBodyBytes ?? limits.maxBodyBytes, limits.bodyTimeoutMs)
       .then((body) => {
         if (body === null) {
           // Stalled (or gone): nothing is forwarded; the connection is closed once answered.

@@ -46,8 +46,8 @@ export type NotificationDecoder = (input: DecodeInput) => DecodedNotification;
 
 /**
  * One header's value, case-insensitively, from any `HeaderSource`; several values are joined with `, `. In a plain
- * record, a key spelled exactly as the lower-case name (as node:http gives every header) is taken first.
- * @deprecated Used inside the package only; leaves the public API at the next major. Read headers with your framework.
+ * record, a key spelled exactly as the lower-case name (as node:http gives every header) is taken first. For a custom
+ * `decode` (the receiver's option), which gets the headers in whatever form the framework gave them.
  */
 export function headerValue(headers: HeaderSource, name: string): string | undefined {
   const lower = name.toLowerCase();

@@ -17,10 +17,7 @@ export function formatSignatureHeader(t: string, signatures: readonly string[]):
 
 const UNIX_SECONDS = /^\d{1,12}$/;
 
-/**
- * Parses a `gw-signature` header; refuses (`no-signature`) a missing or unreadable one. Unknown parts are ignored.
- * @deprecated Used inside the package only; leaves the public API at the next major. `constructEvent` reads the header.
- */
+/** Parses a `gw-signature` header; refuses (`no-signature`) a missing or unreadable one. Unknown parts are ignored. */
 export function parseSignatureHeader(value: string | undefined): SignatureHeader {
   if (value === undefined || value.trim() === '') {
     throw new NotificationRefusedError(`No ${SIGNATURE_HEADER} header: an unsigned notification is never trusted.`, { reason: 'no-signature' });

@@ -29,11 +29,7 @@ export interface VerifySettings {
   readonly maxBodyBytes: number;
 }
 
-/**
- * Checks the options, refusing every problem at once (`GW_CONFIG`).
- * @deprecated Pass the options to `constructEvent` / `constructEventSync`, which check them; leaves the public API at
- * the next major.
- */
+/** Checks the options, refusing every problem at once (`GW_CONFIG`). */
 export function verifySettings(options: VerifyOptions, otherProblems: readonly string[] = []): VerifySettings {
   const problems: string[] = [...otherProblems];
   const verifiers = options?.verifiers;

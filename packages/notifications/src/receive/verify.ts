@@ -41,7 +41,7 @@ function withinTolerance(decoded: DecodedNotification, settings: VerifySettings,
 }
 
 /**
- * The synchronous core of `verifyNotification`: the event at once when every verifier answers synchronously (the
+ * The synchronous core of `constructEvent` and the receiver: the event at once when every verifier answers synchronously (the
  * reference ones do), a promise only when one answers with a promise. Throws `NotificationRefusedError` the same way.
  */
 export function verifyNotificationNow(input: DecodeInput, settings: VerifySettings): NotificationEvent | Promise<NotificationEvent> {
@@ -58,44 +58,28 @@ export function verifyNotificationNow(input: DecodeInput, settings: VerifySettin
 }
 
 /**
- * Verifies a raw notification and returns its typed event: decoded, signature checked against every verifier, signed
- * time within the tolerance. Throws `NotificationRefusedError` otherwise; nothing of the body is trusted before.
- * @deprecated Use `constructEvent` (the documented way); leaves the public API at the next major.
+ * Verifies and parses one notification, without de-duplication, for code that handles the HTTP side itself (as
+ * stripe-node's `constructEvent`): the typed event, decoded, its signature checked against every verifier, its signed
+ * time within the tolerance; `NotificationRefusedError` thrown otherwise, nothing of the body trusted before. For
+ * verifiers that answer synchronously (the reference signers do); one answering with a promise (an HSM, a signing
+ * service) is a `GW_CONFIG` error: use `constructEventAsync`.
  */
-export function verifyNotification(input: DecodeInput, settings: VerifySettings): Promise<NotificationEvent> {
-  // A plain function handing back a settled promise (a refusal as a rejection, never a throw): an async function's
-  // own frame costs about as much again per call. Promise.resolve keeps a verifier chain's promise as it is.
-  try {
-    return Promise.resolve(verifyNotificationNow(input, settings));
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/**
- * `verifyNotification` without a promise, for verifiers that answer synchronously (the reference signers do): the event,
- * or `NotificationRefusedError` thrown. A verifier answering with a promise is a `GW_CONFIG` error (use
- * `verifyNotification`); nothing of the notification is trusted then.
- * @deprecated Use `constructEventSync` (the documented way); leaves the public API at the next major.
- */
-export function verifyNotificationSync(input: DecodeInput, settings: VerifySettings): NotificationEvent {
-  const verified = verifyNotificationNow(input, settings);
+export function constructEvent(input: DecodeInput, options: VerifyOptions): NotificationEvent {
+  const verified = verifyNotificationNow(input, verifySettings(options));
   if (!isThenable(verified)) return verified;
   verified.catch(() => undefined); // its outcome is not used: never an unhandled rejection
-  throw new GwError(GW_ERROR_CODES.config, 'verifyNotificationSync needs verifiers that answer synchronously, and one answered with a promise (an HSM or a signing service): use verifyNotification or constructEvent.', {
+  throw new GwError(GW_ERROR_CODES.config, 'constructEvent needs verifiers that answer synchronously, and one answered with a promise (an HSM or a signing service): use constructEventAsync.', {
     problems: ['a verifier answered with a promise'],
   });
 }
 
-/**
- * Verifies and parses one notification (like Stripe's `constructEvent`), without de-duplication: for code that
- * handles the HTTP side itself.
- */
-export async function constructEvent(input: DecodeInput, options: VerifyOptions): Promise<NotificationEvent> {
-  return verifyNotification(input, verifySettings(options));
-}
-
-/** `constructEvent` without a promise, for verifiers that answer synchronously (see `verifyNotificationSync`). */
-export function constructEventSync(input: DecodeInput, options: VerifyOptions): NotificationEvent {
-  return verifyNotificationSync(input, verifySettings(options));
+/** `constructEvent` for any verifier, synchronous or not (as stripe-node's `constructEventAsync`): a refusal rejects the promise. */
+export function constructEventAsync(input: DecodeInput, options: VerifyOptions): Promise<NotificationEvent> {
+  // A plain function handing back a settled promise (a refusal as a rejection, never a throw): an async function's
+  // own frame costs about as much again per call. Promise.resolve keeps a verifier chain's promise as it is.
+  try {
+    return Promise.resolve(verifyNotificationNow(input, verifySettings(options)));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
