@@ -1,0 +1,67 @@
+// The interface lists no traceparent header (UNKNOWNS U58): the client sends none unless `telemetry.propagate` is on,
+// and then it names the try's own span, as the server in front of the sandbox sees it.
+import { trace } from '@opentelemetry/api';
+import { startSandbox } from '@gw/sandbox';
+import { operations } from '@gw/types';
+import { captureTelemetry } from '@gw/test-support/telemetry';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { cardPayment, reply, sandboxClient, startForwardingServer } from './support.ts';
+
+const telemetry = captureTelemetry();
+afterAll(() => telemetry.stop());
+beforeEach(() => telemetry.reset());
+
+const QUERY = operations.query.path;
+
+describe('traceparent to the gateway', () => {
+  it('is not sent by default, even under a caller\'s span', async () => {
+    await using sandbox = await startSandbox();
+    await using front = await startForwardingServer(sandbox, (_request, text, res) => reply(res, 200, text));
+    await using client = sandboxClient(front);
+    await trace.getTracer('test').startActiveSpan('job', async (span) => {
+      await client.query({ order_no: ['X'] });
+      span.end();
+    });
+    expect(front.received).toHaveLength(1);
+    expect(front.received[0]!.headers.traceparent).toBeUndefined();
+    expect(front.received[0]!.headers.tracestate).toBeUndefined();
+    expect(telemetry.spans().filter((s) => s.name === `POST ${QUERY}`)).toHaveLength(1);
+  });
+
+  it('is sent with telemetry: { propagate: true }, naming each try\'s span', async () => {
+    await using sandbox = await startSandbox();
+    await using front = await startForwardingServer(sandbox, (_request, text, res) => reply(res, 200, text));
+    await using client = sandboxClient(front, { telemetry: { propagate: true } });
+    await client.query({ order_no: ['X'] });
+    await client.query({ order_no: ['Y'] });
+    const spans = telemetry.spans().filter((s) => s.name === `POST ${QUERY}`);
+    expect(spans).toHaveLength(2);
+    expect(front.received.map((r) => r.headers.traceparent)).toEqual(spans.map((s) => `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`));
+  });
+
+  it('is accepted by the sandbox: a payment with propagate on is approved', async () => {
+    await using sandbox = await startSandbox();
+    await using client = sandboxClient(sandbox, { telemetry: { propagate: true } });
+    await expect(client.authoriseCard(cardPayment())).resolves.toMatchObject({ order_status: '1' });
+  });
+
+  it('is sent on every try of a retried query, each naming its own span', async () => {
+    await using sandbox = await startSandbox();
+    let tries = 0;
+    await using front = await startForwardingServer(sandbox, (_request, text, res) => (++tries === 1 ? reply(res, 503, 'busy') : reply(res, 200, text)));
+    await using client = sandboxClient(front, { telemetry: { propagate: true } });
+    await client.query({ order_no: ['X'] });
+    const spans = telemetry.spans().filter((s) => s.name === `POST ${QUERY}`);
+    expect(spans).toHaveLength(2);
+    expect(spans[0]!.attributes['http.response.status_code']).toBe(503);
+    expect(front.received.map((r) => r.headers.traceparent)).toEqual(spans.map((s) => `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`));
+  });
+});
+
+describe('the telemetry option', () => {
+  it('anything but false or an object { propagate?: boolean } is a ConfigError naming it', async () => {
+    await using sandbox = await startSandbox();
+    expect(() => sandboxClient(sandbox, { telemetry: 'on' as never })).toThrow(expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('telemetry') }));
+    expect(() => sandboxClient(sandbox, { telemetry: { propagate: 'yes' as never } })).toThrow(expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('telemetry.propagate') }));
+  });
+});
