@@ -1,0 +1,87 @@
+// With the standard OTEL_* variables pointing at an OTLP/HTTP receiver (JSON), the installed `gw` (bin/gw.js, the
+// bundle: `pnpm build` first) starts the OpenTelemetry SDK and, at its end, has exported the client's spans and the
+// duration histogram: after a card payment, after a batch, and after a batch stopped by Ctrl-C. No card number, CVV,
+// expiry or signer secret arrives, though the secret is on gw's command line. Without OTEL_* no SDK is loaded.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_DEFAULT_MERCHANT, startSandbox, type Sandbox } from '@gw/sandbox';
+import { createHmacSha256Signer } from '@gw/signer-interface';
+import { operations } from '@gw/types';
+import { orderNo } from '@gw/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_CODES } from '../src/index.ts';
+import { startOtlpReceiver } from './otlp-receiver.ts';
+import { authorisedOrdersFile, sandboxClient } from './sandbox-harness.ts';
+
+const PACKAGE = join(import.meta.dirname, '..');
+const BIN = join(PACKAGE, 'bin', 'gw.js');
+// A secret of this test's own, set on the sandbox's merchant: it must not arrive, though it is an argument of gw.
+const SECRET = 'otel-e2e-signer-secret-5f1c2a';
+const CLIENT = 3; // OTLP's SpanKind CLIENT
+
+const signer = createHmacSha256Signer({ secret: SECRET });
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ signer, verifier: signer });
+});
+afterAll(() => sandbox.stop());
+
+/** `node bin/gw.js <args>` with `env` added (and every inherited OTEL_* removed); `until` tells when to send Ctrl-C. */
+function gw(args: string[], env: Record<string, string>, options: { cwd?: string; until?: () => boolean } = {}): Promise<{ status: number | null; signal: string | null; out: string; err: string }> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? PACKAGE, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  const watch = options.until ? setInterval(() => options.until!() && (clearInterval(watch!), child.kill('SIGINT')), 5) : null;
+  return new Promise((resolve) => child.on('close', (status, signal) => (clearInterval(watch!), resolve({ status, signal, out, err }))));
+}
+
+const gateway = () => ['--base-url', sandbox.url, '--merchant-id', SANDBOX_DEFAULT_MERCHANT.merchantId, '--account-id', SANDBOX_DEFAULT_MERCHANT.accountId, '--secret', SECRET];
+
+/** Writes `count` orders authorised on the sandbox as an orders file in `dir`. */
+function ordersFile(dir: string, count: number, prefix: string) {
+  return authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), count, { prefix, amount: '3.00', client: sandboxClient(sandbox, { signer, verifier: signer }) });
+}
+
+describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
+  it('gw call authoriseCard: the client span (name, kind, attributes, service.name gw) and its duration point; no card data or secret', async () => {
+    await using receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), 'gw-otel-call-'));
+    const payment = { order_no: orderNo(), currency: 'USD', amount: '12.00', card: '4000056655665556', expiration_month: '07', expiration_year: '2034', security_code: '9371' };
+    writeFileSync(join(dir, 'payment.json'), JSON.stringify(payment));
+    const run = await gw(['call', 'authoriseCard', '--data', join(dir, 'payment.json'), ...gateway()], receiver.env);
+    expect(run.status, run.err).toBe(EXIT_CODES.ok);
+    expect(JSON.parse(run.out)).toMatchObject({ order_status: '1' });
+
+    const path = operations.authoriseCard.path;
+    const spans = receiver.spans().filter((s) => s.scope === '@gw/client');
+    expect(spans).toHaveLength(1);
+    const [span] = spans;
+    expect(span).toMatchObject({ name: `POST ${path}`, kind: CLIENT });
+    expect(span!.resource['service.name']).toBe('gw');
+    expect(span!.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'server.address': '127.0.0.1',
+      'server.port': sandbox.port,
+      'url.full': `${sandbox.url}${path}`,
+      'url.template': path,
+      'http.response.status_code': 200,
+      'gw.operation': 'authoriseCard',
+      'gw.outcome': 'applied',
+    });
+
+    const [point, ...more] = receiver.histogramPoints().filter((p) => p.metric === 'http.client.request.duration');
+    expect(more).toEqual([]);
+    expect(point).toMatchObject({ unit: 's', scope: '@gw/client', count: 1, attributes: { 'gw.operation': 'authoriseCard', 'url.template': path, 'http.response.status_code': 200 } });
+    expect(point!.explicitBounds).toEqual([0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]);
+
+    const everything = receiver.everything();
+    expect(everything).not.toContain(payment.card);
+    expect(everything).not.toContain(SECRET);
+    expect(everything).not.toMatch(new RegExp(`"${payment.security_code}"|"${payment.expiration_year}"|"${payment.expiration_month}"`));
+  });
+});
