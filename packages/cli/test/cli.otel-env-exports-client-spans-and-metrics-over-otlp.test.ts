@@ -40,6 +40,8 @@ function gw(args: string[], env: Record<string, string>, options: { cwd?: string
   return new Promise((resolve) => child.on('close', (status, signal) => (clearInterval(watch!), resolve({ status, signal, out, err }))));
 }
 
+const captures = () => sandbox.state.requests.filter((r) => r.path === operations.capture.path).length;
+
 const gateway = () => ['--base-url', sandbox.url, '--merchant-id', SANDBOX_DEFAULT_MERCHANT.merchantId, '--account-id', SANDBOX_DEFAULT_MERCHANT.accountId, '--secret', SECRET];
 
 /** Writes `count` orders authorised on the sandbox as an orders file in `dir`. */
@@ -83,5 +85,83 @@ describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
     expect(everything).not.toContain(payment.card);
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toMatch(new RegExp(`"${payment.security_code}"|"${payment.expiration_year}"|"${payment.expiration_month}"`));
+  });
+
+  it('gw batch capture with a journal: a client span per capture request arrives, each with gw.orders', async () => {
+    await using receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), 'gw-otel-batch-'));
+    await ordersFile(dir, 120, 'OTB');
+    const before = captures();
+    const run = await gw(['batch', 'capture', 'orders.csv', '--journal', 'captures.jsonl', ...gateway()], receiver.env, { cwd: dir });
+    expect(run.status, run.err).toBe(EXIT_CODES.ok);
+    const sent = captures() - before;
+    const spans = receiver.spans().filter((s) => s.scope === '@gw/client' && s.name === `POST ${operations.capture.path}`);
+    expect(spans).toHaveLength(sent);
+    expect(spans.reduce((sum, s) => sum + Number(s.attributes['gw.orders']), 0)).toBe(120);
+    expect(spans.every((s) => s.kind === CLIENT && s.attributes['gw.outcome'] === 'applied')).toBe(true);
+    const points = receiver.histogramPoints().filter((p) => p.metric === 'http.client.request.duration' && p.attributes['gw.operation'] === 'capture');
+    expect(points.reduce((sum, p) => sum + p.count, 0)).toBe(sent);
+    expect(receiver.everything()).not.toContain(SECRET);
+  });
+
+  it('Ctrl-C mid-batch: gw stops as resumable (130) and what it sent before stopping still arrives, metrics included', async () => {
+    await using receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), 'gw-otel-sigint-'));
+    await ordersFile(dir, 400, 'OTS');
+    const journal = join(dir, 'captures.jsonl');
+    sandbox.faults.setRules({ [operations.capture.path]: { latencyMs: 100 } });
+    const before = captures();
+    let run;
+    try {
+      const committed = () => existsSync(journal) && (readFileSync(journal, 'utf8').match(/"type":"outcomes"/g)?.length ?? 0) >= 2;
+      run = await gw(['batch', 'capture', 'orders.csv', '--journal', 'captures.jsonl', '--concurrency', '1', ...gateway()], receiver.env, { cwd: dir, until: committed });
+    } finally {
+      sandbox.faults.setRules({});
+    }
+    expect(run.status, run.err).toBe(EXIT_CODES.interrupted);
+    const sent = captures() - before;
+    expect(sent).toBeGreaterThanOrEqual(2);
+    expect(sent).toBeLessThan(8); // stopped part way: 400 orders are 8 requests
+    const spans = receiver.spans().filter((s) => s.scope === '@gw/client' && s.name === `POST ${operations.capture.path}`);
+    expect(spans).toHaveLength(sent);
+    const points = receiver.histogramPoints().filter((p) => p.metric === 'http.client.request.duration' && p.attributes['gw.operation'] === 'capture');
+    expect(points.reduce((sum, p) => sum + p.count, 0)).toBe(sent);
+  });
+
+  it('Ctrl-C during gw call (no handler of its own): gw still dies of SIGINT at once, as without telemetry', async () => {
+    await using receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), 'gw-otel-call-sigint-'));
+    writeFileSync(join(dir, 'query.json'), JSON.stringify({ order_no: ['X'] }));
+    sandbox.faults.setRules({ [operations.query.path]: { latencyMs: 5_000 } });
+    const started = Date.now();
+    let run;
+    try {
+      // A second in: the SDK is started and the query waits on the gateway's 5 s.
+      run = await gw(['call', 'query', '--data', join(dir, 'query.json'), ...gateway()], receiver.env, { until: () => Date.now() - started > 1_000 });
+    } finally {
+      sandbox.faults.setRules({});
+    }
+    expect(run.signal).toBe('SIGINT');
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it('without OTEL_* (or with OTEL_SDK_DISABLED=true) nothing arrives and the SDK is never loaded; with them it is', async () => {
+    await using receiver = await startOtlpReceiver();
+    const dir = mkdtempSync(join(tmpdir(), 'gw-otel-off-'));
+    const hook = join(dir, 'hook.mjs');
+    const loaded = join(dir, 'loaded.txt');
+    writeFileSync(hook, `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(loaded)}, seen.join('\\n')));\n`);
+    const sdkFiles = async (env: Record<string, string>) => {
+      const payment = { order_no: orderNo(), currency: 'USD', amount: '2.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' };
+      writeFileSync(join(dir, 'payment.json'), JSON.stringify(payment));
+      const run = await gw(['call', 'authoriseCard', '--data', join(dir, 'payment.json'), ...gateway()], { ...env, NODE_OPTIONS: `--import=${hook}` });
+      expect(run.status, run.err).toBe(EXIT_CODES.ok);
+      return readFileSync(loaded, 'utf8').split('\n').filter((url) => url.includes('@opentelemetry/sdk-'));
+    };
+    expect(await sdkFiles({})).toEqual([]);
+    expect(await sdkFiles({ ...receiver.env, OTEL_SDK_DISABLED: 'true' })).toEqual([]);
+    expect(receiver.bodies).toEqual([]);
+    expect((await sdkFiles(receiver.env)).length).toBeGreaterThan(0);
+    expect(receiver.spans().length).toBeGreaterThan(0);
   });
 });

@@ -1,19 +1,12 @@
 // When the CLI starts the OpenTelemetry Node SDK: only for the commands that talk to a gateway or serve one, and only
 // when the standard OTEL_* variables ask for an exporter. Nothing here loads the SDK.
+import { listOf } from './otel-list.ts';
 
 /** The commands that start the SDK when the environment asks for it. */
 export const TELEMETRY_COMMANDS: ReadonlySet<string> = new Set(['batch', 'call', 'proxy', 'sandbox', 'listen']);
 
 const EXPORTER_VARIABLES = ['OTEL_TRACES_EXPORTER', 'OTEL_METRICS_EXPORTER'] as const;
 const ENDPOINT_VARIABLES = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'] as const;
-
-/** The entries of a comma-separated OTEL_* list, trimmed and lower-cased, empty ones dropped. */
-function listOf(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((entry) => entry.trim().toLowerCase())
-    .filter((entry) => entry !== '');
-}
 
 /**
  * True when the environment asks for telemetry: OTEL_TRACES_EXPORTER or OTEL_METRICS_EXPORTER set to anything but
@@ -28,21 +21,4 @@ export function telemetryRequested(env: NodeJS.ProcessEnv): boolean {
 /** Whether `gw <argv>` starts the SDK under `env`. */
 export function startsTelemetry(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
   return argv[0] !== undefined && TELEMETRY_COMMANDS.has(argv[0]) && telemetryRequested(env);
-}
-
-// The process detector reports the command line, and `gw … --secret S` carries a secret: gw never runs it.
-const SAFE_DETECTORS = ['env', 'host', 'os', 'serviceinstance'];
-
-/** OTEL_NODE_RESOURCE_DETECTORS as the SDK gets it: `all` (the default) is every detector but `process`, which is dropped. */
-export function resourceDetectorNames(env: NodeJS.ProcessEnv): string {
-  const asked = listOf(env.OTEL_NODE_RESOURCE_DETECTORS);
-  if (asked.length === 0 || asked.includes('all')) return SAFE_DETECTORS.join(',');
-  if (asked.includes('none')) return 'none';
-  return asked.filter((name) => name !== 'process').join(',') || 'none';
-}
-
-/** True when the environment names the service (OTEL_SERVICE_NAME, or `service.name` in OTEL_RESOURCE_ATTRIBUTES). */
-export function serviceNamed(env: NodeJS.ProcessEnv): boolean {
-  if ((env.OTEL_SERVICE_NAME ?? '').trim() !== '') return true;
-  return (env.OTEL_RESOURCE_ATTRIBUTES ?? '').split(',').some((pair) => pair.split('=')[0]?.trim() === 'service.name');
 }

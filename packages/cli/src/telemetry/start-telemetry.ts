@@ -1,4 +1,4 @@
-import { resourceDetectorNames, serviceNamed } from './otel-env.ts';
+import { resourceDetectorNames, serviceNamed } from './resource-env.ts';
 
 /** The service name the CLI's telemetry carries unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) names one. */
 export const DEFAULT_SERVICE_NAME = 'gw';
