@@ -25,6 +25,8 @@ export class ClientTelemetry {
   #tracer: Tracer | undefined;
   #meterProvider: MeterProvider | undefined;
   #histogram: Histogram | null = null;
+  /** The API's no-op tracer provider: the global proxy's delegate while no SDK is registered. */
+  readonly #noopTracerProvider: TracerProvider | undefined;
 
   private constructor(api: OtelApi, options: ResolvedTelemetry, target: TelemetryTarget) {
     this.#api = api;
@@ -33,6 +35,7 @@ export class ClientTelemetry {
     this.#origin = url.origin;
     this.#serverAddress = url.hostname.replace(/^\[(.*)\]$/, '$1');
     this.#serverPort = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    this.#noopTracerProvider = typeof api.ProxyTracerProvider === 'function' ? new api.ProxyTracerProvider().getDelegate() : undefined;
   }
 
   /** The client's telemetry, or null when it is turned off or `@opentelemetry/api` is not installed. */
@@ -56,8 +59,11 @@ export class ClientTelemetry {
 
   #start(op: OperationSpec, attempt: number, path: string, record: Readonly<Record<string, unknown>>): AttemptTelemetry | null {
     const api = this.#api;
-    const span = this.#currentTracer().startSpan(`${op.method} ${op.path}`, { kind: api.SpanKind.CLIENT });
     const histogram = this.#currentHistogram();
+    const tracerProvider = api.trace.getTracerProvider();
+    // No SDK, no metrics, nothing to propagate: not even a no-op span is made.
+    if (histogram === null && !this.#options.propagate && this.#noTracing(tracerProvider)) return null;
+    const span = this.#currentTracer(tracerProvider).startSpan(`${op.method} ${op.path}`, { kind: api.SpanKind.CLIENT });
     if (!span.isRecording() && histogram === null && !this.#options.propagate) return null;
     return new AttemptTelemetry(api, span, histogram, this.#options.propagate, {
       operation: op.name,
@@ -70,8 +76,13 @@ export class ClientTelemetry {
     });
   }
 
-  #currentTracer(): Tracer {
-    const provider = this.#api.trace.getTracerProvider();
+  /** True when `provider` is the API's own proxy with no SDK behind it. */
+  #noTracing(provider: TracerProvider): boolean {
+    const api = this.#api;
+    return this.#noopTracerProvider !== undefined && provider instanceof api.ProxyTracerProvider && provider.getDelegate() === this.#noopTracerProvider;
+  }
+
+  #currentTracer(provider: TracerProvider): Tracer {
     if (provider !== this.#tracerProvider || this.#tracer === undefined) {
       this.#tracerProvider = provider;
       this.#tracer = provider.getTracer(INSTRUMENTATION_NAME);
