@@ -29,12 +29,12 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 /** `node bin/gw.js <args>` with `env` added (and every inherited OTEL_* removed); `until` tells when to send Ctrl-C. */
-function gw(args: string[], env: Record<string, string>, options: { cwd?: string; until?: () => boolean } = {}): Promise<{ status: number | null; signal: string | null; out: string; err: string }> {
+function gw(args: string[], env: Record<string, string>, options: { cwd?: string; until?: () => boolean; onOut?: (chunk: string) => void } = {}): Promise<{ status: number | null; signal: string | null; out: string; err: string }> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
   const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? PACKAGE, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout.on('data', (c) => (out += c));
+  child.stdout.on('data', (c) => ((out += c), options.onOut?.(String(c))));
   child.stderr.on('data', (c) => (err += c));
   const watch = options.until ? setInterval(() => options.until!() && (clearInterval(watch!), child.kill('SIGINT')), 5) : null;
   return new Promise((resolve) => child.on('close', (status, signal) => (clearInterval(watch!), resolve({ status, signal, out, err }))));
@@ -143,6 +143,14 @@ describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
     }
     expect(run.signal).toBe('SIGINT');
     expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it('gw sandbox with OTEL_* set (the SDK running): Ctrl-C still stops it cleanly, exit 0 and its closing line said', async () => {
+    await using receiver = await startOtlpReceiver();
+    let out = '';
+    const run = await gw(['sandbox', '--port', '0'], receiver.env, { until: () => out.includes('listening on'), onOut: (chunk) => (out += chunk) });
+    expect(run.status, run.err).toBe(0);
+    expect(run.out).toMatch(/gw sandbox stopped after \d+ requests/);
   });
 
   it('without OTEL_* (or with OTEL_SDK_DISABLED=true) nothing arrives and the SDK is never loaded; with them it is', async () => {
