@@ -29,7 +29,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 /** `node bin/gw.js <args>` with `env` added (and every inherited OTEL_* removed); `until` tells when to send Ctrl-C. */
-function gw(args: string[], env: Record<string, string>, options: { cwd?: string; until?: () => boolean; onOut?: (chunk: string) => void } = {}): Promise<{ status: number | null; signal: string | null; out: string; err: string }> {
+function gw(
+  args: string[],
+  env: Record<string, string>,
+  options: { cwd?: string; until?: () => boolean; onOut?: (chunk: string) => void } = {},
+): Promise<{ status: number | null; signal: string | null; out: string; err: string }> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
   const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? PACKAGE, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -42,18 +46,39 @@ function gw(args: string[], env: Record<string, string>, options: { cwd?: string
 
 const captures = () => sandbox.state.requests.filter((r) => r.path === operations.capture.path).length;
 
-const gateway = () => ['--base-url', sandbox.url, '--merchant-id', SANDBOX_DEFAULT_MERCHANT.merchantId, '--account-id', SANDBOX_DEFAULT_MERCHANT.accountId, '--secret', SECRET];
+const gateway = () => [
+  '--base-url',
+  sandbox.url,
+  '--merchant-id',
+  SANDBOX_DEFAULT_MERCHANT.merchantId,
+  '--account-id',
+  SANDBOX_DEFAULT_MERCHANT.accountId,
+  '--secret',
+  SECRET,
+];
 
 /** Writes `count` orders authorised on the sandbox as an orders file in `dir`. */
 function ordersFile(dir: string, count: number, prefix: string) {
-  return authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), count, { prefix, amount: '3.00', client: sandboxClient(sandbox, { signer, verifier: signer }) });
+  return authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), count, {
+    prefix,
+    amount: '3.00',
+    client: sandboxClient(sandbox, { signer, verifier: signer }),
+  });
 }
 
 describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
   it('gw call authoriseCard: the client span (name, kind, attributes, service.name gw) and its duration point; no card data or secret', async () => {
     await using receiver = await startOtlpReceiver();
     const dir = mkdtempSync(join(tmpdir(), 'gw-otel-call-'));
-    const payment = { order_no: orderNo(), currency: 'USD', amount: '12.00', card: '4000056655665556', expiration_month: '07', expiration_year: '2034', security_code: '9371' };
+    const payment = {
+      order_no: orderNo(),
+      currency: 'USD',
+      amount: '12.00',
+      card: '4000056655665556',
+      expiration_month: '07',
+      expiration_year: '2034',
+      security_code: '9371',
+    };
     writeFileSync(join(dir, 'payment.json'), JSON.stringify(payment));
     const run = await gw(['call', 'authoriseCard', '--data', join(dir, 'payment.json'), ...gateway()], receiver.env);
     expect(run.status, run.err).toBe(EXIT_CODES.ok);
@@ -78,7 +103,12 @@ describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
 
     const [point, ...more] = receiver.histogramPoints().filter((p) => p.metric === 'http.client.request.duration');
     expect(more).toEqual([]);
-    expect(point).toMatchObject({ unit: 's', scope: '@gw/client', count: 1, attributes: { 'gw.operation': 'authoriseCard', 'url.template': path, 'http.response.status_code': 200 } });
+    expect(point).toMatchObject({
+      unit: 's',
+      scope: '@gw/client',
+      count: 1,
+      attributes: { 'gw.operation': 'authoriseCard', 'url.template': path, 'http.response.status_code': 200 },
+    });
     expect(point!.explicitBounds).toEqual([0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]);
 
     const everything = receiver.everything();
@@ -114,7 +144,10 @@ describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
     let run;
     try {
       const committed = () => existsSync(journal) && (readFileSync(journal, 'utf8').match(/"type":"outcomes"/g)?.length ?? 0) >= 2;
-      run = await gw(['batch', 'capture', 'orders.csv', '--journal', 'captures.jsonl', '--concurrency', '1', ...gateway()], receiver.env, { cwd: dir, until: committed });
+      run = await gw(['batch', 'capture', 'orders.csv', '--journal', 'captures.jsonl', '--concurrency', '1', ...gateway()], receiver.env, {
+        cwd: dir,
+        until: committed,
+      });
     } finally {
       sandbox.faults.setRules({});
     }
@@ -158,13 +191,26 @@ describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-otel-off-'));
     const hook = join(dir, 'hook.mjs');
     const loaded = join(dir, 'loaded.txt');
-    writeFileSync(hook, `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(loaded)}, seen.join('\\n')));\n`);
+    writeFileSync(
+      hook,
+      `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(loaded)}, seen.join('\\n')));\n`,
+    );
     const sdkFiles = async (env: Record<string, string>) => {
-      const payment = { order_no: orderNo(), currency: 'USD', amount: '2.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' };
+      const payment = {
+        order_no: orderNo(),
+        currency: 'USD',
+        amount: '2.00',
+        card: '4111111111111111',
+        expiration_month: '12',
+        expiration_year: '2030',
+        security_code: '123',
+      };
       writeFileSync(join(dir, 'payment.json'), JSON.stringify(payment));
       const run = await gw(['call', 'authoriseCard', '--data', join(dir, 'payment.json'), ...gateway()], { ...env, NODE_OPTIONS: `--import=${hook}` });
       expect(run.status, run.err).toBe(EXIT_CODES.ok);
-      return readFileSync(loaded, 'utf8').split('\n').filter((url) => url.includes('@opentelemetry/sdk-'));
+      return readFileSync(loaded, 'utf8')
+        .split('\n')
+        .filter((url) => url.includes('@opentelemetry/sdk-'));
     };
     expect(await sdkFiles({})).toEqual([]);
     expect(await sdkFiles({ ...receiver.env, OTEL_SDK_DISABLED: 'true' })).toEqual([]);

@@ -69,7 +69,13 @@ export async function startOtlpReceiver() {
     url,
     bodies,
     /** The OTEL_* environment that points an SDK at this receiver, in OTLP/HTTP JSON. */
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_TRACES_EXPORTER: 'otlp', OTEL_METRICS_EXPORTER: 'otlp', OTEL_LOGS_EXPORTER: 'none' },
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_METRICS_EXPORTER: 'otlp',
+      OTEL_LOGS_EXPORTER: 'none',
+    },
     /** Every body received, as one text: to search for what must never leave. */
     everything: () => bodies.map((b) => b.text).join('\n'),
     spans(): ReceivedSpan[] {

@@ -21,10 +21,13 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 
 async function durationPoints() {
   const scopes = (await telemetry.metrics()).scopeMetrics.filter((s) => s.scope.name === '@gw/client');
   const metric = scopes.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'http.client.request.duration');
-  return { metric, points: (metric?.dataPoints ?? []) as { attributes: Record<string, unknown>; value: { count: number; buckets: { boundaries: number[] } } }[] };
+  return {
+    metric,
+    points: (metric?.dataPoints ?? []) as { attributes: Record<string, unknown>; value: { count: number; buckets: { boundaries: number[] } } }[],
+  };
 }
 
-describe('a client span per try, under the caller\'s span', () => {
+describe("a client span per try, under the caller's span", () => {
   it('a card payment: one CLIENT span POST <its path> with the HTTP and gw attributes, and a duration point', async () => {
     await using sandbox = await startSandbox();
     await using client = sandboxClient(sandbox);
@@ -120,7 +123,9 @@ describe('a client span per try, under the caller\'s span', () => {
       reply(res, 429, '');
     });
     await using client = sandboxClient(front);
-    await expect(client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })).rejects.toMatchObject({ code: 'GW_THROTTLED' });
+    await expect(client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })).rejects.toMatchObject({
+      code: 'GW_THROTTLED',
+    });
     const [span] = telemetry.spans().filter((s) => s.name === `POST ${CAPTURE}`);
     expect(span?.attributes).toMatchObject({ 'gw.outcome': 'throttled', 'http.response.status_code': 429, 'error.type': 'GW_THROTTLED' });
   });
@@ -139,7 +144,8 @@ describe('a client span per try, under the caller\'s span', () => {
   it('telemetry: false records nothing, with an SDK registered', async () => {
     await using sandbox = await startSandbox();
     await using client = sandboxClient(sandbox, { telemetry: false });
-    const queries = async () => (await durationPoints()).points.filter((p) => p.attributes['gw.operation'] === 'query').reduce((sum, p) => sum + p.value.count, 0);
+    const queries = async () =>
+      (await durationPoints()).points.filter((p) => p.attributes['gw.operation'] === 'query').reduce((sum, p) => sum + p.value.count, 0);
     const before = await queries();
     await client.query({ order_no: ['X'] });
     expect(telemetry.spans()).toEqual([]);

@@ -41,19 +41,26 @@ describe('no card data, signature or secret in what the client records', () => {
     });
     await using client = sandboxClient(front, { telemetry: { propagate: true }, retry: { attempts: 1 } });
     await fc.assert(
-      fc.asyncProperty(cardNumbers, fc.integer({ min: 100, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 2030, max: 2045 }), fc.boolean(), async (card, cvv, month, year, lost) => {
-        telemetry.reset();
-        lose = lost;
-        const payment = cardPayment({ card, security_code: String(cvv), expiration_month: String(month).padStart(2, '0'), expiration_year: String(year) });
-        await client.authoriseCard(payment).catch((error: unknown) => error);
-        expect(telemetry.spans().length).toBeGreaterThan(0);
-        const text = await telemetry.everything();
-        expect(text).not.toContain(card);
-        expect(text).not.toContain(SANDBOX_DEFAULT_SECRET);
-        for (const signature of signatures) expect(text).not.toContain(signature);
-        const values = quotedValues(text);
-        for (const secret of [payment.security_code, payment.expiration_month, payment.expiration_year]) expect(values).not.toContain(secret);
-      }),
+      fc.asyncProperty(
+        cardNumbers,
+        fc.integer({ min: 100, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 2030, max: 2045 }),
+        fc.boolean(),
+        async (card, cvv, month, year, lost) => {
+          telemetry.reset();
+          lose = lost;
+          const payment = cardPayment({ card, security_code: String(cvv), expiration_month: String(month).padStart(2, '0'), expiration_year: String(year) });
+          await client.authoriseCard(payment).catch((error: unknown) => error);
+          expect(telemetry.spans().length).toBeGreaterThan(0);
+          const text = await telemetry.everything();
+          expect(text).not.toContain(card);
+          expect(text).not.toContain(SANDBOX_DEFAULT_SECRET);
+          for (const signature of signatures) expect(text).not.toContain(signature);
+          const values = quotedValues(text);
+          for (const secret of [payment.security_code, payment.expiration_month, payment.expiration_year]) expect(values).not.toContain(secret);
+        },
+      ),
       { numRuns: 25 },
     );
     expect(signatures.length).toBeGreaterThanOrEqual(25);

@@ -14,7 +14,7 @@ beforeEach(() => telemetry.reset());
 const QUERY = operations.query.path;
 
 describe('traceparent to the gateway', () => {
-  it('is not sent by default, even under a caller\'s span', async () => {
+  it("is not sent by default, even under a caller's span", async () => {
     await using sandbox = await startSandbox();
     await using front = await startForwardingServer(sandbox, (_request, text, res) => reply(res, 200, text));
     await using client = sandboxClient(front);
@@ -28,7 +28,7 @@ describe('traceparent to the gateway', () => {
     expect(telemetry.spans().filter((s) => s.name === `POST ${QUERY}`)).toHaveLength(1);
   });
 
-  it('is sent with telemetry: { propagate: true }, naming each try\'s span', async () => {
+  it("is sent with telemetry: { propagate: true }, naming each try's span", async () => {
     await using sandbox = await startSandbox();
     await using front = await startForwardingServer(sandbox, (_request, text, res) => reply(res, 200, text));
     await using client = sandboxClient(front, { telemetry: { propagate: true } });
@@ -61,7 +61,11 @@ describe('traceparent to the gateway', () => {
 describe('the telemetry option', () => {
   it('anything but false or an object { propagate?: boolean } is a ConfigError naming it', async () => {
     await using sandbox = await startSandbox();
-    expect(() => sandboxClient(sandbox, { telemetry: 'on' as never })).toThrow(expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('telemetry') }));
-    expect(() => sandboxClient(sandbox, { telemetry: { propagate: 'yes' as never } })).toThrow(expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('telemetry.propagate') }));
+    expect(() => sandboxClient(sandbox, { telemetry: 'on' as never })).toThrow(
+      expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('telemetry') }),
+    );
+    expect(() => sandboxClient(sandbox, { telemetry: { propagate: 'yes' as never } })).toThrow(
+      expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('telemetry.propagate') }),
+    );
   });
 });

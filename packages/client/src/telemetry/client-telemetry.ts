@@ -99,7 +99,11 @@ export class ClientTelemetry {
     this.#histogram =
       meter === this.#api.createNoopMeter()
         ? null
-        : meter.createHistogram(DURATION_METRIC, { unit: 's', description: 'Duration of HTTP client requests.', advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] } });
+        : meter.createHistogram(DURATION_METRIC, {
+            unit: 's',
+            description: 'Duration of HTTP client requests.',
+            advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+          });
     return this.#histogram;
   }
 }

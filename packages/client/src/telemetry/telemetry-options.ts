@@ -24,7 +24,8 @@ export interface ResolvedTelemetry {
 export function resolveTelemetry(value: unknown): ResolvedTelemetry | null {
   if (value === false) return null;
   if (value === undefined || value === true) return { propagate: false };
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError('telemetry', 'must be false or an object { propagate?: boolean }');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError('telemetry', 'must be false or an object { propagate?: boolean }');
   const { propagate } = value as TelemetryOptions;
   if (propagate !== undefined && typeof propagate !== 'boolean') throw new ConfigError('telemetry.propagate', 'must be true or false');
   return { propagate: propagate ?? false };
