@@ -3,7 +3,7 @@
 // synchronous API; the hand-written receiver), CPU time per call in alternating batches, and JS heap per call.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
-import { createMemoryDedupeStore, verifyNotification, verifyNotificationSync, type DedupeStore, type VerifySettings } from '@gw/notifications';
+import { createMemoryDedupeStore, verifyNotification, verifyNotificationSync, type DedupeStore, type SyncDedupeStore, type VerifySettings } from '@gw/notifications';
 import { signedNotification, type SignedNotification } from '@gw/notifications/testing';
 
 export const BENCH_SECRET = 'bench-secret';
@@ -73,7 +73,7 @@ export function gwVerifyParseDedupe(notifications: readonly SignedNotification[]
 
 /** The same through `verifyNotificationSync`, called as the hand-written check is: no promise anywhere. */
 export function gwSyncVerifyParseDedupe(notifications: readonly SignedNotification[], settings: VerifySettings): () => void {
-  let store: DedupeStore = createMemoryDedupeStore();
+  let store: SyncDedupeStore = createMemoryDedupeStore();
   let index = 0;
   return () => {
     const n = notifications[index]!;

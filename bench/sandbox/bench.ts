@@ -77,7 +77,7 @@ async function paymentBodies(count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const record = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, order_no: `BENCH-${i}`, amount: '10.00', currency: 'USD', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' };
     const body = encodeRequestBody('authoriseCard', record);
-    const encryption_data = await signer.sign(createSignableMessage({ operation: 'authoriseCard', record, body }));
+    const encryption_data = signer.sign(createSignableMessage({ operation: 'authoriseCard', record, body }));
     bodies.push(encodeRequestBody('authoriseCard', { ...record, encryption_data }));
   }
   return bodies;

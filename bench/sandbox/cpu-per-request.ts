@@ -30,7 +30,7 @@ export async function captureBody(): Promise<string> {
     capture_orders: [{ transaction_id: 'T2026112200000001', order_no: 'BENCH-1', currency: 'USD', amount: '10.00' }],
   };
   const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  const encryption_data = await signer.sign(createSignableMessage({ operation: 'capture', record, body: JSON.stringify(record) }));
+  const encryption_data = signer.sign(createSignableMessage({ operation: 'capture', record, body: JSON.stringify(record) }));
   return JSON.stringify({ ...record, encryption_data });
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
 import { authoriseOrders } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
@@ -44,7 +44,21 @@ describe('gw call when something throws after the request was sent', () => {
     expect(result.err).toContain('GW_OUTCOME_UNKNOWN');
     expect(result.err).toContain(`query by order_no ${order_no}`);
     expect(result.err).not.toContain('unexpected failure');
-    expect(result.err + result.out).not.toContain('4111111111111111');
+  });
+
+  it('a verifier that throws quoting what was signed, on a card payment: gw exits 8 and its output names the order but holds none of the card data sent', async () => {
+    const card = '4000056655665556';
+    const payment = { order_no: `DOWN-CARD-${process.pid}`, currency: 'USD', amount: '4.00', card, expiration_month: '11', expiration_year: '2034', security_code: '918' };
+    const before = sandbox.state.requests.length;
+    const result = await gw(['call', 'authoriseCard', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'verifier-down-quoting-signer.ts')], payment);
+    // The payment reached the gateway (its outcome is what is unknown), with the card in it.
+    expect(sandbox.state.requests.length).toBe(before + 1);
+    expect(result.status).toBe(EXIT_CODES.outcomeUnknown);
+    expect(result.err).toContain(payment.order_no);
+    const output = result.err + result.out;
+    for (const secret of [card, card.slice(-10), SANDBOX_DEFAULT_SECRET]) expect(output, secret).not.toContain(secret);
+    // The security code and expiry year as tokens of their own (not inside a longer number, a time or a port).
+    for (const short of ['918', '2034']) expect(output, short).not.toMatch(new RegExp(`(?<![0-9A-Za-z.:])${short}(?![0-9A-Za-z:])`));
   });
 
   it('an answer nested 5,000 deep: gw exits 8 (outcome unknown: the capture may have been applied), never 1', async () => {

@@ -113,7 +113,7 @@ describe('card data and the secret in what users and operators see', () => {
 
     // The same checkout sent past the client, correctly signed: the sandbox refuses it and echoes none of it.
     const raw = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, ...card, order_no: `LEAK-RAW-${process.pid}`, amount: '4.00' };
-    const signature = await signer.sign(createSignableMessage({ operation: 'checkout', record: raw, body: () => JSON.stringify(raw) }));
+    const signature = signer.sign(createSignableMessage({ operation: 'checkout', record: raw, body: () => JSON.stringify(raw) }));
     const answer = await fetch(`${sandbox.url}/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...raw, encryption_data: signature }) });
     expect(answer.status).toBe(400);
     seen.pages!.push(`${answer.status}\n${await answer.text()}`);

@@ -58,22 +58,26 @@ interface PreparedRequest {
 /** One try: an answer, or the wire failure. */
 type Attempt = { readonly exchange: Exchange } | { readonly failure: TransportFailure };
 
-/** A try the gateway throttled: its status and how long it asked to wait (null: not said). */
-class Throttle {
+/** A try the gateway throttled: its status and how long it asked to wait (null: not said). Caught by the retry loop. */
+class Throttle extends Error {
+  override readonly name = 'Throttle';
   readonly status: number;
   readonly retryAfterMs: number | null;
 
   constructor(status: number, retryAfterMs: number | null) {
+    super(`HTTP ${status}: the gateway asked to slow down`);
     this.status = status;
     this.retryAfterMs = retryAfterMs;
   }
 }
 
-/** A try that failed in a way that may be tried again. */
-class Retryable {
+/** A try that failed in a way that may be tried again: `error` is what the caller gets once the tries are spent. */
+class Retryable extends Error {
+  override readonly name = 'Retryable';
   readonly error: Error;
 
   constructor(error: Error) {
+    super('a try that may be made again');
     this.error = error;
   }
 }

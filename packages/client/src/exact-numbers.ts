@@ -1,5 +1,5 @@
 // UNKNOWNS U15: JSON numbers (payout amounts, cart prices) are typed `number`; their exact text on the wire is kept too.
-import { operations, specSchemas, type OperationName } from '@gw/types';
+import { operations, specSchema, type OperationName } from '@gw/types';
 
 const numberTexts = new WeakMap<object, Map<string, string>>();
 
@@ -39,18 +39,14 @@ export function moveNumberTexts(from: object, to: object, rename: (key: string) 
   numberTexts.set(to, moved);
 }
 
-const defs = (specSchemas as { $defs: Record<string, unknown> }).$defs;
-
 function reachesNumber(node: unknown, seen: Set<unknown>): boolean {
   if (!node || typeof node !== 'object' || seen.has(node)) return false;
   seen.add(node);
   const schema = node as Record<string, unknown>;
   const type = schema.type;
   if (type === 'number' || type === 'integer' || (Array.isArray(type) && (type.includes('number') || type.includes('integer')))) return true;
-  if (typeof schema.$ref === 'string') {
-    const name = schema.$ref.split('/').pop() ?? '';
-    if (reachesNumber(defs[name], seen)) return true;
-  }
+  const name = specSchema.refName(schema);
+  if (name !== null && reachesNumber(specSchema.named(name), seen)) return true;
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' || key.startsWith('x-') || key === 'examples' || key === 'default') continue;
     if (Array.isArray(value) ? value.some((item) => reachesNumber(item, seen)) : reachesNumber(value, seen)) return true;
@@ -63,6 +59,6 @@ const hasNumbers = new Map<OperationName, boolean>();
 /** True when the operation's response schema has a number anywhere (derived from the spec once per operation). */
 export function responseHasNumbers(operation: OperationName): boolean {
   let found = hasNumbers.get(operation);
-  if (found === undefined) hasNumbers.set(operation, (found = reachesNumber(defs[operations[operation].responseSchema], new Set())));
+  if (found === undefined) hasNumbers.set(operation, (found = reachesNumber(specSchema.named(operations[operation].responseSchema), new Set())));
   return found;
 }

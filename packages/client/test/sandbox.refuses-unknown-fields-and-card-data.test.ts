@@ -10,7 +10,7 @@ import { CARD, CVV, merchant, orderNo, sandboxClient, sandboxSigner } from './su
 /** A correctly signed checkout body, sent without the client's own checks. */
 async function postSignedCheckout(url: string, extra: Record<string, unknown>) {
   const record = { merchant_id: merchant.merchantId, account_id: merchant.accountId, order_no: orderNo('RAW'), currency: 'USD', amount: '1.00', ...extra };
-  const signature = await sandboxSigner.sign(createSignableMessage({ operation: 'checkout', record, body: () => encodeRequestBody('checkout', record) }));
+  const signature = sandboxSigner.sign(createSignableMessage({ operation: 'checkout', record, body: () => encodeRequestBody('checkout', record) }));
   const answer = await fetch(`${url}/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: encodeRequestBody('checkout', { ...record, encryption_data: signature }) });
   return { status: answer.status, text: await answer.text() };
 }

@@ -17,6 +17,7 @@ import {
   type ClientHooks,
   type GwClient,
 } from '../src/index.ts';
+import { createHmacSha256Signer } from '@gw/signer-interface';
 import { CARD, CVV, cardPayment, merchant, reply, sandboxClient, sandboxSigner, startRecordingServer } from './support.ts';
 
 const EXPIRY_YEAR = '2031';
@@ -93,9 +94,18 @@ describe('card number, security code and expiry never appear in an error or a ho
     expect(requests[0]!.record).toMatchObject({ card: '[redacted]', security_code: '[redacted]', expiration_month: '[redacted]', expiration_year: '[redacted]', currency: 'USD' });
   });
 
-  it('a client and its options print no secret either', () => {
-    const client: GwClient = sandboxClient({ url: 'http://127.0.0.1:1' });
-    expect(leaks(inspect(client, { depth: Infinity }))).toEqual([]);
+  it('a client, its signer and its options print neither card data nor the signing secret', () => {
+    // A secret of its own, as text and as bytes, so that any rendering holding it (or its hex or base64) is found.
+    const secret = 'gw-test-signing-secret-7f3a9c';
+    const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64')];
+    const signer = createHmacSha256Signer({ secret });
+    const options = { baseUrl: 'http://127.0.0.1:1', ...merchant, signer, verifier: signer };
+    const client: GwClient = createClient(options);
+    const renderings = [client, signer, options].flatMap((value) => [...everyRendering(value), String(value), inspect(value, { depth: Infinity, showHidden: true, getters: true })]);
+    for (const text of renderings) {
+      expect(leaks(text)).toEqual([]);
+      for (const form of forms) expect(text).not.toContain(form);
+    }
     void client.close();
   });
 });

@@ -12,6 +12,6 @@ export { verifySettings, type VerifyOptions, type VerifySettings } from './recei
 export { createNotificationReceiver, type NotificationReceiver, type ReceiverOptions } from './receive/receiver.ts';
 export { handleByKind, type KindHandler, type KindHandlers } from './receive/by-kind.ts';
 export type { ReceiverAnswer, ReceiverOutcome } from './receive/answer.ts';
-export type { ClaimResult, DedupeStore } from './dedupe/store.ts';
+export type { ClaimResult, DedupeStore, SyncDedupeStore } from './dedupe/store.ts';
 export { createMemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe/memory-store.ts';
 export { createFileDedupeStore } from './dedupe/file-store.ts';

@@ -35,11 +35,17 @@ describe('the synchronous verification', () => {
   it('leaves the promise API as it was: a refusal is a rejected promise, never a throw', async () => {
     const settings = verifySettings({ verifiers });
     const n = await signedNotification({ event: cardEvent(), secret: SECRET });
-    for (const input of [{ body: n.bytes, headers: {} }, { body: new Uint8Array(2 * 1024 * 1024), headers: n.headers }, { body: n.bytes, headers: n.headers }]) {
+    const cases = [
+      { input: { body: n.bytes, headers: {} }, refused: 'no-signature' },
+      { input: { body: new Uint8Array(2 * 1024 * 1024), headers: n.headers }, refused: 'too-large' },
+      { input: { body: n.bytes, headers: n.headers }, refused: null },
+    ];
+    for (const { input, refused } of cases) {
       let answer: Promise<unknown> | undefined;
       expect(() => (answer = verifyNotification(input, settings))).not.toThrow();
       expect(answer).toBeInstanceOf(Promise);
-      await answer!.then((event) => expect(event).toMatchObject({ id: n.event.id }), (error) => expect(error).toBeInstanceOf(NotificationRefusedError));
+      if (refused) await expect(answer).rejects.toThrow(expect.objectContaining({ name: NotificationRefusedError.name, reason: refused }));
+      else await expect(answer).resolves.toMatchObject({ id: n.event.id });
     }
   });
 

@@ -10,6 +10,7 @@ import type { ProxyOptions } from './options.ts';
 import { DriftRecorder } from './report/drift-recorder.ts';
 import { ReportFile } from './report/report-file.ts';
 import { RequestRate } from './report/request-rate.ts';
+import { traceExchange, type TracedExchange } from './telemetry/exchange-telemetry.ts';
 import type { DriftReport } from './report/report-types.ts';
 
 /** A running checking proxy. */
@@ -48,6 +49,35 @@ function wholeMs(value: number | undefined, option: string, fallback: number): n
   return value;
 }
 
+/** Checks an exchange; with telemetry, its drift findings are told to it, which ends once the check has. */
+function checkOne(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming, traced: TracedExchange | null): string | Promise<string> {
+  if (traced === null) return checkExchange(exchange, ctx, timing);
+  // Checks run one after another: the recorder's findings until this one ends are this exchange's.
+  ctx.recorder.onFinding = (finding) => traced.finding(finding);
+  const done = (operation: string | null): void => {
+    ctx.recorder.onFinding = null;
+    traced.checked(operation);
+  };
+  let operation: string | Promise<string>;
+  try {
+    operation = checkExchange(exchange, ctx, timing);
+  } catch (error) {
+    done(null);
+    throw error;
+  }
+  if (typeof operation === 'string') {
+    done(operation);
+    return operation;
+  }
+  return operation.then(
+    (name) => (done(name), name),
+    (error: unknown) => {
+      done(null);
+      throw error;
+    },
+  );
+}
+
 /** Starts a proxy on 127.0.0.1 that forwards every request to the upstream unchanged and checks `/v1` exchanges against the spec. */
 export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const upstream = upstreamUrl(options.upstream);
@@ -67,13 +97,25 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
       file?.changed();
     },
   };
-  // Checks run one after another, after the answer was written: never on the traffic's path.
-  let checks: Promise<void> = Promise.resolve();
-  const check = (exchange: Exchange, pace: RequestPace | null): void => {
+  // Checks run after the answer was written (never on the traffic's path), one after another: at once, unless an
+  // asynchronous verifier's check is still pending, behind which the next ones wait their turn.
+  let pending: Promise<void> | null = null;
+  const checked = () => file?.changed();
+  const check = (exchange: Exchange, pace: RequestPace | null, traced: TracedExchange | null): void => {
     options.onExchange?.(exchange);
-    if (!exchange.path.startsWith('/v1/') || !pace) return;
+    if (!exchange.path.startsWith('/v1/') || !pace) return traced?.checked(null);
     const timing: ExchangeTiming = { answeredAt: Date.now(), pace };
-    checks = checks.then(() => checkExchange(exchange, ctx, timing)).then(() => file?.changed(), () => undefined);
+    let later: string | Promise<string>;
+    try {
+      later = pending ? pending.then(() => checkOne(exchange, ctx, timing, traced)) : checkOne(exchange, ctx, timing, traced);
+    } catch {
+      return; // a fault of the check: the traffic went through, the report misses this exchange, the proxy goes on
+    }
+    if (typeof later === 'string') return checked();
+    const chained: Promise<void> = later.then(checked, () => undefined).then(() => {
+      if (pending === chained) pending = null;
+    });
+    pending = chained;
   };
   // The pace is counted as each request starts (a monotonic clock), so a throttle knows what came before it even
   // when those answers come later.
@@ -81,7 +123,10 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const server = createServer(limits.serverOptions, (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const pace = path.startsWith('/v1/') ? rate.arrived(path, performance.now()) : null;
-    forward(req, res, target, (exchange) => check(exchange, pace));
+    // With an OpenTelemetry SDK registered, the exchange's span and counts; else null, one check.
+    const traced = traceExchange(req, res, path);
+    if (traced === null) forward(req, res, target, (exchange) => check(exchange, pace, null));
+    else forward(req, res, target, (exchange) => (traced.upstreamEnded(), check(exchange, pace, traced)));
   });
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
@@ -91,7 +136,7 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const port = (server.address() as AddressInfo).port;
   file?.changed();
   const settled = async (): Promise<void> => {
-    await checks;
+    await pending;
     await file?.flush();
   };
   const stop = async (): Promise<void> => {

@@ -1,9 +1,8 @@
-import { operations, RecordValidator, type OperationName } from '@gw/types';
+import { operations, RecordValidator, specSchema, type OperationName } from '@gw/types';
 import { describe, expect, it } from 'vitest';
 import { answerExamples } from '../src/generated/answer-examples.gen.ts';
 import { echoRecord } from '../src/operations/echo.ts';
 import { answeredExactly, fillFromSpec } from '../src/operations/fill-from-spec.ts';
-import { schemaNamed } from '../src/operations/spec-schema.ts';
 
 const validator = new RecordValidator();
 
@@ -21,7 +20,7 @@ const exampleWithField = {
   ...answerExamples.capture,
   capture_orders: [{ ...(answerExamples.capture.capture_orders as Record<string, unknown>[])[0], settlement_date: '2026-01-01' }],
 };
-const sources = (request: Record<string, unknown>) => ({ example: exampleWithField, echo: echoRecord(schemaNamed('CaptureResponse'), request), request: schemaNamed('CaptureRequest') });
+const sources = (request: Record<string, unknown>) => ({ example: exampleWithField, echo: echoRecord(specSchema.named('CaptureResponse'), request), request: specSchema.named('CaptureRequest') });
 
 describe('a stateful answer: members no handler rule decides', () => {
   it('a member the spec added since (no rule for it) is filled in every element from the spec', () => {

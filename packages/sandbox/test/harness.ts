@@ -17,7 +17,7 @@ export function encodeBody(operation: OperationName, record: Record<string, unkn
 export async function signed(operation: OperationName, record: Record<string, unknown>): Promise<Record<string, unknown>> {
   const full = { ...merchant, ...record };
   const message = createSignableMessage({ operation, record: full, body: encodeBody(operation, full) });
-  return { ...full, encryption_data: await signer.sign(message) };
+  return { ...full, encryption_data: signer.sign(message) };
 }
 
 /** What came back over HTTP. */

@@ -25,7 +25,7 @@ describe('card payments (/v1/authorise, card variant)', () => {
     expect(typeof respon.risk_score).toBe('number');
     const { encryption_data, ...unsigned } = respon;
     const message = createSignableMessage({ operation: 'authoriseCard', record: unsigned, body: '' });
-    expect(await signer.verify(message, encryption_data!)).toBe(true);
+    expect(signer.verify(message, encryption_data!)).toBe(true);
     expect(sandbox.state.orders.get(respon.transaction_id!)?.state).toBe('authorised');
   });
 

@@ -62,8 +62,8 @@ describe('a hosted checkout order', () => {
     });
     const record = Object.fromEntries(RETURN_PARAMETERS.map((n) => [n, back.searchParams.get(n)!]));
     const message = createSignableMessage({ operation: 'checkout', record, body: new URLSearchParams(record).toString() });
-    expect(await signer.verify(message, back.searchParams.get('encryption_data')!)).toBe(true);
-    expect(await signer.verify(createSignableMessage({ operation: 'checkout', record: { ...record, result: 'declined' }, body: '' }), back.searchParams.get('encryption_data')!)).toBe(false);
+    expect(signer.verify(message, back.searchParams.get('encryption_data')!)).toBe(true);
+    expect(signer.verify(createSignableMessage({ operation: 'checkout', record: { ...record, result: 'declined' }, body: '' }), back.searchParams.get('encryption_data')!)).toBe(false);
     expect(await paymentStatus(order.orderNo)).toBe(SANDBOX_PAYMENT_STATUS.authorised);
     await sandbox.notificationsIdle();
     expect(notificationsFor(order.transactionId)).toEqual([expect.objectContaining({ order_status: '1', result_info: '0000:Success', card: '411111******1111' })]);

@@ -18,3 +18,6 @@ export { cardDataAliases, isCardDataField, namesCardData, withoutCardData, type 
 export { textOf } from './member-text.ts';
 export { setMember } from './set-member.ts';
 export { optionalPeer } from './optional-peer.ts';
+export { SchemaWalker, type SchemaNode } from './schema/schema-walker.ts';
+export { operationsByPath, specSchema, variantOf } from './schema/spec-schema.ts';
+export { parseTraceparent, serverAttributes, telemetryGate, type TelemetryGate, type TelemetryNow, type TelemetryScope, type TraceParent } from './telemetry-gate.ts';

@@ -1,4 +1,5 @@
-import { specSchemas } from './generated/spec-schemas.gen.ts';
+import { specSchema } from './schema/spec-schema.ts';
+import type { SchemaNode } from './schema/schema-walker.ts';
 
 /** What the spec says may appear at one place of a record: the names it lists and the schemas under each. */
 export interface FieldShape {
@@ -10,29 +11,10 @@ export interface FieldShape {
   readonly open: boolean;
 }
 
-type Schema = Record<string, unknown>;
-const defs = (specSchemas as { $defs: Record<string, Schema> }).$defs;
-
-/** The schema nodes a node stands for: itself and, iteratively, what its `$ref`, `allOf`, `anyOf`, `oneOf` point to. */
-function expand(roots: readonly Schema[]): Schema[] {
-  const out: Schema[] = [];
-  const seen = new Set<Schema>();
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (!node || typeof node !== 'object' || seen.has(node)) continue;
-    seen.add(node);
-    out.push(node);
-    if (typeof node.$ref === 'string') stack.push(defs[node.$ref.split('/').pop() ?? '']!);
-    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[key])) stack.push(...(node[key] as Schema[]));
-  }
-  return out;
-}
-
 const shapes = new Map<string, FieldShape>();
 
 /** A stable key for a set of schema nodes, so each distinct place is built once (the spec is finite, so this ends). */
-function keyOf(nodes: readonly Schema[], ids: Map<Schema, number>): string {
+function keyOf(nodes: readonly SchemaNode[], ids: Map<SchemaNode, number>): string {
   return nodes
     .map((n) => {
       let id = ids.get(n);
@@ -47,11 +29,11 @@ function keyOf(nodes: readonly Schema[], ids: Map<Schema, number>): string {
 export function shapeOf(schemaName: string): FieldShape {
   const known = shapes.get(schemaName);
   if (known) return known;
-  const ids = new Map<Schema, number>();
+  const ids = new Map<SchemaNode, number>();
   const built = new Map<string, { members: Map<string, FieldShape>; items: FieldShape | null; open: boolean }>();
-  const pending: { nodes: Schema[]; shape: { members: Map<string, FieldShape>; items: FieldShape | null; open: boolean } }[] = [];
-  const make = (roots: readonly Schema[]): FieldShape => {
-    const nodes = expand(roots);
+  const pending: { nodes: SchemaNode[]; shape: { members: Map<string, FieldShape>; items: FieldShape | null; open: boolean } }[] = [];
+  const make = (roots: readonly SchemaNode[]): FieldShape => {
+    const nodes = specSchema.expand(roots);
     const key = keyOf(nodes, ids);
     let shape = built.get(key);
     if (!shape) {
@@ -60,17 +42,17 @@ export function shapeOf(schemaName: string): FieldShape {
     }
     return shape;
   };
-  const root = make([defs[schemaName]!]);
+  const root = make([specSchema.named(schemaName)!]);
   while (pending.length > 0) {
     const { nodes, shape } = pending.pop()!;
-    const byName = new Map<string, Schema[]>();
-    const items: Schema[] = [];
+    const byName = new Map<string, SchemaNode[]>();
+    const items: SchemaNode[] = [];
     for (const node of nodes) {
       if (node.additionalProperties !== undefined && node.additionalProperties !== false) shape.open = true;
       if (node.properties && typeof node.properties === 'object') {
-        for (const [name, child] of Object.entries(node.properties as Record<string, Schema>)) byName.set(name, [...(byName.get(name) ?? []), child]);
+        for (const [name, child] of Object.entries(node.properties as Record<string, SchemaNode>)) byName.set(name, [...(byName.get(name) ?? []), child]);
       }
-      if (node.items && typeof node.items === 'object') items.push(node.items as Schema);
+      if (node.items && typeof node.items === 'object') items.push(node.items as SchemaNode);
     }
     for (const [name, children] of byName) shape.members.set(name, make(children));
     if (items.length > 0) shape.items = make(items);

@@ -1,4 +1,4 @@
-import { specSchemas } from '@gw/types';
+import { specSchema, type SchemaNode } from '@gw/types';
 
 /** How one XML element is read and written, derived from the spec's JSON Schema of the record. */
 export type ElementPlan = TextPlan | NumberPlan | RecordPlan;
@@ -23,22 +23,15 @@ export interface RecordPlan {
   readonly emptyAsText: boolean;
 }
 
-type JsonSchema = Readonly<Record<string, unknown>>;
+type JsonSchema = SchemaNode;
 
-const defs = (specSchemas as { $defs?: Record<string, JsonSchema> }).$defs ?? {};
-const REF_PREFIX = '#/$defs/';
-
+/** A node resolved through its `$ref` chain, with the last schema name on the way; a dangling reference is a fault of the spec. */
 function resolve(schema: JsonSchema, where: string): { schema: JsonSchema; name: string | null } {
-  let current = schema;
-  let name: string | null = null;
-  for (let hops = 0; typeof current.$ref === 'string'; hops++) {
-    const ref = current.$ref;
-    const target = ref.startsWith(REF_PREFIX) ? defs[ref.slice(REF_PREFIX.length)] : undefined;
-    if (!target || hops > 32) throw new Error(`@gw/xml-codec: cannot resolve ${ref} at ${where}`);
-    name = ref.slice(REF_PREFIX.length);
-    current = target;
-  }
-  return { schema: current, name };
+  const chain = specSchema.chain(schema);
+  const last = chain[chain.length - 1]!;
+  const dangling = specSchema.refName(last);
+  if (dangling !== null) throw new Error(`@gw/xml-codec: cannot resolve ${String(last.$ref)} at ${where}`);
+  return { schema: last, name: chain.length > 1 ? specSchema.refName(chain[chain.length - 2]!) : null };
 }
 
 function isEmptyStringConst(schema: JsonSchema): boolean {
@@ -81,7 +74,7 @@ function recordPlan(schema: JsonSchema, name: string, where: string): RecordPlan
 
 /** Builds the element plan of a `$defs` schema, e.g. `CardRespon`; throws at load time if the spec lacks it. */
 export function buildRecordPlan(schemaName: string): RecordPlan {
-  const schema = defs[schemaName];
+  const schema = specSchema.named(schemaName);
   if (!schema) throw new Error(`@gw/xml-codec: the spec has no schema ${schemaName}`);
   const plan = planOf(schema, schemaName, schemaName);
   if (plan.kind !== 'record') throw new Error(`@gw/xml-codec: ${schemaName} is not an object schema`);

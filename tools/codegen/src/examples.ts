@@ -1,6 +1,9 @@
 // The values the spec shows for a record: its own examples first, then each member's `example`/`examples` (or those of
 // the schema it refers to), then a value for the member's `format`. One rule for the example files `pnpm generate`
 // writes and for the answer examples the sandbox fills members from.
+// The walker's own source, not the built @gw/types: codegen writes that package's generated files, so it must run on a
+// fresh clone before anything is built. The walker imports nothing generated.
+import { SchemaWalker } from '../../../packages/types/src/schema/schema-walker.ts';
 import type { SpecDocument } from './spec.ts';
 
 type Schema = Record<string, any>;
@@ -44,37 +47,22 @@ export function ownValue(node: Schema | undefined): { value: unknown } | null {
   return null;
 }
 
-/** Reads a document's component schemas; `$ref`s are `#/components/schemas/<name>`. */
+/** Reads a document's component schemas (`$ref`s are `#/components/schemas/<name>`) through the one schema walker. */
 export class SchemaReader {
-  private readonly doc: SpecDocument;
+  private readonly walker: SchemaWalker;
 
   constructor(doc: SpecDocument) {
-    this.doc = doc;
+    this.walker = new SchemaWalker((doc.components?.schemas ?? {}) as Record<string, Schema>, '#/components/schemas/');
   }
 
   /** The schema a node refers to (following `$ref` chains), or the node itself. */
   target(node: Schema | undefined): Schema {
-    let current = node ?? {};
-    for (let hops = 0; typeof current.$ref === 'string' && hops < 32; hops++) {
-      current = this.doc.components?.schemas?.[String(current.$ref).replace('#/components/schemas/', '')] ?? {};
-    }
-    return current;
-  }
-
-  /** The chain a node goes through to its target: the node itself, then each schema its `$ref`s name. */
-  private chain(node: Schema): Schema[] {
-    const out = [node];
-    let current = node;
-    for (let hops = 0; typeof current.$ref === 'string' && hops < 32; hops++) {
-      current = this.doc.components?.schemas?.[String(current.$ref).replace('#/components/schemas/', '')] ?? {};
-      out.push(current);
-    }
-    return out;
+    return this.walker.resolve(node);
   }
 
   /** The value the spec shows for a member: its own, then that of the schemas it refers to, then one for its format. */
   shownValue(node: Schema): { value: unknown } | null {
-    const chain = this.chain(node);
+    const chain = this.walker.chain(node);
     for (const schema of chain) {
       const own = ownValue(schema);
       if (own) return own;
@@ -85,21 +73,12 @@ export class SchemaReader {
 
   /** The members and required names of an object schema, following `$ref` and `allOf`; `anyOf`/`oneOf` take their first branch. */
   objectShape(node: Schema): { properties: Record<string, Schema>; required: Set<string>; isObject: boolean } {
-    const properties: Record<string, Schema> = {};
-    const required = new Set<string>();
-    let isObject = false;
-    const visit = (part: Schema, depth: number): void => {
-      const s = this.target(part);
-      if (depth > MAX_DEPTH) return;
-      if (s.type === 'object' || s.properties) isObject = true;
-      Object.assign(properties, s.properties ?? {});
-      for (const name of s.required ?? []) required.add(name);
-      for (const sub of s.allOf ?? []) visit(sub, depth + 1);
-      const branch = (s.anyOf ?? s.oneOf)?.[0];
-      if (branch) visit(branch, depth + 1);
+    const parts = this.walker.composedOf(node);
+    return {
+      properties: { ...this.walker.membersOf(node) },
+      required: new Set(this.walker.requiredOf(node)),
+      isObject: parts.some((s) => s.type === 'object' || s.properties !== undefined),
     };
-    visit(node, 0);
-    return { properties, required, isObject };
   }
 }
 

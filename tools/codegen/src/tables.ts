@@ -1,3 +1,5 @@
+// The walker's own source, not the built @gw/types: codegen writes that package's generated files (see examples.ts).
+import { SchemaWalker, type SchemaNode } from '../../../packages/types/src/schema/schema-walker.ts';
 import type { SpecDocument } from './spec.ts';
 
 const REQUEST_ENCODINGS = ['json', 'form', 'xml'];
@@ -49,29 +51,15 @@ function bool(where: string, value: unknown): boolean {
   return value;
 }
 
-function resolveRef(doc: SpecDocument, schema: any): any {
-  if (schema?.$ref) {
-    const name = String(schema.$ref).replace('#/components/schemas/', '');
-    return doc.components?.schemas?.[name];
-  }
-  return schema;
+/** The one schema walker over the document's component schemas. */
+function walkerOf(doc: SpecDocument): SchemaWalker {
+  return new SchemaWalker((doc.components?.schemas ?? {}) as Record<string, SchemaNode>, '#/components/schemas/');
 }
 
-// Follows allOf so that a property declared in a base record is found too.
-function findProperty(doc: SpecDocument, schemaName: string, property: string): any {
-  const seen = new Set<any>();
-  const walk = (schema: any): any => {
-    schema = resolveRef(doc, schema);
-    if (!schema || seen.has(schema)) return undefined;
-    seen.add(schema);
-    if (schema.properties?.[property]) return schema.properties[property];
-    for (const part of schema.allOf ?? []) {
-      const found = walk(part);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return walk({ $ref: `#/components/schemas/${schemaName}` });
+// A member of a component schema, wherever the schema declares it (its allOf parts included), or undefined.
+function findProperty(doc: SpecDocument, schemaName: string, property: string): SchemaNode | undefined {
+  const walker = walkerOf(doc);
+  return walker.membersOf(walker.named(schemaName))[property];
 }
 
 /** An operation's `x-gw-refusal` (or null without one): each field it names is a member of a variant's response. */
@@ -112,8 +100,9 @@ export function buildOperationRows(doc: SpecDocument): OperationRow[] {
       if (batch) {
         const bwhere = `${where}.x-gw-batch`;
         if (!Number.isInteger(batch.limit) || batch.limit < 1) fail(bwhere, 'limit must be a positive integer');
-        const arraySchema = resolveRef(doc, findProperty(doc, variant.request, batch.array));
-        if (!arraySchema) fail(bwhere, `${variant.request} has no member ${batch.array}`);
+        const member = findProperty(doc, variant.request, batch.array);
+        if (!member) fail(bwhere, `${variant.request} has no member ${batch.array}`);
+        const arraySchema = walkerOf(doc).resolve(member);
         if (batch.separator == null && arraySchema.maxItems !== batch.limit) {
           fail(bwhere, `${variant.request}.${batch.array} maxItems (${arraySchema.maxItems}) differs from limit ${batch.limit}`);
         }

@@ -100,8 +100,8 @@ export type InputDifference =
 /**
  * The identity of a batch's input as it is read, order by order in input order. While it reads what the store
  * recorded, it checks each recorded range as its last order is read (the orders of the range are kept meanwhile, to
- * name the one that differs); `verified` resolves once every recorded range matched (and, for an input taken in whole,
- * once the input ended with exactly its orders), or rejects with where the input first differs. Past the recorded
+ * name the one that differs); `verified` resolves true once every recorded range matched (and, for an input taken in
+ * whole, once the input ended with exactly its orders), or false once it differs (where: from `take` and `end`). Past the recorded
  * ranges it records new ones: `cut` gives the range read since the last cut, written with each intake write.
  */
 export class InputDigest {
@@ -119,20 +119,17 @@ export class InputDigest {
   readonly #digests: string[] = [];
   #ended = false;
   #settled = false;
-  readonly verified: Promise<void>;
+  readonly verified: Promise<boolean>;
   #settle!: (difference: InputDifference | null) => void;
 
   constructor(recorded: RecordedInput) {
     this.#recorded = recorded;
-    this.verified = new Promise<void>((resolve, reject) => {
+    this.verified = new Promise<boolean>((resolve) => {
       this.#settle = (difference) => {
         this.#settled = true;
-        if (difference === null) resolve();
-        else reject(difference);
+        resolve(difference === null);
       };
     });
-    // Not awaited by everyone (a run that fails first): a difference is reported through `take` and `end` too.
-    this.verified.catch(() => {});
     if (!this.#checking && recorded.total === null) this.#settle(null);
   }
 

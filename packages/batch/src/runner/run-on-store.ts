@@ -202,14 +202,11 @@ async function intakeAndCheck(store: ChunkStore, settings: ResolvedBatchSettings
 }
 
 /** True once the input is found the batch's own; false when it is not (the intake throws why) or the run stops first. */
-function checkedOrStopped(verified: Promise<void>, signal: AbortSignal): Promise<boolean> {
+function checkedOrStopped(verified: Promise<boolean>, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const stopped = (): void => resolve(false);
     signal.addEventListener('abort', stopped, { once: true });
-    verified.then(
-      () => resolve(true),
-      () => resolve(false),
-    ).finally(() => signal.removeEventListener('abort', stopped));
+    void verified.then(resolve).finally(() => signal.removeEventListener('abort', stopped));
   });
 }

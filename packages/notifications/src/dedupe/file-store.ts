@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createMemoryDedupeStore } from './memory-store.ts';
-import type { DedupeStore } from './store.ts';
+import type { SyncDedupeStore } from './store.ts';
 
 /**
  * An id as one line of the file: as it is when reading it back gives it exactly; otherwise (spaces or a line break at
@@ -31,7 +31,7 @@ export function idOfLine(line: string): string {
  * memory: do not share the file between processes. A write that fails (ENOSPC on a full disk) throws and leaves no
  * part of its line behind.
  */
-export function createFileDedupeStore(path: string): DedupeStore {
+export function createFileDedupeStore(path: string): SyncDedupeStore {
   const memory = createMemoryDedupeStore({ maxEntries: Number.MAX_SAFE_INTEGER });
   if (existsSync(path)) {
     const bytes = readFileSync(path);

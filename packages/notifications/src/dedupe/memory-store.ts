@@ -1,4 +1,4 @@
-import type { ClaimResult, DedupeStore } from './store.ts';
+import type { ClaimResult, SyncDedupeStore } from './store.ts';
 
 /** Options of `createMemoryDedupeStore`. */
 export interface MemoryDedupeStoreOptions {
@@ -12,7 +12,7 @@ export interface MemoryDedupeStoreOptions {
 const DONE = -1;
 
 /** The default store: one process's memory. Handled ids are lost on restart; use a shared store for several processes. */
-export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): DedupeStore {
+export function createMemoryDedupeStore(options: MemoryDedupeStoreOptions = {}): SyncDedupeStore {
   const maxEntries = options.maxEntries ?? 100_000;
   const now = options.now ?? Date.now;
   // One map for claims and handled ids: a claim and its commit each look the id up once and set it once.

@@ -26,3 +26,10 @@ export interface DedupeStore {
   /** Gives a claim back after the handler failed, so a later delivery runs it. */
   release(id: string): void | Promise<void>;
 }
+
+/** A DedupeStore that answers at once (the memory and file stores): nothing of it needs awaiting. */
+export interface SyncDedupeStore extends DedupeStore {
+  claim(id: string, leaseMs: number): ClaimResult;
+  commit(id: string): void;
+  release(id: string): void;
+}

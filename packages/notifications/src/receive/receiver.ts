@@ -5,6 +5,7 @@ import type { DecodeInput } from '../format/format.ts';
 import { createMemoryDedupeStore } from '../dedupe/memory-store.ts';
 import type { DedupeStore } from '../dedupe/store.ts';
 import { answerFor, type ReceiverAnswer } from './answer.ts';
+import { endDelivery, startDelivery, withinDelivery, type DeliveryRequest, type TracedDelivery } from './delivery-telemetry.ts';
 import { HandledIds } from './handled-ids.ts';
 import { readFetchBody } from './read-fetch-body.ts';
 import { readNodeBody } from './read-node-body.ts';
@@ -25,6 +26,11 @@ export interface ReceiverOptions<Context = void> extends VerifyOptions {
    * (`NotificationNotRecordedError`, answered 2xx): for your logs; the error never holds the body.
    */
   readonly onError?: (error: unknown, answer: ReceiverAnswer) => void;
+  /**
+   * The route the receiver is mounted at (`/hooks/gw`), for telemetry: `http.route` and the span name `POST <route>`.
+   * Default none: the span is named by the method alone (`POST`), as the HTTP conventions ask when the route is unknown.
+   */
+  readonly route?: string;
 }
 
 /** A receiver: one core `handle` and adapters for node:http and WHATWG `Request`. */
@@ -62,6 +68,26 @@ async function runOnce<Context>(event: NotificationEvent, context: Context, opti
   return answerFor('processed', event, (isThenable(recorded) ? await recorded : recorded) ?? undefined);
 }
 
+/** Runs a delivery inside its span and ends it with the answer (or the error that escaped). */
+async function runTraced(delivery: TracedDelivery, overHttp: boolean, run: () => Promise<ReceiverAnswer>): Promise<ReceiverAnswer> {
+  let answer: ReceiverAnswer;
+  try {
+    answer = await withinDelivery(delivery, run);
+  } catch (error) {
+    endDelivery(delivery, answerFor('failed', undefined, error), overHttp);
+    throw error;
+  }
+  endDelivery(delivery, answer, overHttp);
+  return answer;
+}
+
+/** The path of a request target, without its query (which may carry anything). */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
+}
+
 /** Builds a receiver; checks the options at once (`GW_CONFIG` listing every problem). */
 export function createNotificationReceiver<Context = void>(options: ReceiverOptions<Context>): NotificationReceiver<Context> {
   const settings = verifySettings(options, typeof options?.onEvent === 'function' ? [] : ['onEvent must be a function (event) => void | Promise<void>']);
@@ -77,34 +103,44 @@ export function createNotificationReceiver<Context = void>(options: ReceiverOpti
     }
     return answer;
   };
+  // One delivery from its raw bytes to its answer, untraced: `handle`, `node` and `fetch` trace around it.
+  const deliver = async (input: DecodeInput, context: Context): Promise<ReceiverAnswer> => {
+    let event: NotificationEvent;
+    try {
+      const verified = verifyNotificationNow(input, settings);
+      event = isThenable(verified) ? await verified : verified;
+    } catch (error) {
+      if (error instanceof NotificationRefusedError) return report(answerFor('refused', undefined, error));
+      throw error;
+    }
+    return report(await runOnce(event, context, options, store, handled, leaseMs));
+  };
+  // Over HTTP: the body is read, then delivered; a failure of either is answered (refused, or failed).
+  const deliverHttp = async (read: () => Promise<DecodeInput>): Promise<ReceiverAnswer> => {
+    try {
+      return await deliver(await read(), undefined as Context);
+    } catch (error) {
+      return report(error instanceof NotificationRefusedError ? answerFor('refused', undefined, error) : answerFor('failed', undefined, error));
+    }
+  };
+  // With an SDK registered, a delivery runs inside its SERVER span; without one, this is the one check it makes.
+  const traced = (request: (() => DeliveryRequest) | null, run: () => Promise<ReceiverAnswer>): Promise<ReceiverAnswer> => {
+    const delivery = startDelivery(request, options.route);
+    return delivery === null ? run() : runTraced(delivery, request !== null, run);
+  };
   const receiver: NotificationReceiver<Context> = {
-    async handle(input, context) {
-      let event: NotificationEvent;
-      try {
-        const verified = verifyNotificationNow(input, settings);
-        event = isThenable(verified) ? await verified : verified;
-      } catch (error) {
-        if (error instanceof NotificationRefusedError) return report(answerFor('refused', undefined, error));
-        throw error;
-      }
-      return report(await runOnce(event, context, options, store, handled, leaseMs));
-    },
+    handle: (input, context) => traced(null, () => deliver(input, context)),
     async node(req, res) {
-      let answer: ReceiverAnswer;
-      try {
-        answer = await receiver.handle({ body: await readNodeBody(req, settings.maxBodyBytes), headers: req.headers }, undefined as Context);
-      } catch (error) {
-        answer = report(error instanceof NotificationRefusedError ? answerFor('refused', undefined, error) : answerFor('failed', undefined, error));
-      }
+      const request = () => ({ method: req.method ?? 'POST', path: pathOf(req.url), host: req.headers.host, headers: req.headers });
+      const answer = await traced(request, () => deliverHttp(async () => ({ body: await readNodeBody(req, settings.maxBodyBytes), headers: req.headers })));
       res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     },
     async fetch(request) {
-      let answer: ReceiverAnswer;
-      try {
-        answer = await receiver.handle({ body: await readFetchBody(request, settings.maxBodyBytes), headers: request.headers }, undefined as Context);
-      } catch (error) {
-        answer = report(error instanceof NotificationRefusedError ? answerFor('refused', undefined, error) : answerFor('failed', undefined, error));
-      }
+      const facts = () => {
+        const url = new URL(request.url);
+        return { method: request.method, path: url.pathname, host: url.host, headers: request.headers };
+      };
+      const answer = await traced(facts, () => deliverHttp(async () => ({ body: await readFetchBody(request, settings.maxBodyBytes), headers: request.headers })));
       return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
     },
   };

@@ -1,9 +1,9 @@
-import { checkResponseSignature } from '@gw/client';
+import { checkResponseSignature, type ResponseSignatureCheck } from '@gw/client';
 import type { Verifier } from '@gw/signer-interface';
-import { RecordValidator, type OperationSpec } from '@gw/types';
+import { operationsByPath, RecordValidator, variantOf, type OperationSpec } from '@gw/types';
 import type { DriftRecorder } from '../report/drift-recorder.ts';
 import { checkBatchEcho } from './batch-echo.ts';
-import { decodeAnswer, decodeRequest, nameOf, VARIANTS_BY_PATH, type WireForm } from './decode.ts';
+import { decodeAnswer, decodeRequest, nameOf, type WireForm } from './decode.ts';
 import { pathShape } from '../redact/report-redaction.ts';
 import { shapeOf } from './example.ts';
 import type { Exchange, ExchangeTiming } from './exchange.ts';
@@ -36,8 +36,7 @@ interface CheckedRequest {
 }
 
 function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ctx: CheckContext): CheckedRequest {
-  const fallback = variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
-  if (!exchange.requestBody) return { op: fallback, record: null };
+  if (!exchange.requestBody) return { op: variantOf(variants, null), record: null };
   const decoded = decodeRequest(variants, exchange.requestContentType, exchange.requestBody);
   const operation = decoded.op.name;
   if ('failure' in decoded) {
@@ -52,16 +51,25 @@ function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ct
   return { op: decoded.op, record: decoded.record };
 }
 
-async function checkSignature(op: OperationSpec, record: Record<string, unknown>, ctx: CheckContext): Promise<void> {
+/**
+ * Verifies an answer's signature, when a verifier was given: at once with a synchronous verifier (no promise on the
+ * proxy's every exchange), or once an asynchronous one answers.
+ */
+function checkSignature(op: OperationSpec, record: Record<string, unknown>, ctx: CheckContext): void | Promise<void> {
   if (!ctx.verifier) return;
-  const verdict = await checkResponseSignature(nameOf(op), record, ctx.verifier);
+  const verdict = checkResponseSignature(nameOf(op), record, ctx.verifier);
+  if (typeof verdict === 'string') return recordSignatureVerdict(op, record, verdict, ctx.recorder);
+  return verdict.then((v) => recordSignatureVerdict(op, record, v, ctx.recorder));
+}
+
+function recordSignatureVerdict(op: OperationSpec, record: Record<string, unknown>, verdict: ResponseSignatureCheck, recorder: DriftRecorder): void {
   if (verdict !== 'mismatch' && verdict !== 'missing') return;
   const signature = typeof record.encryption_data === 'string' ? record.encryption_data : '';
   const message = verdict === 'missing' ? 'absent, though the spec says this answer is signed' : 'does not verify with the configured verifier (the signing rule or the secret differs)';
-  ctx.recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
+  recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
 }
 
-async function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
+function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): string | Promise<string> {
   const { recorder } = ctx;
   const operation = op.name;
   recorder.answerSeen(operation, exchange.status, mediaType(exchange.responseContentType));
@@ -69,29 +77,30 @@ async function checkAnswer(exchange: Exchange, { op, record: request }: CheckedR
   const throttle = throttleOf(exchange, timing.answeredAt);
   if (throttle) {
     recorder.throttleSeen(operation, throttle, timing.pace);
-    return;
+    return operation;
   }
   // UNKNOWNS U49: the spec shows HTTP 200 only; any other status is drift, and its body is not read.
   if (exchange.status !== 200) {
     recorder.drift({ operation, side: 'response', kind: 'status', path: '', message: `HTTP ${exchange.status}; the spec shows 200 only`, example: String(exchange.status), seenType: null });
-    return;
+    return operation;
   }
   if (mediaType(exchange.responseContentType) !== op.responseMediaType) {
     recorder.drift({ operation, side: 'response', kind: 'content-type', path: '', message: `Content-Type ${mediaType(exchange.responseContentType) || '(none)'}; the spec shows ${op.responseMediaType}`, example: mediaType(exchange.responseContentType), seenType: null });
   }
-  if (!exchange.responseBody) return;
+  if (!exchange.responseBody) return operation;
   let record: Record<string, unknown>;
   try {
     record = decodeAnswer(op, exchange.responseBody, ctx.maxInputBytes);
   } catch (error) {
     recorder.drift({ operation, side: 'response', kind: 'undecodable', path: '', message: `not readable as ${op.responseEncoding}: ${shapeOfDigits(error)}`, example: '', seenType: null });
-    return;
+    return operation;
   }
   recorder.observations(operation).answers += 1;
   // The one rule of answer drift, shared with the client's `answers` policy.
   for (const problem of ctx.validator.responseProblems(nameOf(op), record)) recorder.drift(problemDrift(operation, 'response', record, problem));
   walkAnswer(op, record, recorder, checkBatchEcho(op, request, record, recorder));
-  await checkSignature(op, record, ctx);
+  const signed = checkSignature(op, record, ctx);
+  return signed ? signed.then(() => operation) : operation;
 }
 
 /** A decoding error's message with any digit run shaped (it might quote a value). */
@@ -102,17 +111,18 @@ function shapeOfDigits(error: unknown): string {
 
 /**
  * Checks one exchange against the spec and records what it found (a throttle as an observation, UNKNOWNS U50); never
- * throws for what the traffic holds.
+ * throws for what the traffic holds. Done when it returns, unless the verifier is asynchronous: then when the promise
+ * it returns settles. The operation the exchange is (an unknown path by its shape).
  */
-export async function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): Promise<void> {
+export function checkExchange(exchange: Exchange, ctx: CheckContext, timing: ExchangeTiming): string | Promise<string> {
   const path = exchange.path;
-  const variants = VARIANTS_BY_PATH.get(path);
+  const variants = operationsByPath.get(path);
   ctx.recorder.exchange(exchange.requestBody !== null && exchange.responseBody !== null);
   if (!variants) {
     // Reported by its shape (`/v1/cards/{digits}`): a path the spec does not know may carry anything.
     const shape = pathShape(path);
     ctx.recorder.drift({ operation: shape, side: 'request', kind: 'unknown-path', path: '', message: `no operation of the spec at ${shape}`, example: pathShape(exchange.method), seenType: null });
-    return;
+    return shape;
   }
-  await checkAnswer(exchange, checkRequest(exchange, variants, ctx), ctx, timing);
+  return checkAnswer(exchange, checkRequest(exchange, variants, ctx), ctx, timing);
 }

@@ -1,5 +1,5 @@
 // Both sides decoded by gw's own codecs, by the operation's declared encoding (UNKNOWNS U31-U33).
-import { operations, type OperationName, type OperationSpec } from '@gw/types';
+import { operations, variantOf, type OperationName, type OperationSpec } from '@gw/types';
 import { decodeAlternativeRespon, decodeCancelSubscription, decodeCardRespon, decodeCheckoutPage } from '@gw/xml-codec';
 
 /** The wire form a body was read as. */
@@ -7,13 +7,6 @@ export type WireForm = 'json' | 'form' | 'xml' | 'html';
 
 /** A decoded request: the variant it selects, its record and the form it came in; or why it could not be read. */
 export type DecodedRequest = { readonly op: OperationSpec; readonly record: Record<string, unknown>; readonly form: WireForm } | { readonly op: OperationSpec; readonly failure: string };
-
-/** The operations served at each path (authorise has two variants, UNKNOWNS U34). */
-export const VARIANTS_BY_PATH: ReadonlyMap<string, readonly OperationSpec[]> = (() => {
-  const byPath = new Map<string, OperationSpec[]>();
-  for (const op of Object.values(operations) as OperationSpec[]) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
-  return byPath;
-})();
 
 function parseJsonObject(text: string): Record<string, unknown> | null {
   try {
@@ -58,11 +51,10 @@ function readRecord(declared: OperationSpec, contentType: string, text: string):
 
 /** Decodes a request body and selects the operation variant it is (the one whose `selectWhenPresent` member it has). */
 export function decodeRequest(variants: readonly OperationSpec[], contentType: string, body: Buffer): DecodedRequest {
-  const fallback = variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
+  const fallback = variantOf(variants, null);
   const read = readRecord(fallback, contentType, body.toString('utf8'));
   if (typeof read === 'string') return { op: fallback, failure: read };
-  const op = variants.find((v) => v.selectWhenPresent && Object.hasOwn(read.record, v.selectWhenPresent)) ?? fallback;
-  return { op, ...read };
+  return { op: variantOf(variants, read.record), ...read };
 }
 
 const RESPON_DECODERS: Readonly<Record<string, typeof decodeCardRespon>> = { CardRespon: decodeCardRespon, AlternativeRespon: decodeAlternativeRespon };

@@ -47,6 +47,8 @@ export class DriftRecorder {
   #now: () => Date;
   readonly #children = new Map<string, Set<string>>();
   readonly #records = new Map<string, number>();
+  /** Told of each finding (redacted) while set: the exchange being checked, for its telemetry; else null. */
+  onFinding: ((finding: DriftFinding) => void) | null = null;
 
   constructor(upstream: string, signaturesChecked: boolean, now: () => Date = () => new Date()) {
     this.#now = now;
@@ -70,6 +72,7 @@ export class DriftRecorder {
   /** Records a finding: a new entry the first time, else one more on its count. */
   drift(raw: DriftFinding): void {
     const finding = redactFinding(raw);
+    this.onFinding?.(finding);
     const key = `${finding.operation}|${finding.side}|${finding.kind}|${finding.path}`;
     const at = this.#now().toISOString();
     const entry = this.#entries.get(key);

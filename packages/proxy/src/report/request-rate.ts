@@ -1,5 +1,5 @@
 import type { RequestPace } from '../check/exchange.ts';
-import { VARIANTS_BY_PATH } from '../check/decode.ts';
+import { operationsByPath } from '@gw/types';
 
 const WINDOW_MS = 1000;
 
@@ -33,7 +33,7 @@ export class RequestRate {
   arrived(path: string, at: number): RequestPace {
     const all = this.#all.add(at);
     // Only the spec's paths get a window of their own, so a caller sending to any path cannot grow the map.
-    if (!VARIANTS_BY_PATH.has(path)) return { operation: 1, all };
+    if (!operationsByPath.has(path)) return { operation: 1, all };
     let window = this.#byPath.get(path);
     if (!window) this.#byPath.set(path, (window = new Window()));
     return { operation: window.add(at), all };

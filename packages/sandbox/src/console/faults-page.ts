@@ -1,6 +1,6 @@
 import type { ControlDeps } from '../control/control-deps.ts';
+import { operationsByPath } from '@gw/types';
 import { INJECTABLE_FAULT_KINDS } from '../control/fault-rules.ts';
-import { VARIANTS_BY_PATH } from '../server/routes.ts';
 import { html, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
 import { listTable, type ListColumn } from './list-table.ts';
@@ -28,7 +28,7 @@ function inForce(deps: ControlDeps): SafeHtml {
 
 /** Fault switches: rules in force, queued one-shot faults, answer drift in force, and forms to switch faults on and off. */
 export function faultsPage(deps: ControlDeps, notice: string | null): string {
-  const paths = ['*', ...VARIANTS_BY_PATH.keys()];
+  const paths = ['*', ...operationsByPath.keys()];
   const pathOptions = paths.map((p) => html`<option value="${p}">${p === '*' ? '* (every operation)' : p}</option>`);
   const kindOptions = INJECTABLE_FAULT_KINDS.map((k) => html`<option value="${k}">${k}: ${FAULT_LABELS[k]}</option>`);
   const rules = Object.entries(deps.faults.rules).map(([path, rule]) => [path, Object.entries(rule).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ')]);

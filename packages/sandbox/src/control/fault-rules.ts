@@ -1,6 +1,6 @@
 // Checks fault rules and one-shot faults given as JSON (control API, console, `gw sandbox --faults`): every problem at once.
+import { operationsByPath } from '@gw/types';
 import type { FaultKind, FaultRule, FaultRules, InjectableFaultKind } from '../faults.ts';
-import { VARIANTS_BY_PATH } from '../server/routes.ts';
 
 /** One problem of a fault rule set: where (`"/v1/capture".http5xx`) and what. */
 export interface FaultRuleProblem {
@@ -15,8 +15,8 @@ export const FAULT_KINDS: readonly FaultKind[] = ['reset-before', 'reset-after',
 export const INJECTABLE_FAULT_KINDS: readonly InjectableFaultKind[] = ['reset-before', 'reset-after', 'http-5xx', 'http-429', 'duplicate-notification'];
 
 function pathProblem(path: string, where: string): FaultRuleProblem | null {
-  if (path === '*' || VARIANTS_BY_PATH.has(path)) return null;
-  return { path: where, message: `is not a /v1 operation path or '*' (known: ${[...VARIANTS_BY_PATH.keys()].join(', ')})` };
+  if (path === '*' || operationsByPath.has(path)) return null;
+  return { path: where, message: `is not a /v1 operation path or '*' (known: ${[...operationsByPath.keys()].join(', ')})` };
 }
 
 function latencyProblems(value: unknown, where: string): FaultRuleProblem[] {
@@ -67,7 +67,7 @@ export interface InjectedFault {
 export function injectedFault(value: Record<string, unknown>): { fault: InjectedFault | null; problems: FaultRuleProblem[] } {
   const problems: FaultRuleProblem[] = [];
   const path = typeof value.path === 'string' ? value.path : '';
-  if (path === '*' || !VARIANTS_BY_PATH.has(path)) problems.push({ path: '/path', message: `must be a /v1 operation path (known: ${[...VARIANTS_BY_PATH.keys()].join(', ')})` });
+  if (path === '*' || !operationsByPath.has(path)) problems.push({ path: '/path', message: `must be a /v1 operation path (known: ${[...operationsByPath.keys()].join(', ')})` });
   const kind = value.kind as InjectableFaultKind;
   if (!INJECTABLE_FAULT_KINDS.includes(kind)) problems.push({ path: '/kind', message: `must be one of ${INJECTABLE_FAULT_KINDS.join(', ')}` });
   const times = value.times === undefined ? 1 : value.times;

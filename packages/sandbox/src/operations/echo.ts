@@ -1,7 +1,6 @@
 // §2.6: an answer's members that the request carries too are the request's values (card data and the signature never).
-import { secretFields } from '@gw/types';
+import { secretFields, specSchema, type SchemaNode } from '@gw/types';
 import type { WireRecord } from '../context.ts';
-import { membersOf, resolve, typeOf, type Schema } from './spec-schema.ts';
 
 const SECRET = new Set<string>(secretFields);
 // Filled by the sandbox's signing step, never taken from the request.
@@ -11,32 +10,32 @@ const MAX_DEPTH = 16;
 /** A member of an answer's schema that may be echoed: its name, its schema and that schema's type. */
 interface Echoable {
   readonly name: string;
-  readonly node: Schema;
+  readonly node: SchemaNode;
   readonly type: string | undefined;
 }
 
 // Worked out once per schema (the spec's schemas never change), not for every request.
-const ECHOABLE = new WeakMap<Schema, readonly Echoable[]>();
+const ECHOABLE = new WeakMap<SchemaNode, readonly Echoable[]>();
 
 /** The members of `schema` that may be echoed (not card data, not the signature). */
-function echoableMembers(schema: Schema): readonly Echoable[] {
-  const target = resolve(schema);
+function echoableMembers(schema: SchemaNode | undefined): readonly Echoable[] {
+  const target = specSchema.resolve(schema);
   let members = ECHOABLE.get(target);
   if (!members) {
-    members = Object.entries(membersOf(target))
+    members = Object.entries(specSchema.membersOf(target))
       .filter(([name]) => !NOT_ECHOED.has(name) && !SECRET.has(name))
-      .map(([name, node]) => ({ name, node, type: typeOf(node) }));
+      .map(([name, node]) => ({ name, node, type: specSchema.typeOf(node) }));
     ECHOABLE.set(target, members);
   }
   return members;
 }
 
 /** The request's own value for a member of the answer, undefined where it carries none of that type. */
-function echoed(node: Schema, type: string | undefined, echo: unknown, depth: number): unknown {
+function echoed(node: SchemaNode, type: string | undefined, echo: unknown, depth: number): unknown {
   if (type === 'array') {
     if (!Array.isArray(echo)) return undefined;
-    const items = resolve(node).items ?? {};
-    const itemType = typeOf(items);
+    const items = specSchema.resolve(node).items ?? {};
+    const itemType = specSchema.typeOf(items);
     return echo.map((element) => echoed(items, itemType, element, depth + 1)).filter((element) => element !== undefined);
   }
   if (type === 'object') return depth > MAX_DEPTH || echo === null || typeof echo !== 'object' || Array.isArray(echo) ? undefined : echoRecord(node, echo as WireRecord, depth + 1);
@@ -44,8 +43,8 @@ function echoed(node: Schema, type: string | undefined, echo: unknown, depth: nu
   return undefined;
 }
 
-/** The members of `schema` (an answer's) that `request` carries with a value of the member's type, copied from it. */
-export function echoRecord(schema: Schema, request: WireRecord, depth = 0): WireRecord {
+/** The members of `schema` (an answer's; none when absent) that `request` carries with a value of the member's type, copied from it. */
+export function echoRecord(schema: SchemaNode | undefined, request: WireRecord, depth = 0): WireRecord {
   const out: WireRecord = {};
   for (const { name, node, type } of echoableMembers(schema)) {
     if (!Object.hasOwn(request, name)) continue;

@@ -1,7 +1,7 @@
 // The members of an answer that no handler rule decides: echoed from the request, or the values the spec shows
 // (UNKNOWNS U53).
 import type { WireRecord } from '../context.ts';
-import { membersOf, resolve, type Schema } from './spec-schema.ts';
+import { specSchema, type SchemaNode } from '@gw/types';
 
 /** Records a handler answered in full: nothing is added to them. */
 const EXACT = new WeakSet<object>();
@@ -22,7 +22,7 @@ export interface FillSources {
    * The request's schema at this level: a member it has is the request's to carry, so when the request left it out
    * the answer leaves it out too (never an example value in its place). None for an operation without a handler.
    */
-  readonly request?: Schema | undefined;
+  readonly request?: SchemaNode | undefined;
 }
 
 function isRecord(value: unknown): value is WireRecord {
@@ -33,11 +33,11 @@ function recordOrNone(value: unknown): WireRecord | undefined {
   return isRecord(value) ? value : undefined;
 }
 
-function fillValue(value: unknown, example: unknown, echo: unknown, request: Schema | undefined): unknown {
+function fillValue(value: unknown, example: unknown, echo: unknown, request: SchemaNode | undefined): unknown {
   if (isRecord(value)) return fillFromSpec(value, { example: recordOrNone(example), echo: recordOrNone(echo), request });
   if (!Array.isArray(value)) return value;
   const first = Array.isArray(example) ? example[0] : undefined;
-  const items = request ? resolve(request).items : undefined;
+  const items = request ? specSchema.resolve(request).items : undefined;
   return value.map((element, i) => fillValue(element, first, Array.isArray(echo) ? echo[i] : undefined, items));
 }
 
@@ -49,7 +49,7 @@ function fillValue(value: unknown, example: unknown, echo: unknown, request: Sch
  */
 export function fillFromSpec(answer: WireRecord, sources: FillSources): WireRecord {
   const { example, echo, request } = sources;
-  const requestMembers = request ? membersOf(request) : undefined;
+  const requestMembers = request ? specSchema.membersOf(request) : undefined;
   const out: WireRecord = {};
   for (const name of Object.keys(answer)) {
     const value = answer[name];

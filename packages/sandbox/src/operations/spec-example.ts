@@ -1,10 +1,9 @@
 // UNKNOWNS U53: the answer of an operation the sandbox has no stateful handler for, built from the spec alone.
-import type { OperationName, OperationSpec } from '@gw/types';
+import { specSchema, type OperationName, type OperationSpec } from '@gw/types';
 import type { WireRecord } from '../context.ts';
 import { answerExamples } from '../generated/answer-examples.gen.ts';
 import { echoRecord } from './echo.ts';
 import { fillFromSpec } from './fill-from-spec.ts';
-import { schemaNamed } from './spec-schema.ts';
 
 /**
  * The answer to an operation the sandbox keeps no state for (UNKNOWNS U53): the members of its response schema the
@@ -13,5 +12,5 @@ import { schemaNamed } from './spec-schema.ts';
  * sandbox signs it like every other answer.
  */
 export function specExampleAnswer(op: OperationSpec, request: WireRecord): WireRecord {
-  return fillFromSpec({}, { example: answerExamples[op.name as OperationName], echo: echoRecord(schemaNamed(op.responseSchema), request) });
+  return fillFromSpec({}, { example: answerExamples[op.name as OperationName], echo: echoRecord(specSchema.named(op.responseSchema), request) });
 }

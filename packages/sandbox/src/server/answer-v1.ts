@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationSpec } from '@gw/types';
 import { SandboxHttpError } from '../errors.ts';
 import { errorResponse, type EncodedResponse } from '../wire/body.ts';
+import { traceExchange } from './exchange-span.ts';
 import { recordInternalError } from './internal-error.ts';
 import { readBody } from './read-body.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
@@ -24,10 +25,13 @@ function errorAnswer(parts: SandboxParts, res: ServerResponse, error: unknown): 
 /** Answers a POST to a /v1 path: reads its body, applies the route's faults around the steps, then sends the answer. */
 export async function answerV1(parts: SandboxParts, req: IncomingMessage, res: ServerResponse, path: string, variants: readonly OperationSpec[]): Promise<void> {
   const fault = parts.faults.decide(path);
+  // With an OpenTelemetry SDK registered, a SERVER span (ended when the connection is done); else null, one check.
+  const traced = traceExchange(req, res, path, variants, fault);
   // The body is read first, then the latency (the gateway's processing time) passes: a request the sandbox has
   // received is processed even if its client has gone meanwhile (killed, or gave up), as a real gateway's would be.
   const body = await readBody(req, parts.bodyLimits).catch((error: unknown) => error as Error);
   const call = new V1Call(req, path, parts.clock(), variants, fault.duplicateNotification);
+  if (traced !== null) traced.call = call;
   // A throttle refuses at the gateway's edge, at once: the http429 fault, or the quota (a null check when it is off).
   const throttled = fault.kind === 'http-429' ? throttledByFault(parts, call, body, res, fault.retryAfterSeconds) : parts.throttle.quota === null ? null : admitV1(parts, call, body, res);
   if (throttled !== null) return sendAnswer(parts.keeper, res, throttled, null);

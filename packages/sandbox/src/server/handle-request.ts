@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { operationsByPath } from '@gw/types';
 import { isControlPath, serveControl } from '../control/serve.ts';
 import { isShopperPath, serveShopperPage } from '../pages/shopper-routes.ts';
 import { errorResponse } from '../wire/body.ts';
 import { hostRefusal } from './allowed-hosts.ts';
 import { answerV1 } from './answer-v1.ts';
 import { answerInternalError } from './internal-error.ts';
-import { VARIANTS_BY_PATH } from './routes.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 import { writeResponse } from './write-response.ts';
 
@@ -29,7 +29,7 @@ export function handleRequest(parts: SandboxParts, req: IncomingMessage, res: Se
     if (isShopperPath(path)) return serveShopperPage(parts.deps, parts.keeper, req, res, path, parts.limits.bodyTimeoutMs);
     if (parts.control && isControlPath(path)) return serveControl(parts.control, req, res);
   }
-  const variants = VARIANTS_BY_PATH.get(path);
+  const variants = operationsByPath.get(path);
   if (!variants) return void setImmediate(writeResponse, res, errorResponse(404, `no operation at ${path}`));
   if (req.method !== 'POST') return void setImmediate(writeResponse, res, errorResponse(405, `${path} takes POST only`));
   return answerV1(parts, req, res, path, variants);

@@ -1,10 +1,9 @@
 // Which handler answers which path, and which variant of a path a record is (UNKNOWNS U34).
-import { operations, type OperationName, type OperationSpec } from '@gw/types';
+import { operations, specSchema, type OperationName, type OperationSpec } from '@gw/types';
 import type { HandlerContext, WireRecord } from '../context.ts';
 import { answerExamples } from '../generated/answer-examples.gen.ts';
 import { echoRecord } from '../operations/echo.ts';
 import { fillFromSpec } from '../operations/fill-from-spec.ts';
-import { schemaNamed } from '../operations/spec-schema.ts';
 import { runOrderBatch } from '../operations/orders.ts';
 import { authoriseAlternative, authoriseCard, checkout } from '../operations/payments.ts';
 import { payout } from '../operations/payout.ts';
@@ -34,7 +33,7 @@ const STATEFUL = {
 function withSpecValues(op: OperationSpec, handler: Handler): Handler {
   if (op.responseEncoding === 'html') return handler;
   const example = answerExamples[op.name as OperationName];
-  const [response, request] = [schemaNamed(op.responseSchema), schemaNamed(op.requestSchema)];
+  const [response, request] = [specSchema.named(op.responseSchema), specSchema.named(op.requestSchema)];
   return (record, ctx) => {
     const answer = handler(record, ctx);
     return answer === null ? null : fillFromSpec(answer, { example, echo: echoRecord(response, record), request });
@@ -51,12 +50,3 @@ export const HANDLERS: Readonly<Record<OperationName, Handler>> = Object.fromEnt
     return [op.name, stateful ? withSpecValues(op, stateful) : (record: WireRecord) => specExampleAnswer(op, record)];
   }),
 ) as Record<OperationName, Handler>;
-
-/** The operations served at each path (authorise has two variants). */
-export const VARIANTS_BY_PATH = new Map<string, OperationSpec[]>();
-for (const op of Object.values(operations) as OperationSpec[]) VARIANTS_BY_PATH.set(op.path, [...(VARIANTS_BY_PATH.get(op.path) ?? []), op]);
-
-/** The variant a record is (UNKNOWNS U34): the one whose `selectWhenPresent` member it has, else the one without such a member. */
-export function selectVariant(variants: readonly OperationSpec[], record: WireRecord): OperationSpec {
-  return variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent)) ?? variants.find((v) => !v.selectWhenPresent) ?? variants[0]!;
-}

@@ -1,8 +1,8 @@
+import { variantOf } from '@gw/types';
 import { text } from '../../context.ts';
 import { SandboxHttpError } from '../../errors.ts';
 import { decodeRequestBody } from '../../wire/body.ts';
 import { fieldsXmlCannotCarry } from '../../wire/unencodable-fields.ts';
-import { selectVariant } from '../routes.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';
 import { logRequest, type V1Call } from '../v1-call.ts';
 
@@ -11,7 +11,7 @@ export function readRecord(call: V1Call, body: Buffer): void {
   const { record, encoding } = decodeRequestBody(call.variants[0]!, String(call.req.headers['content-type'] ?? ''), body);
   call.record = record;
   call.encoding = encoding;
-  call.op = selectVariant(call.variants, record);
+  call.op = variantOf(call.variants, record);
   call.merchantId = text(record, 'merchant_id');
   call.accountId = text(record, 'account_id');
   call.decoded = true;
