@@ -6,7 +6,7 @@ import { operations } from '@gw/types';
 import { captureTelemetry } from '@gw/test-support/telemetry';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../src/index.ts';
-import { authorisedOrder, cardPayment, reply, sandboxClient, startForwardingServer } from './support.ts';
+import { authorisedOrder, cardPayment, clientSpans, reply, sandboxClient, startForwardingServer } from './support.ts';
 
 const telemetry = captureTelemetry();
 afterAll(() => telemetry.stop());
@@ -38,7 +38,7 @@ describe("a client span per try, under the caller's span", () => {
       span.end();
       return span;
     });
-    const spans = telemetry.spans().filter((s) => s.instrumentationScope.name === '@gw/client');
+    const spans = clientSpans(telemetry);
     expect(spans).toHaveLength(1);
     const span = spans[0]!;
     expect(span.name).toBe(`POST ${PAYMENT}`);
@@ -78,7 +78,7 @@ describe("a client span per try, under the caller's span", () => {
     const orders = [await authorisedOrder(client), await authorisedOrder(client)];
     telemetry.reset();
     await client.capture({ capture_orders: orders });
-    const [span] = telemetry.spans().filter((s) => s.name === `POST ${CAPTURE}`);
+    const [span] = clientSpans(telemetry, CAPTURE);
     expect(span?.attributes['gw.orders']).toBe(2);
     expect(span?.attributes['gw.outcome']).toBe('applied');
   });
@@ -88,7 +88,7 @@ describe("a client span per try, under the caller's span", () => {
     await using client = sandboxClient(sandbox);
     sandbox.faults.inject(QUERY, 'reset-before');
     await client.query({ order_no: ['X'] });
-    const spans = telemetry.spans().filter((s) => s.name === `POST ${QUERY}`);
+    const spans = clientSpans(telemetry, QUERY);
     expect(spans).toHaveLength(2);
     const [first, second] = spans;
     expect(first!.attributes['http.request.resend_count']).toBeUndefined();
@@ -107,7 +107,7 @@ describe("a client span per try, under the caller's span", () => {
     telemetry.reset();
     sandbox.faults.inject(CAPTURE, 'reset-after');
     await expect(client.capture({ capture_orders: [order] })).rejects.toBeInstanceOf(OutcomeUnknownError);
-    const spans = telemetry.spans().filter((s) => s.name === `POST ${CAPTURE}`);
+    const spans = clientSpans(telemetry, CAPTURE);
     expect(spans).toHaveLength(1);
     expect(spans[0]!.attributes).toMatchObject({ 'error.type': 'GW_OUTCOME_UNKNOWN', 'gw.outcome': 'unknown', 'gw.orders': 1 });
     expect(spans[0]!.attributes['http.response.status_code']).toBeUndefined();
@@ -126,7 +126,7 @@ describe("a client span per try, under the caller's span", () => {
     await expect(client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })).rejects.toMatchObject({
       code: 'GW_THROTTLED',
     });
-    const [span] = telemetry.spans().filter((s) => s.name === `POST ${CAPTURE}`);
+    const [span] = clientSpans(telemetry, CAPTURE);
     expect(span?.attributes).toMatchObject({ 'gw.outcome': 'throttled', 'http.response.status_code': 429, 'error.type': 'GW_THROTTLED' });
   });
 
@@ -135,7 +135,7 @@ describe("a client span per try, under the caller's span", () => {
     await using front = await startForwardingServer(sandbox, (_request, text, res) => reply(res, 200, text));
     await using client = sandboxClient(front, { merchantId: 'unknown-merchant' });
     await expect(client.query({ order_no: ['X'] })).rejects.toMatchObject({ code: 'GW_GATEWAY' });
-    const [span] = telemetry.spans().filter((s) => s.name === `POST ${QUERY}`);
+    const [span] = clientSpans(telemetry, QUERY);
     expect(span?.attributes['gw.outcome']).toBe('refused');
     expect(span?.attributes['error.type']).toBe('GW_GATEWAY');
     expect(span?.attributes['http.response.status_code']).toBe(200);
@@ -148,7 +148,7 @@ describe("a client span per try, under the caller's span", () => {
       (await durationPoints()).points.filter((p) => p.attributes['gw.operation'] === 'query').reduce((sum, p) => sum + p.value.count, 0);
     const before = await queries();
     await client.query({ order_no: ['X'] });
-    expect(telemetry.spans()).toEqual([]);
+    expect(clientSpans(telemetry)).toEqual([]);
     expect(await queries()).toBe(before);
   });
 });

@@ -4,7 +4,7 @@ import { startSandbox } from '@gw/sandbox';
 import { operations } from '@gw/types';
 import { captureTelemetry } from '@gw/test-support/telemetry';
 import { describe, expect, it } from 'vitest';
-import { cardPayment, reply, sandboxClient, startForwardingServer } from './support.ts';
+import { cardPayment, clientSpans, reply, sandboxClient, startForwardingServer } from './support.ts';
 
 describe('telemetry follows the registered SDK', () => {
   it('no SDK: calls answer, no traceparent even with propagate; registered later: recorded; stopped: nothing again', async () => {
@@ -16,9 +16,9 @@ describe('telemetry follows the registered SDK', () => {
 
     const telemetry = captureTelemetry();
     try {
-      expect(telemetry.spans()).toEqual([]);
+      expect(clientSpans(telemetry)).toEqual([]);
       await client.authoriseCard(cardPayment());
-      expect(telemetry.spans().map((s) => s.name)).toEqual([`POST ${operations.authoriseCard.path}`]);
+      expect(clientSpans(telemetry).map((s) => s.name)).toEqual([`POST ${operations.authoriseCard.path}`]);
       expect(front.received[1]!.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
       const metrics = (await telemetry.metrics()).scopeMetrics.flatMap((s) => s.metrics).map((m) => m.descriptor.name);
       expect(metrics).toContain('http.client.request.duration');

@@ -1,7 +1,6 @@
-import type { Attributes, Histogram, Span } from '@opentelemetry/api';
+import type * as Otel from '@opentelemetry/api';
 import { attemptOutcome, errorType } from './attempt-outcome.ts';
 import { ATTR } from './conventions.ts';
-import type { OtelApi } from './otel-api.ts';
 
 /** What an attempt's telemetry knows of its request before it is sent. */
 export interface AttemptFacts {
@@ -19,15 +18,16 @@ export interface AttemptFacts {
 
 /** One try's span and duration point: headers to add before sending, the status when it answers, the end. */
 export class AttemptTelemetry {
-  readonly #api: OtelApi;
-  readonly #span: Span;
-  readonly #histogram: Histogram | null;
+  readonly #api: typeof Otel;
+  /** Null while only a meter provider is registered. */
+  readonly #span: Otel.Span | null;
+  readonly #histogram: Otel.Histogram | null;
   readonly #propagate: boolean;
-  readonly #metricAttributes: Attributes;
+  readonly #metricAttributes: Otel.Attributes;
   readonly #started = performance.now();
   #status: number | undefined;
 
-  constructor(api: OtelApi, span: Span, histogram: Histogram | null, propagate: boolean, facts: AttemptFacts) {
+  constructor(api: typeof Otel, span: Otel.Span | null, histogram: Otel.Histogram | null, propagate: boolean, facts: AttemptFacts) {
     this.#api = api;
     this.#span = span;
     this.#histogram = histogram;
@@ -39,7 +39,7 @@ export class AttemptTelemetry {
       [ATTR.urlTemplate]: facts.template,
       [ATTR.operation]: facts.operation,
     };
-    if (span.isRecording()) {
+    if (span?.isRecording()) {
       span.setAttributes({ ...this.#metricAttributes, [ATTR.urlFull]: facts.urlFull });
       if (facts.attempt > 1) span.setAttribute(ATTR.resendCount, facts.attempt - 1);
       if (facts.orders !== null) span.setAttribute(ATTR.orders, facts.orders);
@@ -48,7 +48,7 @@ export class AttemptTelemetry {
 
   /** The request's headers, with `traceparent` (and `tracestate`) naming this span when propagation is on. */
   headers(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-    if (!this.#propagate) return base;
+    if (!this.#propagate || this.#span === null) return base;
     const context = this.#span.spanContext();
     if (!this.#api.isSpanContextValid(context)) return base;
     const flags = (context.traceFlags & 0xff).toString(16).padStart(2, '0');
@@ -75,18 +75,19 @@ export class AttemptTelemetry {
   #record(error: unknown): void {
     const status = this.#status;
     const type = error === null ? undefined : errorType(error);
-    if (this.#span.isRecording()) {
-      if (status !== undefined) this.#span.setAttribute(ATTR.statusCode, status);
-      this.#span.setAttribute(ATTR.outcome, attemptOutcome(error));
+    const span = this.#span;
+    if (span?.isRecording()) {
+      if (status !== undefined) span.setAttribute(ATTR.statusCode, status);
+      span.setAttribute(ATTR.outcome, attemptOutcome(error));
       if (type !== undefined) {
-        this.#span.setAttribute(ATTR.errorType, type);
+        span.setAttribute(ATTR.errorType, type);
         // The code only: a message could quote what the gateway said, and telemetry leaves the process.
-        this.#span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: type });
+        span.setStatus({ code: this.#api.SpanStatusCode.ERROR, message: type });
       }
     }
-    this.#span.end();
+    span?.end();
     if (this.#histogram) {
-      const attributes: Attributes = { ...this.#metricAttributes };
+      const attributes: Otel.Attributes = { ...this.#metricAttributes };
       if (status !== undefined) attributes[ATTR.statusCode] = status;
       if (type !== undefined) attributes[ATTR.errorType] = type;
       this.#histogram.record((performance.now() - this.#started) / 1000, attributes);
