@@ -178,12 +178,28 @@ describe('gw with OTEL_* set exports over OTLP/HTTP JSON', () => {
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
-  it('gw sandbox with OTEL_* set (the SDK running): Ctrl-C still stops it cleanly, exit 0 and its closing line said', async () => {
+  it('gw sandbox with OTEL_* set: Ctrl-C stops it cleanly (exit 0, its closing line said) and the span of the request it served arrives', async () => {
     await using receiver = await startOtlpReceiver();
     let out = '';
-    const run = await gw(['sandbox', '--port', '0'], receiver.env, { until: () => out.includes('listening on'), onOut: (chunk) => (out += chunk) });
+    let served = false;
+    const serve = (chunk: string) => {
+      out += chunk;
+      const url = /listening on (http:\S+)/.exec(out)?.[1];
+      if (!url || served) return;
+      served = true;
+      void fetch(`${url}${operations.query.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'order_no=X',
+      }).then((answer) => answer.text().then(() => (answered = true)));
+    };
+    let answered = false;
+    const run = await gw(['sandbox', '--port', '0'], receiver.env, { until: () => answered, onOut: serve });
     expect(run.status, run.err).toBe(0);
-    expect(run.out).toMatch(/gw sandbox stopped after \d+ requests/);
+    expect(run.out).toMatch(/gw sandbox stopped after 1 requests/);
+    const spans = receiver.spans().filter((s) => s.scope === '@gw/sandbox');
+    expect(spans.map((s) => s.name)).toEqual([`POST ${operations.query.path}`]);
+    expect(spans[0]!.resource['service.name']).toBe('gw');
   });
 
   it('without OTEL_* (or with OTEL_SDK_DISABLED=true) nothing arrives and the SDK is never loaded; with them it is', async () => {
