@@ -156,7 +156,7 @@ describe('gw batch --ledger --resume with a file that is not the batch\'s own', 
     await run.exited;
     sandbox.faults.setRules({});
     expect(captures()).toBeGreaterThan(0);
-    await sleep(1_600);
+    await sleep(1_600); // the dead worker's lease (1500 ms) ends: its passing is the condition, nothing to observe
 
     await wrongFilesRefused(dir, wrong, flags, () => ledgerState(batch));
     await rightFileFinishes(dir, orders, flags);
@@ -175,12 +175,15 @@ describe('gw batch --journal --resume with a file that is not the batch\'s own',
       const journal = join(dir, 'a.journal.jsonl');
       const flags = ['--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox', '--concurrency', '1', '--journal', 'a.journal.jsonl'];
       sandbox.faults.setRules({ '/v1/capture': { latencyMs: 300 } });
+      sandbox.throttle.set({}); // a quota with no limit: it counts the requests in flight, which the wait below reads
       const run = started(['batch', 'capture', 'a.csv', ...flags], dir);
       await until(() => existsSync(journal) && reached(readFileSync(journal, 'utf8')), `the journal ${when}`);
       run.kill();
       await run.exited;
       sandbox.faults.setRules({});
-      await sleep(400); // the killed run's request in flight lands
+      // The killed run's request in flight lands (answered to nobody) before the store is read.
+      await until(() => sandbox.throttle.stats().accounts.every((a) => a.inFlight === 0), "the killed run's request in flight to land");
+      sandbox.throttle.set(null);
       expect(readFileSync(journal, 'utf8')).not.toContain('"type":"end"');
 
       // Its complete lines (a kill can tear the last one, which a resume cuts off: it never counted).

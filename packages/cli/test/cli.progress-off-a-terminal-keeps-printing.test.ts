@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BatchProgress } from '@gw/batch';
 import { startSandbox } from '@gw/sandbox';
+import { until } from '@gw/test-support';
 import { describe, expect, it } from 'vitest';
 import { progressReporterFor } from '../src/commands/batch-progress.ts';
 import { runDemo } from '../src/demo/run-demo.ts';
@@ -19,7 +20,7 @@ describe('batch progress off a terminal (a log, a pipe)', () => {
     const started = Date.now();
     while (Date.now() - started < 250 || (c.out().split('progress: 100/1000').length < 3 && Date.now() - started < 5_000)) await sleep(25);
     reporter.update(progress(400, 1000));
-    await sleep(150);
+    await until(() => c.out().includes('progress: 400/1000'), 5_000, 'the next interval to print 400/1000');
     reporter.update(progress(1000, 1000));
     reporter.stop();
     const lines = c.out().trimEnd().split('\n');
@@ -27,7 +28,7 @@ describe('batch progress off a terminal (a log, a pipe)', () => {
     expect(lines.filter((l) => l.startsWith('progress: 100/1000')).length).toBeGreaterThanOrEqual(2);
     expect(lines).toContain('progress: 400/1000 orders (succeeded 400, failed 0, rejected 0, unknown 0), 400/s, ETA 10m');
     expect(lines.at(-1)).toBe('progress: 1000/1000 orders (succeeded 1000, failed 0, rejected 0, unknown 0), 1000/s, ETA 0s');
-    await sleep(250);
+    await sleep(250); // time passing is the check: over two intervals after stop(), nothing more is printed
     expect(c.out().trimEnd().split('\n')).toHaveLength(lines.length); // stopped: nothing more
   });
 

@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { exampleScratch, readmeBlocks, readmeExamples } from '@gw/test-support';
+import { exampleScratch, readmeBlocks, readmeExamples, until } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.ts';
 import { capturedIo } from './io.ts';
@@ -44,8 +44,15 @@ describe('README examples', () => {
     if (args.at(-1) === '...') args = [...args.slice(0, -1), '--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox'];
     if (args[0] === 'sandbox') args = args.map((a) => (a === '8787' ? '0' : a));
     const c = capturedIo({ cwd: dir, ...(input ? { stdin: words(input.trim())[1]! } : {}) });
-    if (args[0] === 'sandbox') setTimeout(() => c.signals.emit('SIGINT'), 300);
-    const status = await runCli(args, c.io, c.signals);
+    const running = runCli(args, c.io, c.signals);
+    if (args[0] === 'sandbox') {
+      // gw sandbox runs until Ctrl-C: pressed once it listens (not at all if it has ended, as a failed start does).
+      let ended = false;
+      void running.then(() => (ended = true), () => (ended = true));
+      await until(() => ended || /listening on http:/.test(c.out()), 10_000, 'gw sandbox to listen');
+      if (!ended) c.signals.emit('SIGINT');
+    }
+    const status = await running;
     expect(c.err(), c.out()).not.toContain('unexpected failure');
     expect(status, c.err()).toBe(0);
   }, 60_000);

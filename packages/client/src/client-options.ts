@@ -1,5 +1,5 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
-import { operations, type OperationName, type OperationSpec } from '@gw/types';
+import { DEFAULT_CALL_TIMEOUT_MS, operations, type OperationName, type OperationSpec } from '@gw/types';
 import { DEFAULT_MAX_INPUT_BYTES, type RequestBodyEncoding } from '@gw/xml-codec';
 import { DEFAULT_ANSWERS, type AnswersOption } from './answer-policy.ts';
 import { ConfigError, type ConfigProblem } from './errors/config-error.ts';
@@ -260,7 +260,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     merchantId: list.take(() => nonEmptyString(options.merchantId, 'merchantId'), ''),
     accountId: list.take(() => nonEmptyString(options.accountId, 'accountId'), ''),
     verifier: signerOk ? list.take(() => resolveVerifier(options), null) : null,
-    timeoutMs: list.take(() => positive(options.timeoutMs, 'timeoutMs', 30_000), 0),
+    timeoutMs: list.take(() => positive(options.timeoutMs, 'timeoutMs', DEFAULT_CALL_TIMEOUT_MS), 0),
     retry: list.take(() => resolveRetry(options.retry), DEFAULT_RETRY),
     headers: list.take(() => stringRecord(options.headers, 'headers'), {}),
     jsonContentType: list.take(() => (options.jsonContentType === undefined ? null : nonEmptyString(options.jsonContentType, 'jsonContentType')), null),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '@gw/sandbox';
+import { until } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError, type GwClient } from '../src/index.ts';
 import { authorisedOrder, cardPayment, requestsTo, sandboxClient } from './support.ts';
@@ -63,13 +64,15 @@ describe('OutcomeUnknownError: sent, no answer, never sent again', () => {
   });
 
   it('a money-moving request that times out after sending is unknown too, and not sent again', async () => {
-    await using slow = await startSandbox({ faults: { '/v1/capture': { latencyMs: 300 } } });
+    // A quota with no limit: it counts the requests in flight, which the wait below reads.
+    await using slow = await startSandbox({ faults: { '/v1/capture': { latencyMs: 300 } }, throttle: {} });
     await using slowClient = sandboxClient(slow, { timeoutMs: 100 });
     const order = await authorisedOrder(slowClient);
     const error = await slowClient.capture({ capture_orders: [order] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).details.reason).toBe('timeout');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Every request the client sent before giving up has been answered (to nobody): a second send would be counted.
+    await until(() => slow.throttle.stats().accounts.every((a) => a.inFlight === 0), 5000, 'the capture in flight to be answered');
     // Whether the sandbox got to it once the connection was gone is its business; twice it never is.
     expect(slow.state.appliedCounts('capture').get(order.transaction_id) ?? 0).toBeLessThanOrEqual(1);
     expect(requestsTo(slow, '/v1/capture').length).toBeLessThanOrEqual(1);

@@ -1,4 +1,5 @@
 import { startSandbox } from '@gw/sandbox';
+import { until } from '@gw/test-support';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ConnectionError, TimeoutError, type ErrorEvent } from '../src/index.ts';
@@ -23,7 +24,10 @@ describe('retries: queries, and requests that never left', () => {
     const port = await freePort();
     let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
     const retries: ErrorEvent[] = [];
+    // The client's own kind of Agent, passed in so the test can see when its idle connection is closed.
+    const agent = new Agent({ keepAliveTimeout: 4_000, pipelining: 1 });
     await using client = sandboxClient({ url: `http://127.0.0.1:${port}` }, {
+      transport: { dispatcher: agent },
       retry: { attempts: 4, baseDelayMs: 150, maxDelayMs: 300 },
       hooks: {
         onError: (event) => {
@@ -38,9 +42,11 @@ describe('retries: queries, and requests that never left', () => {
       expect(retries).toEqual([expect.objectContaining({ operation: 'query', attempt: 1, willRetry: true, error: expect.any(ConnectionError) })]);
       expect((retries[0]!.error as ConnectionError).details).toMatchObject({ sent: false, reason: 'ECONNREFUSED' });
       // A capture that was refused never left, so it is safe to send again, and the client does.
+      let disconnected = false;
+      agent.once('disconnect', () => (disconnected = true));
       await sandbox!.stop();
       sandbox = undefined;
-      await new Promise((resolve) => setTimeout(resolve, 20)); // let the client see its idle connection closed
+      await until(() => disconnected, 2000, 'the client to see its idle connection closed');
       const before = retries.length;
       await expect(client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })).resolves.toMatchObject({ return_status: '1', capture_orders: [{ capture_status: '0' }] });
       expect(retries.slice(before)).toEqual([expect.objectContaining({ operation: 'capture', willRetry: true })]);
@@ -48,6 +54,7 @@ describe('retries: queries, and requests that never left', () => {
       expect(requestsTo(sandbox!, '/v1/capture')).toHaveLength(1);
     } finally {
       await sandbox?.stop();
+      await agent.close();
     }
   });
 

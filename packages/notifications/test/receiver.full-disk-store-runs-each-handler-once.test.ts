@@ -114,7 +114,7 @@ describe('the file store on a full disk', () => {
       const answers = [];
       for (let i = 0; i < 4; i++) {
         answers.push(await deliverEvent(url, a));
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 5)); // time passing is the point: the 1 ms claim lease has run out
       }
       expect(runs).toEqual([a.id]);
       expect(answers.map((x) => x.status)).toEqual([200, 200, 200, 200]);
@@ -191,7 +191,7 @@ describe('a store that answers later and refuses the record (a database down)', 
     const store: DedupeStore = {
       claim: async (id, leaseMs) => memory.claim(id, leaseMs),
       commit: async (id) => {
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 5)); // the store answers later, as a database does: the delay is its behaviour
         if (down) throw Object.assign(new Error('connection terminated'), { code: '57P01' });
         committed.push(id);
         memory.commit(id);

@@ -47,13 +47,9 @@ describe('verifiers, rotation and options', () => {
   });
 
   it('refuses bad options with every problem at once (GW_CONFIG)', () => {
-    let error: unknown;
-    try {
-      createNotificationReceiver({ verifiers: [], toleranceSeconds: -1, onEvent: undefined as never });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toMatchObject({ code: 'GW_CONFIG', details: { problems: expect.arrayContaining([expect.stringContaining('onEvent'), expect.stringContaining('verifiers'), expect.stringContaining('toleranceSeconds')]) } });
+    expect(() => createNotificationReceiver({ verifiers: [], toleranceSeconds: -1, onEvent: undefined as never })).toThrow(
+      expect.objectContaining({ code: 'GW_CONFIG', details: expect.objectContaining({ problems: expect.arrayContaining([expect.stringContaining('onEvent'), expect.stringContaining('verifiers'), expect.stringContaining('toleranceSeconds')]) }) }),
+    );
   });
 
   it('refuses a body over maxBodyBytes as too-large', async () => {

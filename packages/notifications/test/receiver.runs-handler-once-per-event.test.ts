@@ -32,7 +32,7 @@ describe('the handler runs once per event id', () => {
   it('answers 2xx only after the handler finished', async () => {
     const order: string[] = [];
     const url = await serve(async () => {
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 150)); // a slow handler is the case under test: the answer must wait for it
       order.push('handler finished');
     });
     const n = await signedNotification({ event: cardEvent(), secret: SECRET });
@@ -59,7 +59,7 @@ describe('the handler runs once per event id', () => {
     let runs = 0;
     const url = await serve(async () => {
       runs += 1;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 50)); // a handler that takes a while: the other deliveries arrive while it runs
     });
     const n = await signedNotification({ event: cardEvent(), secret: SECRET });
     const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(url, n.body, n.headers)));

@@ -1,8 +1,9 @@
+import type { ServerLimitOptions } from '@gw/types';
 import type { Verifier } from '@gw/signer-interface';
 import type { Exchange } from './check/exchange.ts';
 
-/** How a checking proxy runs. */
-export interface ProxyOptions {
+/** How a checking proxy runs; its own server's time-outs and connection bound are every gw server's (`SERVER_LIMIT_DEFAULTS`). */
+export interface ProxyOptions extends Pick<ServerLimitOptions, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'> {
   /** The gateway's base address (the `/v1` paths are appended), e.g. `https://gateway.example` (UNKNOWNS U01). */
   readonly upstream: string;
   /** Port on 127.0.0.1; default 0 (any free port). */
@@ -23,9 +24,4 @@ export interface ProxyOptions {
   readonly upstreamDeadlineMs?: number;
   /** Called with every exchange once answered (bodies as they passed, card data included: the caller's own traffic). */
   readonly onExchange?: (exchange: Exchange) => void;
-  /** Time-outs and connection bound of the proxy's own server; default the sandbox's (`SANDBOX_LIMIT_DEFAULTS`). */
-  readonly headersTimeoutMs?: number;
-  readonly requestTimeoutMs?: number;
-  readonly keepAliveTimeoutMs?: number;
-  readonly maxConnections?: number;
 }

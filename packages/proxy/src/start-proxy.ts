@@ -1,8 +1,7 @@
 import { Agent, createServer } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { serverLimits } from '@gw/sandbox';
-import { RecordValidator } from '@gw/types';
+import { DEFAULT_CALL_TIMEOUT_MS, RecordValidator, serverLimits } from '@gw/types';
 import { checkExchange, type CheckContext } from './check/check-exchange.ts';
 import type { Exchange, ExchangeTiming, RequestPace } from './check/exchange.ts';
 import { forward, type ForwardTarget } from './forward/forward.ts';
@@ -90,7 +89,7 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     upstream,
     agent: upstream.protocol === 'https:' ? new HttpsAgent(agentOptions) : new Agent(agentOptions),
     captureLimit: limits.maxBodyBytes,
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs: options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     deadlineMs: wholeMs(options.upstreamDeadlineMs, 'upstreamDeadlineMs', DEFAULT_UPSTREAM_DEADLINE_MS),
     onDeadline: () => {
       recorder.deadline();

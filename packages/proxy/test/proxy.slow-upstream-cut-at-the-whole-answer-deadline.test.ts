@@ -4,6 +4,7 @@
 import { createServer as createHttpServer, request, type IncomingMessage } from 'node:http';
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { until } from '@gw/test-support';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_UPSTREAM_DEADLINE_MS, startProxy } from '../src/index.ts';
 
@@ -75,8 +76,7 @@ describe('the whole-answer deadline', () => {
     expect(answer.bytes).toBeGreaterThan(0);
     expect(answer.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
     expect(answer.ms).toBeLessThan(DEADLINE_MS + 1_500);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(upstreamSockets.size).toBe(0);
+    await until(() => upstreamSockets.size === 0, 500, 'the upstream socket to be freed');
     await proxy.settled();
     expect(proxy.report.deadlines).toBe(1);
     expect(proxy.report.drift).toEqual([]);
@@ -97,8 +97,7 @@ describe('the whole-answer deadline', () => {
     expect(answer.whole).toBe(true);
     expect(answer.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
     expect(answer.ms).toBeLessThan(DEADLINE_MS + 1_500);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(upstreamSockets.size).toBe(0);
+    await until(() => upstreamSockets.size === 0, 500, 'the upstream socket to be freed');
     await proxy.settled();
     expect(proxy.report.deadlines).toBe(1);
     expect(proxy.report.drift).toEqual([]);

@@ -5,7 +5,8 @@ export { CONTROL_ERROR_CODES, type ControlErrorCode } from './control/control-er
 export { FAULT_KINDS, faultRulesProblems, type FaultRuleProblem } from './control/fault-rules.ts';
 export { SandboxStateFileError, SandboxStateIncompleteError } from './store/state-file-error.ts';
 export { SandboxControlLockError } from './control/control-lock-error.ts';
-export { SANDBOX_LIMIT_DEFAULTS, serverLimits, type ServerLimits } from './server/limits.ts';
+// Every gw server's limits (@gw/types), under the names the sandbox's users import.
+export { SERVER_LIMIT_DEFAULTS as SANDBOX_LIMIT_DEFAULTS, serverLimits, type ServerLimits } from '@gw/types';
 export { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxMerchant, type SandboxOptions } from './options.ts';
 export type { FaultKind, FaultRule, FaultRules, ThrottleFaultKind } from './faults.ts';
 export { SandboxThrottleError, THROTTLE_LIMIT_BOUNDS, throttleSettingProblems, type ThrottleQuota, type ThrottleSetting, type ThrottleSettingProblem } from './throttle/setting.ts';

@@ -1,4 +1,5 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
+import type { ServerLimitOptions } from '@gw/types';
 import type { FaultRules } from './faults.ts';
 import type { AnswerDriftRules } from './answer-drift.ts';
 import type { NotifyOptions } from './notifier.ts';
@@ -17,7 +18,7 @@ export const SANDBOX_DEFAULT_MERCHANT: SandboxMerchant = Object.freeze({ merchan
 export const SANDBOX_DEFAULT_SECRET = 'gw-sandbox-secret';
 
 /** How to start a sandbox. Every option has a documented default. */
-export interface SandboxOptions {
+export interface SandboxOptions extends ServerLimitOptions {
   /** TCP port; 0 (the default) picks a free one. */
   readonly port?: number;
   /** Address to listen on. Default `127.0.0.1`. */
@@ -58,24 +59,12 @@ export interface SandboxOptions {
    * `expired` and its notification is sent (UNKNOWNS U22). Default 30 minutes (1_800_000 ms).
    */
   readonly redirectExpiryMs?: number;
-  /** Largest request body in bytes. Default 1 MiB (UNKNOWNS U51). */
-  readonly maxBodyBytes?: number;
   /**
    * Request members the spec does not list: `refuse` (the default: HTTP 400 naming each, as the client refuses them)
    * or `accept` (for a client that sends extra fields or uses `fieldNameOverrides`, UNKNOWNS U09). Card data on an
    * operation that does not carry it is refused either way.
    */
   readonly unknownFields?: 'refuse' | 'accept';
-  /** Time allowed to receive a request's headers; the connection is then closed (HTTP 408). Default 10 s. */
-  readonly headersTimeoutMs?: number;
-  /** Time allowed to receive a whole request, headers and body; the connection is then closed (HTTP 408). Default 30 s. */
-  readonly requestTimeoutMs?: number;
-  /** Longest pause while a request body arrives: HTTP 408, connection closed. Default 10 s. */
-  readonly bodyTimeoutMs?: number;
-  /** How long an idle keep-alive connection stays open. Default 5 s. */
-  readonly keepAliveTimeoutMs?: number;
-  /** Open connections at most; connections over it are closed at once. Default 256. */
-  readonly maxConnections?: number;
   /**
    * The control API (`/sandbox/api/`) and web console (`/sandbox/console`), on the sandbox's own address. `false` turns
    * both off (those paths answer 404 like any unknown path). Default on. Listening on an address other than loopback

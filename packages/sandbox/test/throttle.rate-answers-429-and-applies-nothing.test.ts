@@ -30,7 +30,7 @@ describe('throttle: a rate per merchant account', () => {
     expect(sandbox.state.requests.filter((r) => r.throttled).map((r) => [r.outcome, r.processed])).toEqual(Array(7).fill(['refused', false]));
 
     const wait = Math.max(...throttled.map((i) => Number(replies[i]!.retryAfter)));
-    await sleep(wait * 1000);
+    await sleep(wait * 1000); // waiting as Retry-After said is the behaviour under test: the window must have moved on
     const again = await fireAll(sandbox, throttled.slice(0, 5).map((i) => captures[i]!));
     expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(sandbox.state.appliedCounts('capture').size).toBe(10);
@@ -69,7 +69,7 @@ describe('throttle: a rate per merchant account', () => {
     statuses.push(...(await fireAll(sandbox, [query, query])).map((r) => r.status));
     while (performance.now() - started < 1400) {
       statuses.push((await fire(sandbox, query)).status);
-      await sleep(100);
+      await sleep(100); // the client's pace is the case under test: a request every 100 ms
     }
     const after = statuses.slice(2);
     expect(statuses.slice(0, 2)).toEqual([200, 200]);

@@ -154,15 +154,9 @@ describe('decodeCheckoutPage on differently written pages', () => {
   });
 
   it('refuses a page without a form with DecodeError no-form', () => {
-    const error = (() => {
-      try {
-        decodeCheckoutPage('<html><body><p>Sorry, something went wrong.</p></body></html>');
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(error).toBeInstanceOf(DecodeError);
-    expect((error as DecodeError).details).toEqual({ format: 'html', failure: 'no-form', path: 'form' });
+    const decode = () => decodeCheckoutPage('<html><body><p>Sorry, something went wrong.</p></body></html>');
+    expect(decode).toThrow(DecodeError);
+    expect(decode).toThrow(expect.objectContaining({ details: { format: 'html', failure: 'no-form', path: 'form' } }));
   });
 
   it('does not let a field named __proto__ replace the prototype of fields', () => {

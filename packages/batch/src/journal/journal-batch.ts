@@ -28,11 +28,11 @@ function storeOptions(settings: ResolvedBatchSettings, operation: BatchOperation
 type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null;
 
 /** Runs the store to its end and closes it: with `end` when every order has its outcome, else resumable. */
-async function runToEnd(store: JournalChunkStore, settings: ResolvedBatchSettings, operation: BatchOperation, journal: string | null, input: InputOf): Promise<BatchResult> {
+async function runToEnd(store: JournalChunkStore, settings: ResolvedBatchSettings, operation: BatchOperation, journal: string | null, input: InputOf, role: 'run' | 'resume'): Promise<BatchResult> {
   let finished = false;
   try {
     // The run is the journal's only holder: its leases last while it holds the journal's lock.
-    const result = await runOnStore(store, settings, { operation, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal, batch: null }, input);
+    const result = await runOnStore(store, settings, { operation, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal, batch: null, role }, input);
     finished = true;
     const { worker: _worker, ...batch } = result;
     return batch;
@@ -55,7 +55,7 @@ export async function runJournalBatch(settings: ResolvedBatchSettings, operation
     await journal?.close();
     throw error;
   }
-  return runToEnd(JournalChunkStore.start(options), settings, operation, path, () => orders);
+  return runToEnd(JournalChunkStore.start(options), settings, operation, path, () => orders, 'run');
 }
 
 /**
@@ -75,7 +75,7 @@ export async function resumeJournalBatch(settings: ResolvedBatchSettings, path: 
   if ((await stat(path)).size > state.completeBytes) await truncate(path, state.completeBytes);
   const journal = await BatchJournal.open(path, settings.store.kind === 'journal' ? settings.store.journalFile : undefined);
   const store = JournalChunkStore.resume(storeOptions(settings, state.operation, journal, lock), state, quietWaitAfter(lock, settings));
-  return runToEnd(store, settings, state.operation, path, orders);
+  return runToEnd(store, settings, state.operation, path, orders, 'resume');
 }
 
 /**

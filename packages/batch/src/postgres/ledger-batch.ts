@@ -75,7 +75,7 @@ async function workOnLedgerBatch(settings: LedgerRun, input: InputOf, joining: J
     if (limited) await ledger.setLimits(batch, settings.maxRate, settings.maxInFlight);
     const inFlightLimited = (await ledger.status(batch)).inFlightLimited;
     const store = new PgChunkStore({ ledger, batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs, inFlightLimited });
-    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null, batch, shared: true }, input);
+    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null, batch, shared: true, role: 'create' in joining ? 'run' : 'resume' in joining ? 'resume' : 'worker' }, input);
     return { ...result, batch, roundTrips: ledger.roundTrips };
   } finally {
     await ledger.close();

@@ -1,4 +1,5 @@
 import { LedgerUnavailableError } from '../errors.ts';
+import { outageWaited } from '../telemetry/ledger-telemetry.ts';
 
 /**
  * Driver and server errors that mean the connection was lost or could not be made (server stopped, restarting,
@@ -52,6 +53,7 @@ export class LedgerOutage {
     const elapsed = now - this.#downSince;
     if (elapsed >= this.#budgetMs) throw new LedgerUnavailableError({ batch, unreachableMs: elapsed, reason: reasonOf(error) }, { cause: error });
     const delay = Math.min(2000, 100 * 2 ** this.#tries++, this.#budgetMs - elapsed);
+    outageWaited(Math.max(delay, 1), elapsed, reasonOf(error));
     await new Promise((resolve) => setTimeout(resolve, Math.max(delay, 1)));
   }
 }

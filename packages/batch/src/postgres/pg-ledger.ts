@@ -16,6 +16,7 @@ import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
 import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
+import { statementTimed } from '../telemetry/ledger-telemetry.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
 export interface LeaseTerms {
@@ -126,7 +127,7 @@ export class PgLedger {
     this.#owned = owned;
     this.#outage = outage;
     this.#batch = batch;
-    this.#listener = new LedgerListener(listen, { notify: async (channel, payload) => void (await this.#query('SELECT pg_notify($1, $2)', [channel, payload])), onNotice });
+    this.#listener = new LedgerListener(listen, { notify: async (channel, payload) => void (await this.#query('SELECT pg_notify($1, $2)', [channel, payload], 'notify')), onNotice });
   }
 
   /**
@@ -172,10 +173,16 @@ export class PgLedger {
 
   // Statements are unnamed: a named one lives on one server connection, and a transaction pooler hands each statement
   // to any of them. A lost connection is tried again while the outage lasts (every statement is safe to run twice).
-  async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    return ridingOut(this.#outage, this.#batch, () => {
+  // `name` names a statement written inline (the ledger's constants are named by their text) in its duration metric.
+  async #query<R extends pg.QueryResultRow>(text: string, values: unknown[], name?: string): Promise<pg.QueryResult<R>> {
+    return ridingOut(this.#outage, this.#batch, async () => {
       this.roundTrips += 1;
-      return this.pool.query<R>(text, values);
+      const started = performance.now();
+      try {
+        return await this.pool.query<R>(text, values);
+      } finally {
+        statementTimed(text, performance.now() - started, name);
+      }
     });
   }
 
@@ -191,6 +198,7 @@ export class PgLedger {
     const result = await this.#query<{ creator: string }>(
       'WITH made AS (INSERT INTO gw_batch (id, operation, chunk_limit, creator, declared_total) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING creator) SELECT creator FROM made UNION ALL SELECT creator FROM gw_batch WHERE id = $1',
       [id, operation, limit, creator, declared],
+      'create_batch',
     );
     if (result.rows[0]?.creator !== creator) throw new LedgerBatchError(id, 'exists already: resume it (resumeBatch / gw batch --resume) or add workers to it (gw batch worker), or choose another batch id');
   }
@@ -336,6 +344,7 @@ export class PgLedger {
     const { rows } = await this.#query<{ idx: string }>(
       "SELECT (e->>'index')::bigint AS idx FROM gw_batch_chunk, jsonb_array_elements(body::jsonb) e WHERE batch_id = $1 AND (e->>'index')::bigint >= $2 UNION SELECT idx FROM gw_batch_outcome WHERE batch_id = $1 AND idx >= $2",
       [id, from],
+      'taken_from',
     );
     return new Set(rows.map((r) => Number(r.idx)));
   }
@@ -399,12 +408,13 @@ export class PgLedger {
     const chunkPage = Math.max(1, Math.ceil(pageSize / 50));
     return orderedOutcomes(
       {
-        orders: async (after, size) => (await this.#query<{ outcome: OrderOutcome }>('SELECT outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, size])).rows.map((r) => r.outcome),
+        orders: async (after, size) => (await this.#query<{ outcome: OrderOutcome }>('SELECT outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, size], 'outcomes')).rows.map((r) => r.outcome),
         chunks: async (first, chunk, size) =>
           (
             await this.#query<{ first_idx: string; chunk: string; outcomes: string; body: string }>(
               'SELECT r.first_idx, r.chunk, r.outcomes, c.body FROM gw_batch_result r JOIN gw_batch_chunk c ON c.batch_id = r.batch_id AND c.chunk = r.chunk WHERE r.batch_id = $1 AND (r.first_idx, r.chunk) > ($2, $3) ORDER BY r.first_idx, r.chunk LIMIT $4',
               [id, first, chunk, size],
+              'outcomes',
             )
           ).rows.map((r) => ({ first: Number(r.first_idx), chunk: Number(r.chunk), outcomes: outcomesOf(r.outcomes, r.body) })),
       },

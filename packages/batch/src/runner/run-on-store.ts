@@ -15,6 +15,8 @@ import { inputMismatch } from '../intake/input-mismatch.ts';
 import { SendingRate } from '../progress.ts';
 import { WakeUp } from './wake-up.ts';
 import { runWorker, type WorkerStats } from './worker-loop.ts';
+import { startRunTelemetry, type RunTelemetry } from '../telemetry/run-telemetry.ts';
+import { instrumentedTransport } from '../telemetry/instrumented-transport.ts';
 
 /** How often progress is read from a shared store (a store this process alone holds reports it at every step). */
 const PROGRESS_EVERY_MS = 1000;
@@ -34,6 +36,8 @@ export interface StoreRun {
    * process's pacer only waits out pauses; else this process's pacer keeps them.
    */
   readonly shared?: boolean;
+  /** What this process does to the batch (its span's `gw.batch.role`): starts it, resumes it, or joins it as a worker. */
+  readonly role: 'run' | 'resume' | 'worker';
 }
 
 /** What a run on a store did: the batch's result and this worker's own figures. */
@@ -49,12 +53,45 @@ export interface StoreRunResult extends BatchResult {
  * requests in flight are settled and committed.
  */
 export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun, input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null): Promise<StoreRunResult> {
+  const telemetry = startRunTelemetry({
+    operation: run.operation,
+    role: run.role,
+    store: run.shared ? 'ledger' : run.journal === null ? 'memory' : 'journal',
+    batch: run.batch,
+    journal: run.journal,
+    holder: run.holder,
+    concurrency: settings.concurrency,
+    maxRate: settings.maxRate,
+    maxInFlight: settings.maxInFlight,
+    maxResends: settings.maxResends,
+    timeoutMs: settings.timeoutMs,
+    leaseMs: run.leaseMs,
+  });
+  let result: StoreRunResult;
+  try {
+    result = await telemetry.within(() => runTraced(store, settings, run, input, telemetry));
+  } catch (error) {
+    telemetry.failed(error);
+    throw error;
+  }
+  telemetry.end({ counts: result.counts, throttled: result.throttled, worker: result.worker });
+  return result;
+}
+
+/** The run, inside its span (`telemetry`): see `runOnStore`. */
+async function runTraced(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun, input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null, telemetry: RunTelemetry): Promise<StoreRunResult> {
   const startedAt = Date.now();
   const { operation } = run;
   // Before anything else: the input given is checked against what the store recorded of the batch's own.
+  // Each final outcome is counted (by outcome) as it is reported, then handed to the caller's onOutcome.
+  const onOutcome = (outcome: OrderOutcome): void => {
+    telemetry.outcome(outcome);
+    settings.onOutcome?.(outcome);
+  };
   const given = input ? await checkedInput(store, settings, input) : null;
   const rate = new SendingRate();
   const pacer = pacerFor(store, settings, run);
+  const throttled = (retryAfterMs: number | null): void => telemetry.throttled(retryAfterMs, pacer.pace, pacer.letThroughLastSecond());
   // A shared store's throttles and pace are the batch's (every worker's); else this process's pacer's.
   const report = (counts: OutcomeCounts, inFlight: number, known: number | null, shared?: StoreStatus): void =>
     settings.onProgress?.(rate.progress(counts, known, inFlight, startedAt, shared?.throttled == null ? pacer : { throttles: shared.throttled, pace: shared.pace }));
@@ -76,7 +113,7 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
   const unwatch = new AbortController();
   const watching = watchStore(store, pacer, wakeUp, unwatch.signal);
   try {
-    const taking = given ? intakeAndCheck(store, settings, operation, given, signal, wakeUp).catch(failed) : null;
+    const taking = given ? intakeAndCheck(store, { ...settings, onOutcome }, operation, given, signal, wakeUp).catch(failed) : null;
     // Nothing is sent before the input is known to be the batch's own.
     if (!given || (await checkedOrStopped(given.digest.verified, signal))) {
       rate.start(local);
@@ -84,7 +121,7 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
         store,
         holder: run.holder,
         operation,
-        transport: pacedTransport(transportOf(settings.client), pacer, signal),
+        transport: pacedTransport(instrumentedTransport(transportOf(settings.client), telemetry), pacer, signal, throttled),
         pacer,
         concurrency: settings.concurrency,
         reconcile: settings.reconcile,
@@ -93,11 +130,12 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
         timeoutMs: settings.timeoutMs,
         sendMarginMs: settings.sendMarginMs,
         pollMs: run.pollMs,
-        onOutcome: settings.onOutcome,
+        onOutcome,
         onStep: local && settings.onProgress ? (inFlight) => report(local, inFlight, settings.total) : undefined,
         onStage: settings.onStage,
         signal,
         wakeUp,
+        telemetry,
       }).catch((error: unknown) => {
         failed(error);
         return undefined;

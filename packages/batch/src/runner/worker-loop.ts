@@ -6,9 +6,10 @@ import { QueryReconciliation } from '../reconcile/reconcile-by-query.ts';
 import type { Reconciler } from '../reconciler.ts';
 import type { ChunkCommit, ChunkStore, ClaimedChunk } from '../store/chunk-store.ts';
 import type { StageHook } from '../settings/batch-settings.ts';
-import { settleChunk } from './settle-chunk.ts';
+import { settleChunk, type ChunkEnd } from './settle-chunk.ts';
 import { WakeUp } from './wake-up.ts';
 import type { Pacer } from './pacer.ts';
+import { NOOP_RUN, type RunTelemetry } from '../telemetry/run-telemetry.ts';
 
 /**
  * How long a step waits for more chunks to settle when nothing waits on it (a chunk is held ready for the next free
@@ -43,6 +44,8 @@ export interface WorkerOptions extends StageHook {
   readonly wakeUp?: WakeUp | undefined;
   /** Paces the requests; once it stops (a throttle past the longest wait), so does the worker. */
   readonly pacer?: Pacer | undefined;
+  /** The run's telemetry: a span per chunk and per step (none without OpenTelemetry). */
+  readonly telemetry?: RunTelemetry | undefined;
 }
 
 /** What one worker did. */
@@ -104,6 +107,7 @@ class WorkerLoop {
   readonly #options: WorkerOptions;
   readonly #reconciliation: QueryReconciliation;
   readonly #wakeUp: WakeUp;
+  readonly #telemetry: RunTelemetry;
   failure: { error: unknown } | null = null;
 
   constructor(options: WorkerOptions) {
@@ -111,6 +115,7 @@ class WorkerLoop {
     this.stats = { holder: options.holder, chunks: 0, takenOver: 0, refused: 0, slotsMissed: 0 };
     this.#reconciliation = new QueryReconciliation({ ...options, quietMs: options.sendMarginMs });
     this.#wakeUp = options.wakeUp ?? new WakeUp();
+    this.#telemetry = options.telemetry ?? NOOP_RUN;
   }
 
   get #stopping(): boolean {
@@ -131,7 +136,7 @@ class WorkerLoop {
       }
       if (this.#settled.length > 0 && this.ready.length > 0 && this.#sending > 0 && !this.#stopping) await setTimeout(COMMITS_GATHER_MS);
       const commits = this.#settled.splice(0);
-      const step = await store.step(commits, want);
+      const step = await this.#telemetry.step(commits.length, want, () => store.step(commits, want));
       if (step.durable) this.#reportWhenDurable(step.durable, commits, step.held);
       else for (const commit of commits) this.#report(commit, step.held.has(commit.claimed.chunk));
       for (const claimed of step.leased) this.inHand.set(claimed.chunk, claimed);
@@ -196,14 +201,20 @@ class WorkerLoop {
   #start(claimed: ClaimedChunk): void {
     this.stats.chunks += 1;
     if (claimed.takenOver && claimed.quietWaitMs > 0) this.#quieting.add(claimed.chunk);
-    const settling = settleChunk(this.#options, this.#reconciliation, claimed, this.stats)
+    const chunk = this.#telemetry.chunk(claimed);
+    const settling = chunk
+      .within(() => settleChunk(this.#options, this.#reconciliation, claimed, this.stats, chunk))
       .then(
         (end) => {
+          chunk.end(...chunkEnd(end));
           if ('commit' in end) this.#settled.push(end.commit);
           else if ('unsent' in end) this.unsent.push(claimed);
           else this.inHand.delete(claimed.chunk);
         },
-        (error: unknown) => void (this.failure ??= { error }),
+        (error: unknown) => {
+          chunk.failed(error);
+          this.failure ??= { error };
+        },
       )
       .finally(() => {
         this.running.delete(settling);
@@ -228,4 +239,10 @@ class WorkerLoop {
     if (commit.resend.length > 0) this.#wakeUp.wakeOne();
     for (const outcome of commit.outcomes) this.#options.onOutcome?.(outcome);
   }
+}
+
+/** How a chunk ended, for its span: settled (with its orders decided and to send again), lost or unsent. */
+function chunkEnd(end: ChunkEnd): [string, (() => Record<string, number>)?] {
+  if ('commit' in end) return ['settled', () => ({ 'gw.batch.decided': end.commit.outcomes.length, 'gw.batch.resend': end.commit.resend.length })];
+  return 'unsent' in end ? ['unsent'] : ['lost'];
 }

@@ -16,9 +16,10 @@ export function throttleOf(error: unknown): { readonly retryAfterMs: number | nu
 
 /**
  * The transport, paced: each request waits for the pacer (a pause the gateway asked for, the batch's rate and
- * in-flight limits, the rate learnt from throttles), and what comes back tells it (an answer, or a throttle to wait out).
+ * in-flight limits, the rate learnt from throttles), and what comes back tells it (an answer, or a throttle to wait out);
+ * `onThrottle` hears each throttle (the batch's telemetry).
  */
-export function pacedTransport(inner: BatchTransport, pacer: Pacer, signal: AbortSignal | undefined): BatchTransport {
+export function pacedTransport(inner: BatchTransport, pacer: Pacer, signal: AbortSignal | undefined, onThrottle?: (retryAfterMs: number | null) => void): BatchTransport {
   const paced = async <T>(request: () => Promise<T>): Promise<T> => {
     let done: () => void;
     try {
@@ -32,7 +33,11 @@ export function pacedTransport(inner: BatchTransport, pacer: Pacer, signal: Abor
       return answer;
     } catch (error) {
       const throttle = throttleOf(error);
-      if (throttle) pacer.throttled(throttle.retryAfterMs);
+      if (throttle) {
+        pacer.throttled(throttle.retryAfterMs);
+        // Heard once the pacer has taken it in: the pace after it is known.
+        onThrottle?.(throttle.retryAfterMs);
+      }
       throw error;
     } finally {
       done();

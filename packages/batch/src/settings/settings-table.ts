@@ -1,3 +1,5 @@
+import { DEFAULT_CALL_TIMEOUT_MS } from '@gw/types';
+
 /**
  * Where a setting applies: to every batch, or only to one kept in a PostgreSQL ledger (a journal's run is its only
  * holder: it leases nothing, polls nobody), or only to `runBatchWorker`.
@@ -28,7 +30,7 @@ export interface NumericSetting {
 export const BATCH_SETTINGS: readonly NumericSetting[] = [
   { name: 'concurrency', default: 4, least: 1, unit: 'count', scope: 'any', flag: '--concurrency', doc: 'requests in flight at once, a sliding window (UNKNOWNS U50)' },
   { name: 'maxResends', default: 2, least: 0, unit: 'count', scope: 'any', flag: '--max-resends', doc: 'times an order a query shows not applied, after an unanswered request, is sent again' },
-  { name: 'timeoutMs', default: 30_000, least: 1, unit: 'ms', scope: 'any', flag: '--timeout-ms', doc: "each request's time limit, passed with every call (instead of the client's own)" },
+  { name: 'timeoutMs', default: DEFAULT_CALL_TIMEOUT_MS, least: 1, unit: 'ms', scope: 'any', flag: '--timeout-ms', doc: "each request's time limit, passed with every call (instead of the client's own)" },
   {
     name: 'sendMarginMs',
     default: 5_000,

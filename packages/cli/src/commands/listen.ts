@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { createFileDedupeStore, createMemoryDedupeStore, verifySettings } from '@gw/notifications';
-import { SANDBOX_DEFAULT_SECRET, SANDBOX_LIMIT_DEFAULTS } from '@gw/sandbox';
+import { SANDBOX_DEFAULT_SECRET } from '@gw/sandbox';
 import { createHmacSha256Signer } from '@gw/signer-interface';
-import { GW_ERROR_CODES, GwError } from '@gw/types';
+import { GW_ERROR_CODES, GwError, SERVER_LIMIT_DEFAULTS } from '@gw/types';
 import { CONFIG_ENV } from '../config.ts';
 import type { CliIo } from '../io.ts';
 import { startListener, type ListenRecord } from '../listen/listener.ts';
@@ -87,7 +87,7 @@ export function registerListen(program: Command, { io, signals }: CommandContext
       onRecord: (record) => say(io, describeRecord(io, record)),
     });
     say(io, `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${settings.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`);
-    const cut = { ...SANDBOX_LIMIT_DEFAULTS, ...limits };
+    const cut = { ...SERVER_LIMIT_DEFAULTS, ...limits };
     say(io, `  cuts slow connections: headers ${cut.headersTimeoutMs} ms, request ${cut.requestTimeoutMs} ms, body pause ${cut.bodyTimeoutMs} ms, idle keep-alive ${cut.keepAliveTimeoutMs} ms; at most ${cut.maxConnections} connections`);
     say(io, `  use it as notify_url; Ctrl-C stops`);
     await new Promise<void>((resolve) => {

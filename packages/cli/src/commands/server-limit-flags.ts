@@ -1,7 +1,7 @@
 // The time and connection limits of a server gw starts (`gw sandbox`, `gw listen`): one list of flags, the sandbox's
 // defaults (UNKNOWNS U51), parsed the same way for both.
 import type { Command } from 'commander';
-import { SANDBOX_LIMIT_DEFAULTS } from '@gw/sandbox';
+import { SERVER_LIMIT_DEFAULTS } from '@gw/types';
 
 /** Each limit: its startSandbox / serverLimits option, its flag, and what it bounds. */
 export const SERVER_LIMIT_FLAGS = [
@@ -20,7 +20,7 @@ export type ServerLimitFlags = { readonly [K in ServerLimitKey]?: string };
 
 /** Adds the limit flags to `command`, each with its default in its help. */
 export function withServerLimitFlags(command: Command): Command {
-  for (const { flag, arg, what, key } of SERVER_LIMIT_FLAGS) command.option(`${flag} ${arg}`, `${what} (default ${SANDBOX_LIMIT_DEFAULTS[key]})`);
+  for (const { flag, arg, what, key } of SERVER_LIMIT_FLAGS) command.option(`${flag} ${arg}`, `${what} (default ${SERVER_LIMIT_DEFAULTS[key]})`);
   return command;
 }
 

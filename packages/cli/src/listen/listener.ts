@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NotificationRefusedError, verifyNotification, type DedupeStore, type NotificationEvent, type VerifySettings } from '@gw/notifications';
-import { serverLimits, type SandboxOptions } from '@gw/sandbox';
+import { serverLimits, type ServerLimitOptions } from '@gw/types';
 import { forwardNotification, type ForwardResult } from './forward.ts';
 
 /** One notification as `gw listen` saw it: verification, then what the forward target did. */
@@ -38,7 +38,7 @@ export interface ListenOptions {
 }
 
 /** The limits `gw listen` takes, as `startSandbox` names them. */
-export type ListenLimits = Pick<SandboxOptions, 'headersTimeoutMs' | 'requestTimeoutMs' | 'bodyTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'>;
+export type ListenLimits = Pick<ServerLimitOptions, 'headersTimeoutMs' | 'requestTimeoutMs' | 'bodyTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'>;
 
 /**
  * The body (kept up to `limit` bytes, read to its end), or null when it stopped arriving for `idleMs` or the connection

@@ -1,4 +1,4 @@
-import { SANDBOX_LIMIT_DEFAULTS } from '@gw/sandbox';
+import { SERVER_LIMIT_DEFAULTS } from '@gw/types';
 import type { Verifier } from '@gw/signer-interface';
 import { RecordValidator } from '@gw/types';
 import { checkExchange } from '../check/check-exchange.ts';
@@ -28,7 +28,7 @@ export interface HarCheck {
  * live traffic, each timed by its `startedDateTime`; bad HAR input is a GwError naming every problem.
  */
 export async function checkHar(har: unknown, options: HarCheckOptions = {}): Promise<HarCheck> {
-  const limit = options.maxBodyBytes ?? SANDBOX_LIMIT_DEFAULTS.maxBodyBytes;
+  const limit = options.maxBodyBytes ?? SERVER_LIMIT_DEFAULTS.maxBodyBytes;
   const { exchanges, skipped } = harExchanges(har, limit);
   let now = exchanges[0]?.at ?? new Date();
   const upstreams = [...new Set(exchanges.map((e) => e.upstream))];

@@ -17,7 +17,7 @@ import { SqliteStateStore } from '../store/sqlite-store.ts';
 import { MEMORY_KEEPER, type StateKeeper } from '../store/state-keeper.ts';
 import { Throttle } from '../throttle/throttle.ts';
 import type { BodyLimits } from './read-body.ts';
-import { serverLimits, type ServerLimits } from './limits.ts';
+import { serverLimits, type ServerLimits } from '@gw/types';
 import { normaliseAddress } from './remote-address.ts';
 
 /** The parts of a running sandbox. */
