@@ -16,6 +16,9 @@ export async function bundleCli(): Promise<void> {
     input: { gw: join(root, 'dist', 'bin.js') },
     platform: 'node',
     logLevel: 'warn',
+    // The OpenTelemetry SDK stays a package Node loads from node_modules, and only when OTEL_* asks for it
+    // (src/telemetry/start-telemetry.ts): bundled, it would be hundreds of modules (gRPC, protobuf) in a chunk.
+    external: ['@opentelemetry/sdk-node'],
     output: { dir: out, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
   });
 }

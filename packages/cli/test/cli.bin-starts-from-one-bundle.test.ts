@@ -34,7 +34,7 @@ describe('the gw command runs one bundle', () => {
     const own = [pathToFileURL(BIN).href, pathToFileURL(join(PACKAGE, 'package.json')).href];
     const outside = run.files.filter((url) => !own.includes(url) && !url.startsWith(pathToFileURL(BUNDLE).href));
     expect(outside).toEqual([]);
-    expect(run.files.length).toBeLessThan(25);
+    expect(run.files.length).toBeLessThan(26); // 25 since the telemetry gate (@gw/types) became a chunk the client shares with the servers
   });
 
   it('gw --version prints the package version from the bundle', () => {

@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, startSandbox, type Sandbox } from '@gw/sandbox';
-import { readmeBlocks, until } from '@gw/test-support';
+import { exampleScratch, readmeBlocks, readmeExamples, until } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.ts';
 import { capturedIo } from './io.ts';
@@ -55,5 +55,19 @@ describe('README examples', () => {
     const status = await running;
     expect(c.err(), c.out()).not.toContain('unexpected failure');
     expect(status, c.err()).toBe(0);
+  }, 60_000);
+});
+
+// The ts examples (the Telemetry section) run `gw` as installed: bin/gw.js and its bundle (`pnpm build` first).
+const scratch = exampleScratch(new URL('..', import.meta.url));
+afterAll(() => scratch.remove());
+
+describe('README ts examples', () => {
+  it('show the telemetry of gw', () => {
+    expect(readmeExamples(join(import.meta.dirname, '../README.md')).some((code) => code.includes('OTEL_EXPORTER_OTLP_ENDPOINT'))).toBe(true);
+  });
+
+  it.each(readmeExamples(join(import.meta.dirname, '../README.md')).map((code, i) => [i, code] as const))('example %i runs and its assertions hold', async (i, code) => {
+    await scratch.run(`example-${i}.ts`, code);
   }, 60_000);
 });

@@ -26,6 +26,8 @@ import { wholeRequestRefusal } from './whole-refusal.ts';
 import { NotSentError, type NotSentStage } from './errors/not-sent-error.ts';
 import { retryAfterMs, ThrottledError } from './errors/throttled-error.ts';
 import { describeThrown } from './thrown.ts';
+import type { AttemptTelemetry } from './telemetry/attempt-telemetry.ts';
+import { ClientTelemetry } from './telemetry/client-telemetry.ts';
 
 /** Options of one call. */
 export interface CallOptions {
@@ -90,9 +92,11 @@ export class OperationCaller {
   readonly #lines = new Map<OperationName, RequestLine>();
   readonly #encodeOptions = new Map<OperationName, EncodeRequestBodyOptions>();
   readonly #answers: AnswerPolicy;
+  readonly #telemetry: ClientTelemetry | null;
 
   constructor(options: ResolvedClientOptions) {
     this.#options = options;
+    this.#telemetry = ClientTelemetry.create(options.telemetry, { origin: options.origin });
     this.#answers = new AnswerPolicy(options.answers, options.hooks);
     this.#transport = new Transport(options.transport);
     for (const op of Object.values(operations) as OperationSpec[]) {
@@ -136,13 +140,17 @@ export class OperationCaller {
         attempt += 1;
         const tryNumber = attempt;
         if (hooks.onRequest) emit(hooks.onRequest, () => ({ operation, path: op.path, attempt: tryNumber, record: redactRecord(prepared.record) }));
+        const telemetry = this.#telemetry?.startAttempt(op, tryNumber, this.#lines.get(operation)!.path, prepared.record) ?? null;
         try {
-          return await this.#attempt(prepared, tryNumber, timeoutMs, callOptions.beforeSend);
+          const result = await this.#attempt(prepared, tryNumber, timeoutMs, callOptions.beforeSend, telemetry);
+          telemetry?.end(null);
+          return result;
         } catch (error) {
-          if (error instanceof Throttle) {
+          const throttled = error instanceof Throttle ? this.#throttledError(prepared, error, waitedMs) : null;
+          telemetry?.end(throttled ?? (error instanceof Retryable ? error.error : error));
+          if (error instanceof Throttle && throttled) {
             // A query waits what the gateway asked and goes again, within the budget; anything else is the caller's.
             const wait = error.retryAfterMs ?? backoffDelay(this.#options.retry, ++throttles);
-            const throttled = this.#throttledError(prepared, error, waitedMs);
             if (op.retryClass !== 'safe' || waitedMs + wait > this.#options.retry.maxThrottleWaitMs) throw throttled;
             if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: throttled, willRetry: true }));
             waitedMs += wait;
@@ -203,26 +211,29 @@ export class OperationCaller {
   }
 
   /** Sends the signed body with the operation's request line (path and headers from the operation table), through undici. */
-  async #send(prepared: PreparedRequest, timeoutMs: number, beforeWrite: (() => void) | undefined): Promise<Attempt> {
+  async #send(prepared: PreparedRequest, timeoutMs: number, beforeWrite: (() => void) | undefined, telemetry: AttemptTelemetry | null): Promise<Attempt> {
     const { op, body } = prepared;
     const { origin, maxInputBytes } = this.#options;
     const line = this.#lines.get(op.name as OperationName)!;
+    const headers = telemetry ? telemetry.headers(line.headers) : line.headers;
     try {
-      return { exchange: await this.#transport.exchange({ origin, path: line.path, headers: line.headers, body, timeoutMs, maxResponseBytes: maxInputBytes, beforeWrite }) };
+      const exchange = await this.#transport.exchange({ origin, path: line.path, headers, body, timeoutMs, maxResponseBytes: maxInputBytes, beforeWrite });
+      telemetry?.answered(exchange.status);
+      return { exchange };
     } catch (error) {
       return { failure: error instanceof TransportFailure ? error : new TransportFailure('network', false, 'unknown', { cause: error }) };
     }
   }
 
   /** One try. Throws a Retryable when the try may be made again. */
-  async #attempt(prepared: PreparedRequest, attempt: number, timeoutMs: number, beforeSend: (() => void) | undefined): Promise<unknown> {
+  async #attempt(prepared: PreparedRequest, attempt: number, timeoutMs: number, beforeSend: (() => void) | undefined, telemetry: AttemptTelemetry | null): Promise<unknown> {
     const { op } = prepared;
     const operation = op.name as OperationName;
     const hooks = this.#options.hooks;
     const sentAt = performance.now();
     // Read only on failure: the request's identifiers for reconciling, null for operations that move no money.
     const identifiers = (): RequestIdentifiers | null => (prepared.moneyMoving ? requestIdentifiers(operation, prepared.record) : null);
-    const outcome = await this.#send(prepared, timeoutMs, beforeSend);
+    const outcome = await this.#send(prepared, timeoutMs, beforeSend, telemetry);
 
     if ('failure' in outcome) throw this.#failureError(prepared, outcome.failure, attempt, timeoutMs);
     const { exchange } = outcome;

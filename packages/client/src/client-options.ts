@@ -9,6 +9,7 @@ import { defaultQuerySelection, type QuerySelectionBuilder } from './query-selec
 import { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from './retry.ts';
 import type { TransportOptions } from './transport.ts';
 import type { ThrottledMeaning } from './errors/throttled-error.ts';
+import { resolveTelemetry, type ResolvedTelemetry, type TelemetryOption } from './telemetry/telemetry-options.ts';
 
 /** Everything `createClient` takes. Only `baseUrl`, `merchantId`, `accountId` and `signer` are required. */
 export interface ClientOptions {
@@ -70,6 +71,12 @@ export interface ClientOptions {
    * money-moving call its outcome is unknown: reconcile) or `accept` (not checked).
    */
   readonly answers?: AnswersOption;
+  /**
+   * OpenTelemetry (`@opentelemetry/api`, an optional peer): a CLIENT span per try and the `http.client.request.duration`
+   * histogram wherever an SDK is registered. `false` turns it off; `{ propagate: true }` also sends a `traceparent`
+   * header to the gateway (default off, UNKNOWNS U58).
+   */
+  readonly telemetry?: TelemetryOption;
 }
 
 /** What the client does with request members the spec does not list. */
@@ -119,6 +126,7 @@ export interface ResolvedClientOptions {
   readonly unknownFields: UnknownFieldsOption;
   readonly throttled: ThrottledMeaning;
   readonly answers: AnswersOption;
+  readonly telemetry: ResolvedTelemetry | null;
 }
 
 function nonEmptyString(value: unknown, option: string): string {
@@ -263,6 +271,7 @@ export function resolveClientOptions(options: ClientOptions): ResolvedClientOpti
     unknownFields: list.take(() => resolveUnknownFields(options.unknownFields), 'refuse' as UnknownFieldsOption),
     throttled: list.take(() => resolveThrottled(options.throttled), 'not-applied' as ThrottledMeaning),
     answers: list.take(() => resolveAnswers(options.answers), DEFAULT_ANSWERS),
+    telemetry: list.take(() => resolveTelemetry(options.telemetry), null),
   };
   if (list.problems.length > 0 || url === null) throw new ConfigError(list.problems);
   return {

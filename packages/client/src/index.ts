@@ -27,3 +27,5 @@ export { NotSentError, type NotSentErrorDetails, type NotSentStage } from './err
 export { retryAfterMs, ThrottledError, type ThrottledErrorDetails, type ThrottledMeaning } from './errors/throttled-error.ts';
 export { DecodeError, type DecodeErrorDetails, type DecodeFailure } from '@gw/xml-codec';
 export { GW_ERROR_CODES, GwError, isGwError, ValidationError, type GwErrorCode, type ValidationProblem } from '@gw/types';
+export type { TelemetryOption, TelemetryOptions } from './telemetry/telemetry-options.ts';
+export type { GwOutcome } from './telemetry/attempt-outcome.ts';

@@ -131,3 +131,8 @@ export async function refusedBeforeSending(sandbox: Sandbox, call: Promise<unkno
   expect(sandbox.state.requestCount).toBe(before);
   return error as ValidationError;
 }
+
+/** The client's own spans (scope `@gw/client`), those named `POST <path>` when a path is given: the sandbox names its SERVER spans the same way. */
+export function clientSpans<S extends { readonly name: string; readonly instrumentationScope: { readonly name: string } }>(telemetry: { spans(): S[] }, path?: string): S[] {
+  return telemetry.spans().filter((s) => s.instrumentationScope.name === '@gw/client' && (path === undefined || s.name === `POST ${path}`));
+}
