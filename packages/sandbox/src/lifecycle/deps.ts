@@ -1,6 +1,6 @@
 import type { Signer } from '@gw/signer-interface';
-import type { SandboxNotify } from '../context.ts';
-import type { SandboxState } from '../state.ts';
+import type { SandboxNotify } from '../operations/context.ts';
+import type { SandboxState } from '../state/state.ts';
 
 /** What works on the sandbox from outside a request: shopper pages, the expiry sweep, the control API. */
 export interface SandboxDeps {

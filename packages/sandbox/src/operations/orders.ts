@@ -1,11 +1,11 @@
 // Capture, cancel, review and refund: per-element results, the sandbox state machine of UNKNOWNS U28.
 import { operations } from '@gw/types';
-import { text, type HandlerContext, type WireRecord } from '../context.ts';
-import { fromMinorUnits, toMinorUnits } from '../money.ts';
+import { text, type HandlerContext, type WireRecord } from './context.ts';
+import { fromMinorUnits, toMinorUnits } from '../state/money.ts';
 import { notifyOrderChange } from './change-notification.ts';
 import { ELEMENT_NEEDS, missingFields } from './needed-to-act.ts';
 import type { OrderOperation } from './order-operation.ts';
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 
 /** Per-element failures: `<code>:<message>`, the sandbox's own codes (UNKNOWNS U48). */
 export const ORDER_ERRORS = {

@@ -1,12 +1,12 @@
 // /v1/authorise (card and alternative method) and /v1/checkout: each accepted payment becomes an order.
 import { checkoutForm } from '@gw/types';
-import { text, type HandlerContext, type WireRecord } from '../context.ts';
-import { dateTimeText } from '../ids.ts';
-import { toMinorUnits } from '../money.ts';
-import type { SandboxOrder } from '../state.ts';
-import { refusalText } from '../refusal-codes.ts';
-import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../test-cards.ts';
-import { withoutCardData } from '../card-data.ts';
+import { text, type HandlerContext, type WireRecord } from './context.ts';
+import { dateTimeText } from '../state/ids.ts';
+import { toMinorUnits } from '../state/money.ts';
+import type { SandboxOrder } from '../state/state.ts';
+import { refusalText } from '../refusals/refusal-codes.ts';
+import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../cards/test-cards.ts';
+import { withoutCardData } from '../cards/card-data.ts';
 import { answeredExactly } from './fill-from-spec.ts';
 import { challengePath, newPayToken, payPath } from '../pages/pay-token.ts';
 

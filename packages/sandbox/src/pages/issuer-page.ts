@@ -1,5 +1,5 @@
 // The alternative method's `issuer_url` page (`/sandbox/pay/<pay token>` of an alternative-method order).
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { payPath } from './pay-token.ts';
 import { escapeHtml, layout, summaryList } from './html.ts';
 

@@ -1,11 +1,11 @@
 // `/sandbox/pay/<pay token>` (checkout action, issuer_url) and `/sandbox/3ds/<pay token>`: plain HTML forms, the logic
 // on the server, so they work without JavaScript. The token is the order's `payToken`, never its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SandboxHttpError } from '../errors.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
 import { RedirectPaymentError } from '../lifecycle/redirect-payment-error.ts';
 import { readBody } from '../server/read-body.ts';
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { answerWhenKept, type StateKeeper } from '../store/state-keeper.ts';
 import { PAGE_CSP } from './card-check-script.ts';
 import { CHECK_ACTION, checkCardEntry, sendCardCheck } from './card-check.ts';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationSpec } from '@gw/types';
-import { SandboxHttpError } from '../errors.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
 import { errorResponse, type EncodedResponse } from '../wire/body.ts';
 import { traceExchange } from './exchange-span.ts';
 import { recordInternalError } from './internal-error.ts';

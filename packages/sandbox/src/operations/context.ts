@@ -1,7 +1,7 @@
 import { textOf } from '@gw/types';
-import type { IdSource } from './ids.ts';
-import type { SandboxNotifyKind } from './notifications/event-kind.ts';
-import type { SandboxState } from './state.ts';
+import type { IdSource } from '../state/ids.ts';
+import type { SandboxNotifyKind } from '../notifications/event-kind.ts';
+import type { SandboxState } from '../state/state.ts';
 
 /**
  * Signs `record` as the answer of `operation` and queues it as a notification to `url` (nothing for an absent URL): the
