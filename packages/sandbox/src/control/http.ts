@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../server/read-body.ts';
+import { readBody } from '../wire/read-body.ts';
 import { SandboxHttpError } from '../refusals/errors.ts';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.ts';
 

@@ -1,5 +1,5 @@
 import { isNotificationKind, type NotificationKind } from '@gw/notifications';
-import type { WireRecord } from '../operations/context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 import { SANDBOX_PAYMENT_STATUS } from '../state/payment-status.ts';
 
 /** What a caller of `notify` names: a whole event kind, or just `payment` / `payout` (the kind is then read from the record). */

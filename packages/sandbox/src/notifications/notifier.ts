@@ -2,7 +2,7 @@ import { createNotificationEvent, encodeGwNotification, isNotificationKind, isNo
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { Signer } from '@gw/signer-interface';
 import { withoutCardData } from '../cards/card-data.ts';
-import type { WireRecord } from '../operations/context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 import { eventKindOf, type SandboxNotifyKind } from './event-kind.ts';
 import { readAtMost } from './read-at-most.ts';
 import type { NotificationDelivery, SandboxState } from '../state/state.ts';

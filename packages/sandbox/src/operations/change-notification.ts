@@ -1,6 +1,7 @@
 // UNKNOWNS U44: every later change to an order or subscription is notified to the notify_url of its first payment.
 import { NOTIFYING_OPERATIONS } from '@gw/notifications';
-import type { HandlerContext, WireRecord } from './context.ts';
+import type { HandlerContext } from './context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 import { fromMinorUnits } from '../state/money.ts';
 import type { SandboxOrder } from '../state/state.ts';
 import type { OrderOperation } from './order-operation.ts';

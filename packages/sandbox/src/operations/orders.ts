@@ -1,6 +1,7 @@
 // Capture, cancel, review and refund: per-element results, the sandbox state machine of UNKNOWNS U28.
 import { operations } from '@gw/types';
-import { text, type HandlerContext, type WireRecord } from './context.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
 import { fromMinorUnits, toMinorUnits } from '../state/money.ts';
 import { notifyOrderChange } from './change-notification.ts';
 import { ELEMENT_NEEDS, missingFields } from './needed-to-act.ts';

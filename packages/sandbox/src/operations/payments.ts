@@ -1,6 +1,7 @@
 // /v1/authorise (card and alternative method) and /v1/checkout: each accepted payment becomes an order.
 import { checkoutForm } from '@gw/types';
-import { text, type HandlerContext, type WireRecord } from './context.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
 import { dateTimeText } from '../state/ids.ts';
 import { toMinorUnits } from '../state/money.ts';
 import type { SandboxOrder } from '../state/state.ts';
@@ -8,7 +9,7 @@ import { refusalText } from '../refusals/refusal-codes.ts';
 import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../cards/test-cards.ts';
 import { withoutCardData } from '../cards/card-data.ts';
 import { answeredExactly } from './fill-from-spec.ts';
-import { challengePath, newPayToken, payPath } from '../pages/pay-token.ts';
+import { challengePath, newPayToken, payPath } from '../state/pay-token.ts';
 
 const SUCCESS = '0000:Success';
 

@@ -1,7 +1,8 @@
 // /v1/payout: one payout per request_id; a repeated request_id with the same parameters returns the first payout,
 // with other parameters it is refused (UNKNOWNS U40).
 import { createHash } from 'node:crypto';
-import { text, type HandlerContext, type WireRecord } from './context.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
 import { SandboxHttpError } from '../refusals/errors.ts';
 import { refusalText } from '../refusals/refusal-codes.ts';
 import { isoWithOffset } from '../state/ids.ts';

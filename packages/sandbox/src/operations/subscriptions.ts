@@ -1,5 +1,6 @@
 // /v1/cancelsubscription: by recurring_id and contract_name (seed section 4 rule 4); idempotent (UNKNOWNS U29).
-import { text, type HandlerContext, type WireRecord } from './context.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
 
 /** Cancels a subscription: `Inactived` at once, no further charge. */
 export function cancelSubscription(record: WireRecord, ctx: HandlerContext): WireRecord {

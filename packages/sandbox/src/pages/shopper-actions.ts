@@ -6,7 +6,7 @@ import { CHALLENGE_FAILED_RESULT, decideCardOutcome, maskCard } from '../cards/t
 import { CHECKOUT_PAGE_CSP } from './card-check-script.ts';
 import { readCardEntry } from './card-form.ts';
 import { checkoutPage } from './checkout-page.ts';
-import { challengePath } from './pay-token.ts';
+import { challengePath } from '../state/pay-token.ts';
 
 /**
  * What to answer: a page (with its status, and its CSP when not the pages' default), or the shop (return_url /

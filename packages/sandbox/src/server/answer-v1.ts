@@ -4,7 +4,7 @@ import { SandboxHttpError } from '../refusals/errors.ts';
 import { errorResponse, type EncodedResponse } from '../wire/body.ts';
 import { traceExchange } from './exchange-span.ts';
 import { recordInternalError } from './internal-error.ts';
-import { readBody } from './read-body.ts';
+import { readBody } from '../wire/read-body.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 import { latency, resetAfter, resetBefore, serviceUnavailable } from './steps/fault.ts';
 import { throttledByFault } from './steps/throttle.ts';

@@ -1,6 +1,6 @@
 // The answer of a request refused as a whole (UNKNOWNS U47): the operation's own response record, saying why.
 import type { OperationSpec } from '@gw/types';
-import { text, type WireRecord } from '../operations/context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
 import type { SandboxRefusal } from '../refusals/errors.ts';
 
 /** The response of a request refused as a whole, in the shape of the operation's response (UNKNOWNS U47). */

@@ -16,7 +16,7 @@ import { SandboxState } from '../state/state.ts';
 import { SqliteStateStore } from '../store/sqlite-store.ts';
 import { MEMORY_KEEPER, type StateKeeper } from '../store/state-keeper.ts';
 import { Throttle } from '../throttle/throttle.ts';
-import type { BodyLimits } from './read-body.ts';
+import type { BodyLimits } from '../wire/read-body.ts';
 import { serverLimits, type ServerLimits } from '@gw/types';
 import { normaliseAddress } from './remote-address.ts';
 

@@ -5,7 +5,7 @@
 // signed refusal record; the throttle answers 429 itself.
 import type { ServerResponse } from 'node:http';
 import type { OperationName } from '@gw/types';
-import type { WireRecord } from '../operations/context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 import { SandboxHttpError, SandboxRefusal } from '../refusals/errors.ts';
 import { refusal } from '../refusals/refusal-codes.ts';
 import { encodeResponseBody, type EncodedResponse } from '../wire/body.ts';

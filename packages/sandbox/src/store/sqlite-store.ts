@@ -10,7 +10,7 @@ import { openStateFile } from './open-state-file.ts';
 import { CLOSED_CLEANLY } from './schema.ts';
 import { StateNotKeptError, type StateKeeper } from './state-keeper.ts';
 import { upgradeOrder, type StoredOrder } from './upgrade-order.ts';
-import type { StateChange } from './state-change.ts';
+import type { StateChange } from '../state/state-change.ts';
 import { SandboxStateFileError } from './state-file-error.ts';
 
 /** The delivery with `id` in a log ordered by id (binary search). */

@@ -1,5 +1,5 @@
 import type { OperationSpec } from '@gw/types';
-import type { WireRecord } from '../../operations/context.ts';
+import type { WireRecord } from '../../wire/wire-record.ts';
 import { missingFields, PAYMENT_NEEDS } from '../../operations/needed-to-act.ts';
 import { refusal } from '../../refusals/refusal-codes.ts';
 

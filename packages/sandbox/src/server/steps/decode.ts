@@ -1,5 +1,5 @@
 import { variantOf } from '@gw/types';
-import { text } from '../../operations/context.ts';
+import { text } from '../../wire/wire-record.ts';
 import { SandboxHttpError } from '../../refusals/errors.ts';
 import { decodeRequestBody } from '../../wire/body.ts';
 import { fieldsXmlCannotCarry } from '../../wire/unencodable-fields.ts';

@@ -1,5 +1,6 @@
 import type { OperationName } from '@gw/types';
-import type { HandlerContext, WireRecord } from '../../operations/context.ts';
+import type { HandlerContext } from '../../operations/context.ts';
+import type { WireRecord } from '../../wire/wire-record.ts';
 import { SandboxHttpError } from '../../refusals/errors.ts';
 import { refusalText } from '../../refusals/refusal-codes.ts';
 import { normaliseAddress } from '../remote-address.ts';
