@@ -15,7 +15,7 @@ export type { AnswerDriftRule, AnswerDriftRules } from './drift/answer-drift.ts'
 export type { NotifyOptions } from './notifications/notifier.ts';
 export { SandboxState, type LedgerEntry, type NotificationAttempt, type NotificationDelivery, type OrderEvent, type OrderState, type ReceivedRequest, type SandboxOrder, type SandboxRefund, type SandboxSubscription } from './state/state.ts';
 export { SANDBOX_PAYMENT_STATUS } from './state/payment-status.ts';
-export { ORDER_ERRORS } from './operations/orders.ts';
+export { ORDER_ERRORS } from './refusals/refusal-codes.ts';
 export { CHALLENGE_FAILED_RESULT, CHALLENGE_NEEDS_3DS_RESULT, CHALLENGE_ORDER_STATUS, DECLINE_CENTS, TEST_CARD_TABLE, TEST_CARDS, decideCardOutcome, testCardsMarkdown, type CardOutcome, type TestCardBehaviour, type TestCardRow } from './cards/test-cards.ts';
 export { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps } from './lifecycle/deps.ts';
 export type { SandboxNotify } from './operations/context.ts';
