@@ -25,7 +25,9 @@ describe('the sandbox source', () => {
     const outside = sourceFiles()
       .filter((file) => relative(SRC, file) !== join('refusals', 'refusal-codes.ts'))
       .flatMap((file) => {
-        const code = readFileSync(file, 'utf8').split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line));
+        const code = readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line));
         return code.filter((line) => CODE_TEXT.test(line)).map((line) => `${relative(SRC, file)}: ${line.trim()}`);
       });
     expect(outside).toEqual([]);

@@ -7,7 +7,7 @@ export interface SandboxDeps {
   readonly state: SandboxState;
   /** The sandbox's clock. */
   readonly clock: () => Date;
-  /** The sandbox-level notification sender (built in start-sandbox.ts). */
+  /** The sandbox-level notification sender (built in server/sandbox-parts.ts). */
   readonly notify: SandboxNotify;
   /** Signs the parameters a shopper page sends to return_url / cancel_url (UNKNOWNS U22). */
   readonly signer: Signer;

@@ -80,7 +80,7 @@ function deadline(ctx: HandlerContext): Date {
 }
 
 /**
- * Card variant of /v1/authorise: the test-card table decides (test-cards.ts). A challenge card with `open3d=do3DS`
+ * Card variant of /v1/authorise: the test-card table decides (cards/test-cards.ts). A challenge card with `open3d=do3DS`
  * leaves the order pending with `order_status` `2` and a `challenge_url` (UNKNOWNS U17); its notification comes
  * when the shopper completes or fails the challenge.
  */

@@ -1,5 +1,5 @@
 // Wiring: a sandbox's parts from its options, its server, its expiry sweep, and the handle its caller holds. A
-// request's path through it is server/handle-request.ts, then for /v1 the steps of server/v1-pipeline.ts.
+// request's path through it is handle-request.ts, then for /v1 the steps of v1-pipeline.ts (both beside this file).
 import type { AnswerDriftRules } from '../drift/answer-drift.ts';
 import type { DueWork } from '../control/clock-work.ts';
 import { checkControlLock } from '../control/control-lock-error.ts';
