@@ -1,6 +1,6 @@
 export { startSandbox, type Sandbox } from './server/start-sandbox.ts';
 export { SandboxClock } from './state/clock.ts';
-export type { DueWork } from './control/clock-work.ts';
+export type { DueWork } from './control/control-deps.ts';
 export { CONTROL_ERROR_CODES, type ControlErrorCode } from './control/control-error.ts';
 export { FAULT_KINDS, faultRulesProblems, type FaultRuleProblem } from './faults/fault-rules.ts';
 export { SandboxStateFileError, SandboxStateIncompleteError } from './store/state-file-error.ts';

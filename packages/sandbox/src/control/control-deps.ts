@@ -1,5 +1,4 @@
 import type { SandboxClock } from '../state/clock.ts';
-import type { DueWork } from './clock-work.ts';
 import type { SandboxNotify } from '../operations/context.ts';
 import type { AnswerDrift } from '../drift/answer-drift.ts';
 import type { FaultPlan } from '../faults/fault-plan.ts';
@@ -9,6 +8,14 @@ import type { SandboxDeps } from '../lifecycle/deps.ts';
 import type { SandboxState } from '../state/state.ts';
 import type { StateKeeper } from '../store/state-keeper.ts';
 import type { Throttle } from '../throttle/throttle.ts';
+
+/** What one advance of the clock did (control/clock-work.ts runs it). */
+export interface DueWork {
+  readonly now: string;
+  readonly offsetMs: number;
+  readonly expiredPayments: number;
+  readonly subscriptionCharges: number;
+}
 
 /** What the control API and the console act on: the running sandbox's parts. */
 export interface ControlDeps {

@@ -1,7 +1,6 @@
 // Every refusal code the sandbox answers with, in one table: requests refused as a whole and a repeated order_no
 // (REFUSALS, UNKNOWNS U05, U40, U47), per-order failures (ORDER_ERRORS, E2xx and E3xx, UNKNOWNS U48) and the other
 // per-record ones (RECORD_ERRORS). `<code>:<message>`, the sandbox's own codes.
-import { SandboxRefusal } from './errors.ts';
 
 /** Each refusal's code and the message that follows it after a colon (built from what the request carried). */
 export const REFUSALS = {
@@ -26,12 +25,6 @@ export type RefusalCode = (typeof REFUSALS)[RefusalKind]['code'];
 export function refusalText<K extends RefusalKind>(kind: K, ...details: Parameters<(typeof REFUSALS)[K]['message']>): string {
   const { code, message } = REFUSALS[kind];
   return `${code}:${(message as (...args: typeof details) => string)(...details)}`;
-}
-
-/** A SandboxRefusal of a request refused as a whole (HTTP 200 with the operation's refusal record). */
-export function refusal<K extends RefusalKind>(kind: K, ...details: Parameters<(typeof REFUSALS)[K]['message']>): SandboxRefusal {
-  const { code, message } = REFUSALS[kind];
-  return new SandboxRefusal(code, (message as (...args: typeof details) => string)(...details));
 }
 
 /** Per-element failures: `<code>:<message>`, the sandbox's own codes (UNKNOWNS U48). */

@@ -1,6 +1,6 @@
 // What the handle and the control API do to a running sandbox as a whole, and the parts the control API gets.
-import { advanceClock, type DueWork } from '../control/clock-work.ts';
-import type { ControlDeps } from '../control/control-deps.ts';
+import { advanceClock } from '../control/clock-work.ts';
+import type { ControlDeps, DueWork } from '../control/control-deps.ts';
 import type { SandboxOptions } from '../options/sandbox-options.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 

@@ -1,7 +1,7 @@
 // Wiring: a sandbox's parts from its options, its server, its expiry sweep, and the handle its caller holds. A
 // request's path through it is handle-request.ts, then for /v1 the steps of v1-pipeline.ts (both beside this file).
 import type { AnswerDriftRules } from '../drift/answer-drift.ts';
-import type { DueWork } from '../control/clock-work.ts';
+import type { DueWork } from '../control/control-deps.ts';
 import { checkControlLock } from '../control/control-lock-error.ts';
 import type { FaultKind, FaultRules, InjectableFaultKind, ThrottleFaultKind } from '../faults/fault-plan.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';

@@ -6,8 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { OperationName } from '@gw/types';
 import type { WireRecord } from '../wire/wire-record.ts';
-import { SandboxHttpError, SandboxRefusal } from '../refusals/errors.ts';
-import { refusal } from '../refusals/refusal-codes.ts';
+import { refusal, SandboxHttpError, SandboxRefusal } from '../refusals/errors.ts';
 import { encodeResponseBody, type EncodedResponse } from '../wire/body.ts';
 import { refusalRecord } from './refusals.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
