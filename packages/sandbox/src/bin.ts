@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `gw-sandbox --port 8787`: the sandbox as a process (the `gw sandbox` command of @gw/cli does the same).
 import { parseArgs } from 'node:util';
-import { startSandbox } from './start-sandbox.ts';
+import { startSandbox } from './server/start-sandbox.ts';
 import { SandboxStateFileError } from './store/state-file-error.ts';
 
 const { values } = parseArgs({

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '@gw/types';
-import { SeededRandom } from '../src/random.ts';
+import { SeededRandom } from '../src/state/random.ts';
 import { startSandbox, type Sandbox } from '../src/index.ts';
 import { cardPayment, encodeBody, signed } from './harness.ts';
 

@@ -1,4 +1,4 @@
-// The codes of requests refused as a whole are written only in their table (src/refusal-codes.ts). (No function over
+// The codes of requests refused as a whole are written only in their table (src/refusals/refusal-codes.ts). (No function over
 // 80 lines: tools/release-check's source test, over every package.)
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,10 +1,10 @@
 // What the console's forms do: each a control API operation, then a notice for the page the browser returns to.
 import type { ControlDeps } from '../control/control-deps.ts';
 import { invalid } from '../control/control-error.ts';
-import { faultRulesProblems, injectedFault } from '../control/fault-rules.ts';
+import { faultRulesProblems, injectedFault } from '../faults/fault-rules.ts';
 import { resendNotification } from '../control/notifications.ts';
 import { actOnOrder } from '../control/orders.ts';
-import type { FaultRule, InjectableFaultKind } from '../faults.ts';
+import type { FaultRule, InjectableFaultKind } from '../faults/fault-plan.ts';
 
 /** Where the browser goes after a form, and what it is told. */
 export interface FormResult {

@@ -1,5 +1,5 @@
 // The answer-drift rules in force, on the Faults page: answers that differ from the spec on purpose (`PUT /sandbox/api/drift`).
-import type { AnswerDriftRule, AnswerDriftRules } from '../answer-drift.ts';
+import type { AnswerDriftRule, AnswerDriftRules } from '../drift/answer-drift.ts';
 import { html, type SafeHtml } from './html.ts';
 import { listTable, type ListColumn } from './list-table.ts';
 

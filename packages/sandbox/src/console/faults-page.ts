@@ -1,6 +1,6 @@
 import type { ControlDeps } from '../control/control-deps.ts';
 import { operationsByPath } from '@gw/types';
-import { INJECTABLE_FAULT_KINDS } from '../control/fault-rules.ts';
+import { INJECTABLE_FAULT_KINDS } from '../faults/fault-rules.ts';
 import { html, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
 import { listTable, type ListColumn } from './list-table.ts';

@@ -1,6 +1,6 @@
 import type { ControlDeps } from '../control/control-deps.ts';
 import { latestNotifications } from '../control/notifications.ts';
-import type { NotificationDelivery } from '../state.ts';
+import type { NotificationDelivery } from '../state/state.ts';
 import { html, segment, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
 import { listTable, type ListColumn } from './list-table.ts';

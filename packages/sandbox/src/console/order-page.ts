@@ -1,8 +1,8 @@
 import type { ControlDeps } from '../control/control-deps.ts';
 import { findOrder, OPERATOR_ACTIONS } from '../control/orders.ts';
-import { fromMinorUnits } from '../money.ts';
-import { challengePath, payPath } from '../pages/pay-token.ts';
-import type { SandboxOrder } from '../state.ts';
+import { fromMinorUnits } from '../state/money.ts';
+import { challengePath, payPath } from '../state/pay-token.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { html, segment, type SafeHtml } from './html.ts';
 import { page, stateBadge } from './layout.ts';
 import { listTable, type ListColumn } from './list-table.ts';

@@ -1,6 +1,6 @@
 import type { ControlDeps } from '../control/control-deps.ts';
 import { listOrders, ORDER_STATES, orderFilter } from '../control/orders.ts';
-import { fromMinorUnits } from '../money.ts';
+import { fromMinorUnits } from '../state/money.ts';
 import { html, segment } from './html.ts';
 import { listTable, type ListColumn } from './list-table.ts';
 import { page, stateBadge } from './layout.ts';

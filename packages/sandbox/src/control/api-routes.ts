@@ -1,12 +1,12 @@
 // The control API's routes under /sandbox/api/ (README "Control API"): JSON in, JSON out.
 import type { IncomingMessage } from 'node:http';
-import type { AnswerDriftRule } from '../answer-drift.ts';
-import type { FaultRule } from '../faults.ts';
+import type { AnswerDriftRule } from '../drift/answer-drift.ts';
+import type { FaultRule } from '../faults/fault-plan.ts';
 import { advanceSeconds, clockJson } from './clock-work.ts';
 import type { ControlDeps } from './control-deps.ts';
 import { invalid } from './control-error.ts';
-import { asDriftRules, driftRulesProblems } from './drift-rules.ts';
-import { asFaultRules, faultRulesProblems, injectedFault } from './fault-rules.ts';
+import { asDriftRules, driftRulesProblems } from '../drift/drift-rules.ts';
+import { asFaultRules, faultRulesProblems, injectedFault } from '../faults/fault-rules.ts';
 import { readJsonObject } from './http.ts';
 import { notificationsJson, findNotification, resendNotification } from './notifications.ts';
 import { throttleJson, throttleSettingIn } from './throttle-setting.ts';

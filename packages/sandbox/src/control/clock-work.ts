@@ -1,19 +1,11 @@
 // Advancing the sandbox clock, then running what became due: expiring abandoned redirect payments, charging subscriptions.
-import type { ControlDeps } from './control-deps.ts';
+import type { ControlDeps, DueWork } from './control-deps.ts';
 import { invalid } from './control-error.ts';
 import { expireDuePayments } from '../lifecycle/redirect-payment.ts';
 import { runSubscriptionCharges } from './subscription-charges.ts';
 
 /** What running due work needs. */
 export type DueWorkDeps = Pick<ControlDeps, 'state' | 'clock' | 'ids' | 'notify' | 'redirect'>;
-
-/** What one advance of the clock did. */
-export interface DueWork {
-  readonly now: string;
-  readonly offsetMs: number;
-  readonly expiredPayments: number;
-  readonly subscriptionCharges: number;
-}
 
 /** The clock as the control API shows it. */
 export function clockJson(deps: DueWorkDeps) {

@@ -1,14 +1,21 @@
-import type { SandboxClock } from '../clock.ts';
-import type { DueWork } from './clock-work.ts';
-import type { SandboxNotify } from '../context.ts';
-import type { AnswerDrift } from '../answer-drift.ts';
-import type { FaultPlan } from '../faults.ts';
-import type { IdSource } from '../ids.ts';
-import type { Notifier } from '../notifier.ts';
+import type { SandboxClock } from '../state/clock.ts';
+import type { SandboxNotify } from '../operations/context.ts';
+import type { AnswerDrift } from '../drift/answer-drift.ts';
+import type { FaultPlan } from '../faults/fault-plan.ts';
+import type { IdSource } from '../state/ids.ts';
+import type { Notifier } from '../notifications/notifier.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
-import type { SandboxState } from '../state.ts';
+import type { SandboxState } from '../state/state.ts';
 import type { StateKeeper } from '../store/state-keeper.ts';
 import type { Throttle } from '../throttle/throttle.ts';
+
+/** What one advance of the clock did (control/clock-work.ts runs it). */
+export interface DueWork {
+  readonly now: string;
+  readonly offsetMs: number;
+  readonly expiredPayments: number;
+  readonly subscriptionCharges: number;
+}
 
 /** What the control API and the console act on: the running sandbox's parts. */
 export interface ControlDeps {

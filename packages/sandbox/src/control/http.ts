@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../server/read-body.ts';
-import { SandboxHttpError } from '../errors.ts';
+import { readBody } from '../wire/read-body.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
 import { CONTROL_ERROR_CODES, ControlError } from './control-error.ts';
 
 /** Writes a JSON answer (bigint members as decimal text, though the views hold none). */

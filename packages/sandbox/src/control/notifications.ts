@@ -1,5 +1,5 @@
 // Notifications in the control API: the delivery log with every attempt, and resend.
-import type { NotificationDelivery } from '../state.ts';
+import type { NotificationDelivery } from '../state/state.ts';
 import type { ControlDeps } from './control-deps.ts';
 import { invalid, notFound } from './control-error.ts';
 import { notificationView } from './views.ts';

@@ -1,5 +1,5 @@
 // Orders in the control API: list with filters, one order with its history, and operator actions on a pending order.
-import type { OrderState, SandboxOrder } from '../state.ts';
+import type { OrderState, SandboxOrder } from '../state/state.ts';
 import type { ControlDeps } from './control-deps.ts';
 import { CONTROL_ERROR_CODES, ControlError, invalid, notFound } from './control-error.ts';
 import { settleRedirectPayment, type RedirectOutcome } from '../lifecycle/redirect-payment.ts';

@@ -1,9 +1,9 @@
 // UNKNOWNS U29, U55: when the sandbox clock passes a subscription's deduction time, the subscription is
 // charged: a new order, captured at once, its next deduction time moves on by the period, a notification if the first
 // payment had a notify_url.
-import type { SandboxNotify } from '../context.ts';
-import { dateTimeText, type IdSource } from '../ids.ts';
-import type { SandboxOrder, SandboxState, SandboxSubscription } from '../state.ts';
+import type { SandboxNotify } from '../operations/context.ts';
+import { dateTimeText, type IdSource } from '../state/ids.ts';
+import type { SandboxOrder, SandboxState, SandboxSubscription } from '../state/state.ts';
 
 /** What charging subscriptions needs from the sandbox. */
 export interface ChargeDeps {

@@ -1,6 +1,6 @@
 // The JSON shapes of the control API: the state's own names, money as decimal strings, dates as ISO 8601 text.
-import { fromMinorUnits } from '../money.ts';
-import type { NotificationDelivery, SandboxOrder, SandboxRefund, SandboxState, SandboxSubscription } from '../state.ts';
+import { fromMinorUnits } from '../state/money.ts';
+import type { NotificationDelivery, SandboxOrder, SandboxRefund, SandboxState, SandboxSubscription } from '../state/state.ts';
 
 /** A refund as the control API shows it. */
 export function refundView(order: SandboxOrder, refund: SandboxRefund) {

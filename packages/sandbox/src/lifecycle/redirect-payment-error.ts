@@ -1,4 +1,4 @@
-import type { OrderState } from '../state.ts';
+import type { OrderState } from '../state/state.ts';
 
 /** Details of a RedirectPaymentError. */
 export interface RedirectPaymentErrorDetails {

@@ -1,7 +1,7 @@
 // The redirect lifecycle (UNKNOWNS U22, U17): a checkout, alternative-method or challenged card order waits `pending`
 // for the shopper, then becomes authorised, declined, cancelled or expired once, and its notification is sent then.
-import type { WireRecord } from '../context.ts';
-import type { OrderEvent, SandboxOrder } from '../state.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
+import type { OrderEvent, SandboxOrder } from '../state/state.ts';
 import type { SandboxDeps } from './deps.ts';
 import { RedirectPaymentError } from './redirect-payment-error.ts';
 import { VARIANT_OPERATION } from './variant-operation.ts';

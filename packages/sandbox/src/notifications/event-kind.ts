@@ -1,6 +1,6 @@
 import { isNotificationKind, type NotificationKind } from '@gw/notifications';
-import type { WireRecord } from '../context.ts';
-import { SANDBOX_PAYMENT_STATUS } from '../payment-status.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
+import { SANDBOX_PAYMENT_STATUS } from '../state/payment-status.ts';
 
 /** What a caller of `notify` names: a whole event kind, or just `payment` / `payout` (the kind is then read from the record). */
 export type SandboxNotifyKind = 'payment' | 'payout' | NotificationKind;

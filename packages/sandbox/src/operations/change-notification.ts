@@ -1,8 +1,9 @@
 // UNKNOWNS U44: every later change to an order or subscription is notified to the notify_url of its first payment.
 import { NOTIFYING_OPERATIONS } from '@gw/notifications';
-import type { HandlerContext, WireRecord } from '../context.ts';
-import { fromMinorUnits } from '../money.ts';
-import type { SandboxOrder } from '../state.ts';
+import type { HandlerContext } from './context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
+import { fromMinorUnits } from '../state/money.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import type { OrderOperation } from './order-operation.ts';
 
 /** The element result of a change to `order`, with the order's own identity (an element may name it by order_no only). */

@@ -1,6 +1,6 @@
 // §2.6: an answer's members that the request carries too are the request's values (card data and the signature never).
 import { secretFields, specSchema, type SchemaNode } from '@gw/types';
-import type { WireRecord } from '../context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 
 const SECRET = new Set<string>(secretFields);
 // Filled by the sandbox's signing step, never taken from the request.

@@ -1,6 +1,6 @@
 // The members of an answer that no handler rule decides: echoed from the request, or the values the spec shows
 // (UNKNOWNS U53).
-import type { WireRecord } from '../context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 import { specSchema, type SchemaNode } from '@gw/types';
 
 /** Records a handler answered in full: nothing is added to them. */

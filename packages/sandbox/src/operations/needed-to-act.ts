@@ -1,6 +1,6 @@
 // UNKNOWNS U05: every field is optional on the wire, but the sandbox does not act on a payment or an order element
 // without the fields it needs to act on. Refusing them is the sandbox's choice, not a claim about the gateway.
-import { text, type WireRecord } from '../context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
 
 /** What a payment (card or alternative authorise, checkout) needs before the sandbox takes it. */
 export const PAYMENT_NEEDS = ['order_no', 'amount', 'currency'] as const;

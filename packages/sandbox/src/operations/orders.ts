@@ -1,30 +1,13 @@
 // Capture, cancel, review and refund: per-element results, the sandbox state machine of UNKNOWNS U28.
 import { operations } from '@gw/types';
-import { text, type HandlerContext, type WireRecord } from '../context.ts';
-import { fromMinorUnits, toMinorUnits } from '../money.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
+import { fromMinorUnits, toMinorUnits } from '../state/money.ts';
 import { notifyOrderChange } from './change-notification.ts';
 import { ELEMENT_NEEDS, missingFields } from './needed-to-act.ts';
 import type { OrderOperation } from './order-operation.ts';
-import type { SandboxOrder } from '../state.ts';
-
-/** Per-element failures: `<code>:<message>`, the sandbox's own codes (UNKNOWNS U48). */
-export const ORDER_ERRORS = {
-  notFound: 'E201:order not found for this merchant',
-  mismatch: 'E202:currency or amount differs from the order',
-  declined: 'E203:order was declined',
-  cancelled: 'E204:order is cancelled',
-  captured: 'E205:order is already captured',
-  notCaptured: 'E206:order is not captured',
-  refundedFully: 'E207:order is fully refunded',
-  reviewFlag: 'E208:review_flag must be 1 (approve) or 0 (reject)',
-  reviewState: 'E209:only an authorised order can be reviewed',
-  incomplete: 'E210:amount and currency are needed to act on an order',
-  pending: 'E211:order is pending: the shopper has not completed the payment yet (query it again later, or wait for its notification)',
-  expired: 'E212:order expired unpaid: the shopper never completed the payment',
-  refundAmount: 'E301:refund_amount is not a positive amount with at most two decimals',
-  refundTooMuch: 'E302:refund_amount exceeds the captured amount not yet refunded',
-  refundCount: 'E303:an order takes at most 99 refunds',
-} as const;
+import type { SandboxOrder } from '../state/state.ts';
+import { ORDER_ERRORS, RECORD_ERRORS } from '../refusals/refusal-codes.ts';
 
 function findChecked(element: WireRecord, ctx: HandlerContext, needs: readonly string[] = ELEMENT_NEEDS): SandboxOrder | string {
   // UNKNOWNS U05: an element without the fields needed to act on its order is refused on its own.
@@ -78,7 +61,7 @@ function cancelOne(element: WireRecord, ctx: HandlerContext): SandboxOrder | str
   const order = findChecked(element, ctx);
   if (typeof order === 'string') return order;
   const blocked = blockedFor(order, ['authorised']);
-  if (blocked) return blocked === ORDER_ERRORS.captured ? 'E205:order is captured; refund it instead' : blocked;
+  if (blocked) return blocked === ORDER_ERRORS.captured ? RECORD_ERRORS.capturedCancel : blocked;
   order.state = 'cancelled';
   ctx.state.record('cancel', order.transactionId);
   ctx.state.addEvent(order, 'cancelled', 'api', ctx.clock());

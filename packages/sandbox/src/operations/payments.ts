@@ -1,14 +1,15 @@
 // /v1/authorise (card and alternative method) and /v1/checkout: each accepted payment becomes an order.
 import { checkoutForm } from '@gw/types';
-import { text, type HandlerContext, type WireRecord } from '../context.ts';
-import { dateTimeText } from '../ids.ts';
-import { toMinorUnits } from '../money.ts';
-import type { SandboxOrder } from '../state.ts';
-import { refusalText } from '../refusal-codes.ts';
-import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../test-cards.ts';
-import { withoutCardData } from '../card-data.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
+import { dateTimeText } from '../state/ids.ts';
+import { toMinorUnits } from '../state/money.ts';
+import type { SandboxOrder } from '../state/state.ts';
+import { refusalText } from '../refusals/refusal-codes.ts';
+import { CHALLENGE_ORDER_STATUS, decideCardOutcome, maskCard } from '../cards/test-cards.ts';
+import { withoutCardData } from '../cards/card-data.ts';
 import { answeredExactly } from './fill-from-spec.ts';
-import { challengePath, newPayToken, payPath } from '../pages/pay-token.ts';
+import { challengePath, newPayToken, payPath } from '../state/pay-token.ts';
 
 const SUCCESS = '0000:Success';
 
@@ -79,7 +80,7 @@ function deadline(ctx: HandlerContext): Date {
 }
 
 /**
- * Card variant of /v1/authorise: the test-card table decides (test-cards.ts). A challenge card with `open3d=do3DS`
+ * Card variant of /v1/authorise: the test-card table decides (cards/test-cards.ts). A challenge card with `open3d=do3DS`
  * leaves the order pending with `order_status` `2` and a `challenge_url` (UNKNOWNS U17); its notification comes
  * when the shopper completes or fails the challenge.
  */

@@ -1,12 +1,13 @@
 // /v1/payout: one payout per request_id; a repeated request_id with the same parameters returns the first payout,
 // with other parameters it is refused (UNKNOWNS U40).
 import { createHash } from 'node:crypto';
-import { text, type HandlerContext, type WireRecord } from '../context.ts';
-import { SandboxHttpError } from '../errors.ts';
-import { refusalText } from '../refusal-codes.ts';
-import { isoWithOffset } from '../ids.ts';
-import { withoutCardData } from '../card-data.ts';
-import { DECLINE_CENTS, hasDeclineCents } from '../test-cards.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
+import { refusalText } from '../refusals/refusal-codes.ts';
+import { isoWithOffset } from '../state/ids.ts';
+import { withoutCardData } from '../cards/card-data.ts';
+import { DECLINE_CENTS, hasDeclineCents } from '../cards/test-cards.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { withoutSignature } from '../wire/without-signature.ts';
 

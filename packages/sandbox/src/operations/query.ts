@@ -1,10 +1,11 @@
 // /v1/retrievalTrans: the 2.5 record of each selected order (UNKNOWNS U36 for the selection fields).
 import { operations, querySelection } from '@gw/types';
-import { text, type HandlerContext, type WireRecord } from '../context.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
 import { answeredExactly } from './fill-from-spec.ts';
-import { transactionDate } from '../ids.ts';
-import type { SandboxOrder, SandboxState } from '../state.ts';
-import { SANDBOX_PAYMENT_STATUS } from '../payment-status.ts';
+import { transactionDate } from '../state/ids.ts';
+import type { SandboxOrder, SandboxState } from '../state/state.ts';
+import { SANDBOX_PAYMENT_STATUS } from '../state/payment-status.ts';
 
 function deliveryInformation(record: Readonly<WireRecord>): WireRecord {
   const keys = ['delivery_address', 'delivery_city', 'delivery_country', 'delivery_firstname', 'delivery_lastname', 'delivery_postal_code', 'delivery_state'];

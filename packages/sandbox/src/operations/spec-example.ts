@@ -1,6 +1,6 @@
 // UNKNOWNS U53: the answer of an operation the sandbox has no stateful handler for, built from the spec alone.
 import { specSchema, type OperationName, type OperationSpec } from '@gw/types';
-import type { WireRecord } from '../context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 import { answerExamples } from '../generated/answer-examples.gen.ts';
 import { echoRecord } from './echo.ts';
 import { fillFromSpec } from './fill-from-spec.ts';

@@ -1,5 +1,7 @@
 // /v1/cancelsubscription: by recurring_id and contract_name (seed section 4 rule 4); idempotent (UNKNOWNS U29).
-import { text, type HandlerContext, type WireRecord } from '../context.ts';
+import type { HandlerContext } from './context.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
+import { RECORD_ERRORS } from '../refusals/refusal-codes.ts';
 
 /** Cancels a subscription: `Inactived` at once, no further charge. */
 export function cancelSubscription(record: WireRecord, ctx: HandlerContext): WireRecord {
@@ -8,7 +10,7 @@ export function cancelSubscription(record: WireRecord, ctx: HandlerContext): Wir
   const sub = ctx.state.subscriptions.get(recurringId);
   const base = { merchant_id: ctx.merchantId, account_id: ctx.accountId, recurring_id: recurringId, contract_name: contractName };
   if (!sub || sub.merchantId !== ctx.merchantId || sub.contractName !== contractName) {
-    return { ...base, cancel_status: '0', error_message: 'E401:no subscription with this recurring_id and contract_name' };
+    return { ...base, cancel_status: '0', error_message: RECORD_ERRORS.subscriptionNotFound };
   }
   const result = { ...base, cancel_status: '1', error_message: '' };
   if (sub.status !== 'Inactived') {

@@ -2,7 +2,7 @@
 // the order and the clock and changes nothing (no order, event, attempt or notification), and never echoes a value.
 import type { ServerResponse } from 'node:http';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { readCardEntry, type CardProblem } from './card-form.ts';
 
 /** The action name the check script sends. */

@@ -1,5 +1,5 @@
 // The card entry of the hosted checkout page: what the shopper typed, checked; never kept and never written back.
-import { isCardNumber } from '../test-cards.ts';
+import { isCardNumber } from '../cards/test-cards.ts';
 
 /** The card entry's inputs, by their form names. */
 export type CardField = 'card_number' | 'expiry' | 'cvv' | 'holder';

@@ -1,6 +1,6 @@
 // The 3-D Secure challenge page (`/sandbox/3ds/<pay token>`): the issuer's check, Complete or Fail.
-import type { SandboxOrder } from '../state.ts';
-import { challengePath } from './pay-token.ts';
+import type { SandboxOrder } from '../state/state.ts';
+import { challengePath } from '../state/pay-token.ts';
 import { escapeHtml, layout, summaryList } from './html.ts';
 
 /** The challenge page's HTML. */

@@ -1,7 +1,7 @@
 // The hosted checkout page (`/sandbox/pay/<pay token>` of a checkout order): summary, card entry, Pay and Cancel.
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { CARD_CHECK_SCRIPT } from './card-check-script.ts';
-import { payPath } from './pay-token.ts';
+import { payPath } from '../state/pay-token.ts';
 import { escapeHtml, layout, problemList } from './html.ts';
 import { orderSummary } from './order-summary.ts';
 import { testCardList } from './test-card-list.ts';

@@ -1,6 +1,6 @@
 // The alternative method's `issuer_url` page (`/sandbox/pay/<pay token>` of an alternative-method order).
-import type { SandboxOrder } from '../state.ts';
-import { payPath } from './pay-token.ts';
+import type { SandboxOrder } from '../state/state.ts';
+import { payPath } from '../state/pay-token.ts';
 import { escapeHtml, layout, summaryList } from './html.ts';
 
 /** The issuer page's HTML: the payment and four choices (Approve, Decline, Cancel, Leave pending). */

@@ -1,4 +1,4 @@
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { escapeHtml, summaryList } from './html.ts';
 
 /** The items of a `cart_items` field (JSON text in the checkout form), as "name × quantity" lines; [] when unreadable. */

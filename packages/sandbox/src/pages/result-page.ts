@@ -1,5 +1,5 @@
 // What the shopper sees when there is no merchant address to go back to, or the order was settled already.
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { escapeHtml, layout, summaryList } from './html.ts';
 
 const HEADLINES: Readonly<Record<SandboxOrder['state'], string>> = {

@@ -2,7 +2,7 @@
 // sandbox's Signer so the merchant can tell it came from the gateway (verify with `verifyReturnParameters`, @gw/client).
 import { RETURN_PARAMETERS as SIGNED_RETURN_PARAMETERS, returnParametersMessage, type ReturnParameters } from '@gw/signer-interface';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { VARIANT_OPERATION } from '../lifecycle/variant-operation.ts';
 
 /** The signed return parameters, in the order they are signed (`@gw/signer-interface`'s list; `encryption_data` comes last and is not signed). */

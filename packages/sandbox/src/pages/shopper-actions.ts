@@ -1,12 +1,12 @@
 // What a shopper's button does to an order: each returns the page to show, or that the browser goes back to the shop.
 import { settleRedirectPayment } from '../lifecycle/redirect-payment.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
-import type { SandboxOrder } from '../state.ts';
-import { CHALLENGE_FAILED_RESULT, decideCardOutcome, maskCard } from '../test-cards.ts';
+import type { SandboxOrder } from '../state/state.ts';
+import { CHALLENGE_FAILED_RESULT, decideCardOutcome, maskCard } from '../cards/test-cards.ts';
 import { CHECKOUT_PAGE_CSP } from './card-check-script.ts';
 import { readCardEntry } from './card-form.ts';
 import { checkoutPage } from './checkout-page.ts';
-import { challengePath } from './pay-token.ts';
+import { challengePath } from '../state/pay-token.ts';
 
 /**
  * What to answer: a page (with its status, and its CSP when not the pages' default), or the shop (return_url /

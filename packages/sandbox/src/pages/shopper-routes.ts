@@ -1,11 +1,11 @@
 // `/sandbox/pay/<pay token>` (checkout action, issuer_url) and `/sandbox/3ds/<pay token>`: plain HTML forms, the logic
 // on the server, so they work without JavaScript. The token is the order's `payToken`, never its id.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SandboxHttpError } from '../errors.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
 import type { SandboxDeps } from '../lifecycle/deps.ts';
 import { RedirectPaymentError } from '../lifecycle/redirect-payment-error.ts';
-import { readBody } from '../server/read-body.ts';
-import type { SandboxOrder } from '../state.ts';
+import { readBody } from '../wire/read-body.ts';
+import type { SandboxOrder } from '../state/state.ts';
 import { answerWhenKept, type StateKeeper } from '../store/state-keeper.ts';
 import { PAGE_CSP } from './card-check-script.ts';
 import { CHECK_ACTION, checkCardEntry, sendCardCheck } from './card-check.ts';
@@ -13,7 +13,7 @@ import { challengePage } from './challenge-page.ts';
 import { issuerPage } from './issuer-page.ts';
 import { notFoundPage, notKeptPage, resultPage } from './result-page.ts';
 import { returnLocation } from './return-parameters.ts';
-import { CHALLENGE_PREFIX, challengePath, PAY_PREFIX } from './pay-token.ts';
+import { CHALLENGE_PREFIX, challengePath, PAY_PREFIX } from '../state/pay-token.ts';
 import { actOnAlternative, actOnChallenge, actOnCheckout, checkoutAnswer, type ShopperAnswer } from './shopper-actions.ts';
 
 /** Largest form a shopper page reads. */

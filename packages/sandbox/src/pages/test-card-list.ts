@@ -1,4 +1,4 @@
-import { TEST_CARD_TABLE } from '../test-cards.ts';
+import { TEST_CARD_TABLE } from '../cards/test-cards.ts';
 import { escapeHtml } from './html.ts';
 
 /** The test-card table as an HTML section (the same rows as the README). */

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationSpec } from '@gw/types';
-import { SandboxHttpError } from '../errors.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
 import { errorResponse, type EncodedResponse } from '../wire/body.ts';
 import { traceExchange } from './exchange-span.ts';
 import { recordInternalError } from './internal-error.ts';
-import { readBody } from './read-body.ts';
+import { readBody } from '../wire/read-body.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 import { latency, resetAfter, resetBefore, serviceUnavailable } from './steps/fault.ts';
 import { throttledByFault } from './steps/throttle.ts';

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as Otel from '@opentelemetry/api';
 import { serverAttributes, telemetryGate, type OperationSpec } from '@gw/types';
-import type { FaultDecision } from '../faults.ts';
+import type { FaultDecision } from '../faults/fault-plan.ts';
 import type { V1Call } from './v1-call.ts';
 
 const gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, null, Otel.Context>({

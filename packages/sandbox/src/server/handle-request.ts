@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operationsByPath } from '@gw/types';
-import { isControlPath, serveControl } from '../control/serve.ts';
+import { isControlPath, serveControl } from './serve-control.ts';
 import { isShopperPath, serveShopperPage } from '../pages/shopper-routes.ts';
 import { errorResponse } from '../wire/body.ts';
 import { hostRefusal } from './allowed-hosts.ts';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SandboxState } from '../state.ts';
+import type { SandboxState } from '../state/state.ts';
 
 /** Keeps an error nothing answered for in `state.internalErrors` (a test reads them): its stack, or its text. */
 export function recordInternalError(state: SandboxState, error: unknown): void {

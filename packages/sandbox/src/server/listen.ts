@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SandboxOptions } from '../options.ts';
+import type { SandboxOptions } from '../options/sandbox-options.ts';
 import { hostAllowed } from './allowed-hosts.ts';
 import { requestListener } from './handle-request.ts';
 import type { SandboxParts } from './sandbox-parts.ts';

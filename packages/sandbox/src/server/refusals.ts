@@ -1,7 +1,7 @@
 // The answer of a request refused as a whole (UNKNOWNS U47): the operation's own response record, saying why.
 import type { OperationSpec } from '@gw/types';
-import { text, type WireRecord } from '../context.ts';
-import type { SandboxRefusal } from '../errors.ts';
+import { text, type WireRecord } from '../wire/wire-record.ts';
+import type { SandboxRefusal } from '../refusals/errors.ts';
 
 /** The response of a request refused as a whole, in the shape of the operation's response (UNKNOWNS U47). */
 export function refusalRecord(op: OperationSpec, record: WireRecord, refusal: SandboxRefusal, merchant: { readonly merchantId: string; readonly accountId: string }): WireRecord {

@@ -1,6 +1,7 @@
 // Which handler answers which path, and which variant of a path a record is (UNKNOWNS U34).
 import { operations, specSchema, type OperationName, type OperationSpec } from '@gw/types';
-import type { HandlerContext, WireRecord } from '../context.ts';
+import type { HandlerContext } from '../operations/context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 import { answerExamples } from '../generated/answer-examples.gen.ts';
 import { echoRecord } from '../operations/echo.ts';
 import { fillFromSpec } from '../operations/fill-from-spec.ts';

@@ -1,7 +1,7 @@
 // What the handle and the control API do to a running sandbox as a whole, and the parts the control API gets.
-import { advanceClock, type DueWork } from '../control/clock-work.ts';
-import type { ControlDeps } from '../control/control-deps.ts';
-import type { SandboxOptions } from '../options.ts';
+import { advanceClock } from '../control/clock-work.ts';
+import type { ControlDeps, DueWork } from '../control/control-deps.ts';
+import type { SandboxOptions } from '../options/sandbox-options.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 
 /** Empties the state (and the state file), cancels queued notification retries and one-shot faults, starts the throttle's counts afresh. */

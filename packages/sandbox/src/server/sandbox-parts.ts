@@ -2,21 +2,21 @@
 // route reads these parts; nothing here is built per request.
 import { createHmacSha256Signer, type Signer, type Verifier } from '@gw/signer-interface';
 import { RecordValidator } from '@gw/types';
-import { AnswerDrift } from '../answer-drift.ts';
-import { SandboxClock } from '../clock.ts';
-import type { SandboxNotify } from '../context.ts';
+import { AnswerDrift } from '../drift/answer-drift.ts';
+import { SandboxClock } from '../state/clock.ts';
+import type { SandboxNotify } from '../operations/context.ts';
 import type { ControlDeps } from '../control/control-deps.ts';
-import { FaultPlan } from '../faults.ts';
-import { IdSource } from '../ids.ts';
+import { FaultPlan } from '../faults/fault-plan.ts';
+import { IdSource } from '../state/ids.ts';
 import { DEFAULT_REDIRECT_EXPIRY_MS, type SandboxDeps } from '../lifecycle/deps.ts';
-import { Notifier } from '../notifier.ts';
-import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from '../options.ts';
-import { SeededRandom } from '../random.ts';
-import { SandboxState } from '../state.ts';
+import { Notifier } from '../notifications/notifier.ts';
+import { SANDBOX_DEFAULT_MERCHANT, SANDBOX_DEFAULT_SECRET, type SandboxOptions } from '../options/sandbox-options.ts';
+import { SeededRandom } from '../state/random.ts';
+import { SandboxState } from '../state/state.ts';
 import { SqliteStateStore } from '../store/sqlite-store.ts';
 import { MEMORY_KEEPER, type StateKeeper } from '../store/state-keeper.ts';
 import { Throttle } from '../throttle/throttle.ts';
-import type { BodyLimits } from './read-body.ts';
+import type { BodyLimits } from '../wire/read-body.ts';
 import { serverLimits, type ServerLimits } from '@gw/types';
 import { normaliseAddress } from './remote-address.ts';
 

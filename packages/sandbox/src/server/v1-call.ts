@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationSpec, RequestEncoding } from '@gw/types';
-import type { WireRecord } from '../context.ts';
-import type { ReceivedRequest } from '../state.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
+import type { ReceivedRequest } from '../state/state.ts';
 import type { AccountQuota } from '../throttle/account-quota.ts';
 import type { SandboxParts } from './sandbox-parts.ts';
 

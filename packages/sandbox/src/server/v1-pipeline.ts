@@ -5,9 +5,8 @@
 // signed refusal record; the throttle answers 429 itself.
 import type { ServerResponse } from 'node:http';
 import type { OperationName } from '@gw/types';
-import type { WireRecord } from '../context.ts';
-import { SandboxHttpError, SandboxRefusal } from '../errors.ts';
-import { refusal } from '../refusal-codes.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
+import { refusal, SandboxHttpError, SandboxRefusal } from '../refusals/errors.ts';
 import { encodeResponseBody, type EncodedResponse } from '../wire/body.ts';
 import { refusalRecord } from './refusals.ts';
 import type { SandboxParts } from './sandbox-parts.ts';

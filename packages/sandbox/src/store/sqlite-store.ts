@@ -2,15 +2,15 @@
 // written once per turn of the event loop; an answer that reports a change is written only once that write is kept
 // (StateKeeper). A write that fails (a full disk) is undone in memory too: the state is read back from the file.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { SandboxClock } from '../clock.ts';
-import type { IdSource } from '../ids.ts';
-import type { LedgerEntry, NotificationDelivery, SandboxOrder, SandboxState, SandboxSubscription } from '../state.ts';
+import type { SandboxClock } from '../state/clock.ts';
+import type { IdSource } from '../state/ids.ts';
+import type { LedgerEntry, NotificationDelivery, SandboxOrder, SandboxState, SandboxSubscription } from '../state/state.ts';
 import { decodeEntity, encodeEntity } from './codec.ts';
 import { openStateFile } from './open-state-file.ts';
 import { CLOSED_CLEANLY } from './schema.ts';
 import { StateNotKeptError, type StateKeeper } from './state-keeper.ts';
 import { upgradeOrder, type StoredOrder } from './upgrade-order.ts';
-import type { StateChange } from './state-change.ts';
+import type { StateChange } from '../state/state-change.ts';
 import { SandboxStateFileError } from './state-file-error.ts';
 
 /** The delivery with `id` in a log ordered by id (binary search). */

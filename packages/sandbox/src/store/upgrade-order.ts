@@ -1,7 +1,7 @@
 // Orders from a file an older sandbox wrote, brought up to what this one keeps. The file's format stays version 1: a
 // member added since is filled in at load and the order written back (an older sandbox keeps members it does not know).
-import { hasShopperPages, newPayToken } from '../pages/pay-token.ts';
-import type { SandboxOrder } from '../state.ts';
+import { hasShopperPages, newPayToken } from '../state/pay-token.ts';
+import type { SandboxOrder } from '../state/state.ts';
 
 /** An order as a state file holds it: members added since format 1 may be missing. */
 export type StoredOrder = Omit<SandboxOrder, 'payToken'> & { readonly payToken?: string | null };

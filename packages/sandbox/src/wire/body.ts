@@ -1,8 +1,8 @@
 // Request bodies decoded by the operation's declared encoding, responses encoded by it (seed 4; UNKNOWNS U31, U32).
 import type { OperationSpec } from '@gw/types';
 import { decodeCancelSubscription, encodeCheckoutPage, encodeRespon } from '@gw/xml-codec';
-import type { WireRecord } from '../context.ts';
-import { SandboxHttpError } from '../errors.ts';
+import type { WireRecord } from './wire-record.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
 import { secureDecoded, type DecodedProblem } from './decoded-value.ts';
 
 /** At most this many problems are listed in one answer (the count names them all): never a body-sized answer. */

@@ -1,4 +1,4 @@
-import { SandboxHttpError } from '../../errors.ts';
+import { SandboxHttpError } from '../../refusals/errors.ts';
 import { normaliseAddress } from '../remote-address.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';
 import { logRequest, type V1Call } from '../v1-call.ts';

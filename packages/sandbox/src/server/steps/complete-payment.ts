@@ -1,7 +1,7 @@
 import type { OperationSpec } from '@gw/types';
-import type { WireRecord } from '../../context.ts';
+import type { WireRecord } from '../../wire/wire-record.ts';
 import { missingFields, PAYMENT_NEEDS } from '../../operations/needed-to-act.ts';
-import { refusal } from '../../refusal-codes.ts';
+import { refusal } from '../../refusals/errors.ts';
 
 // UNKNOWNS U05: a payment without order_no, amount or currency is refused as a whole; nothing is created.
 /** Complete: refuses (E004) a payment without order_no, amount or currency. */

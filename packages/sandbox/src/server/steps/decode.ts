@@ -1,6 +1,6 @@
 import { variantOf } from '@gw/types';
-import { text } from '../../context.ts';
-import { SandboxHttpError } from '../../errors.ts';
+import { text } from '../../wire/wire-record.ts';
+import { SandboxHttpError } from '../../refusals/errors.ts';
 import { decodeRequestBody } from '../../wire/body.ts';
 import { fieldsXmlCannotCarry } from '../../wire/unencodable-fields.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';

@@ -3,9 +3,10 @@ import { errorResponse, type EncodedResponse } from '../../wire/body.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';
 import { logRequest, type V1Call } from '../v1-call.ts';
 
-// The faults of a route (FaultPlan.decide): `http-429` at once (steps/throttle.ts), then latency and `reset-before` or
-// `http-5xx` before any other step, `reset-after` once the request was processed, `duplicate-notification` in the
-// handler step.
+// The faults of a route, as faults/fault-plan.ts decides them (FaultPlan.decide): `http-429` at once
+// (steps/throttle.ts), then latency and `reset-before` or `http-5xx` before any other step, `reset-after` once the
+// request was processed, `duplicate-notification` in the handler step. Only the acting on the socket and the request
+// log is here, a step beside the others: in faults/ it would make faults/ import the server back.
 
 /** Fault `reset-before`: the connection is dropped unanswered and nothing is processed. */
 export function resetBefore(parts: SandboxParts, req: IncomingMessage, call: V1Call): void {

@@ -1,7 +1,8 @@
 import type { OperationName } from '@gw/types';
-import type { HandlerContext, WireRecord } from '../../context.ts';
-import { SandboxHttpError } from '../../errors.ts';
-import { refusalText } from '../../refusal-codes.ts';
+import type { HandlerContext } from '../../operations/context.ts';
+import type { WireRecord } from '../../wire/wire-record.ts';
+import { SandboxHttpError } from '../../refusals/errors.ts';
+import { refusalText } from '../../refusals/refusal-codes.ts';
 import { normaliseAddress } from '../remote-address.ts';
 import { HANDLERS } from '../routes.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';

@@ -1,4 +1,4 @@
-import { refusal } from '../../refusal-codes.ts';
+import { refusal } from '../../refusals/errors.ts';
 import type { V1Call } from '../v1-call.ts';
 
 /** Limit: refuses (E002) an order array longer than the operation's batch limit. */

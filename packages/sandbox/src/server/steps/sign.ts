@@ -1,6 +1,6 @@
 import { createSignableMessage, type Signer } from '@gw/signer-interface';
 import { operations, type OperationName } from '@gw/types';
-import type { WireRecord } from '../../context.ts';
+import type { WireRecord } from '../../wire/wire-record.ts';
 import { encodeResponseBody } from '../../wire/body.ts';
 import { withoutSignature } from '../../wire/without-signature.ts';
 

@@ -1,5 +1,5 @@
 import type { OperationName } from '@gw/types';
-import { SandboxHttpError } from '../../errors.ts';
+import { SandboxHttpError } from '../../refusals/errors.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';
 import { logRequest, type V1Call } from '../v1-call.ts';
 

@@ -1,7 +1,7 @@
 import { createSignableMessage } from '@gw/signer-interface';
 import type { OperationName } from '@gw/types';
 import { encodeRequestBody } from '@gw/xml-codec';
-import { refusal } from '../../refusal-codes.ts';
+import { refusal } from '../../refusals/errors.ts';
 import { withoutSignature } from '../../wire/without-signature.ts';
 import type { SandboxParts } from '../sandbox-parts.ts';
 import type { V1Call } from '../v1-call.ts';

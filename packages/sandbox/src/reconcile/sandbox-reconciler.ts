@@ -1,5 +1,5 @@
-import type { OrderOperation } from './operations/order-operation.ts';
-import { SANDBOX_PAYMENT_STATUS } from './payment-status.ts';
+import type { OrderOperation } from '../operations/order-operation.ts';
+import { SANDBOX_PAYMENT_STATUS } from '../state/payment-status.ts';
 
 type Verdict = 'applied' | 'not-applied' | 'unknown';
 

@@ -1,6 +1,6 @@
 // Checks fault rules and one-shot faults given as JSON (control API, console, `gw sandbox --faults`): every problem at once.
 import { operationsByPath } from '@gw/types';
-import type { FaultKind, FaultRule, FaultRules, InjectableFaultKind } from '../faults.ts';
+import type { FaultKind, FaultRule, FaultRules, InjectableFaultKind } from './fault-plan.ts';
 
 /** One problem of a fault rule set: where (`"/v1/capture".http5xx`) and what. */
 export interface FaultRuleProblem {

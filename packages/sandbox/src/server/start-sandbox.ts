@@ -1,18 +1,18 @@
 // Wiring: a sandbox's parts from its options, its server, its expiry sweep, and the handle its caller holds. A
-// request's path through it is server/handle-request.ts, then for /v1 the steps of server/v1-pipeline.ts.
-import type { AnswerDriftRules } from './answer-drift.ts';
-import type { DueWork } from './control/clock-work.ts';
-import { checkControlLock } from './control/control-lock-error.ts';
-import type { FaultKind, FaultRules, InjectableFaultKind, ThrottleFaultKind } from './faults.ts';
-import type { SandboxDeps } from './lifecycle/deps.ts';
-import type { SandboxOptions } from './options.ts';
-import { startExpirySweep } from './server/expiry-sweep.ts';
-import { listen, stopOnce } from './server/listen.ts';
-import { advanceSandboxClock, controlDeps, resetSandbox } from './server/sandbox-actions.ts';
-import { sandboxParts } from './server/sandbox-parts.ts';
-import type { NotificationDelivery, SandboxState } from './state.ts';
-import type { ThrottleQuota, ThrottleSetting } from './throttle/setting.ts';
-import type { ThrottleStats } from './throttle/throttle.ts';
+// request's path through it is handle-request.ts, then for /v1 the steps of v1-pipeline.ts (both beside this file).
+import type { AnswerDriftRules } from '../drift/answer-drift.ts';
+import type { DueWork } from '../control/control-deps.ts';
+import { checkControlLock } from '../control/control-lock-error.ts';
+import type { FaultKind, FaultRules, InjectableFaultKind, ThrottleFaultKind } from '../faults/fault-plan.ts';
+import type { SandboxDeps } from '../lifecycle/deps.ts';
+import type { SandboxOptions } from '../options/sandbox-options.ts';
+import { startExpirySweep } from './expiry-sweep.ts';
+import { listen, stopOnce } from './listen.ts';
+import { advanceSandboxClock, controlDeps, resetSandbox } from './sandbox-actions.ts';
+import { sandboxParts } from './sandbox-parts.ts';
+import type { NotificationDelivery, SandboxState } from '../state/state.ts';
+import type { ThrottleQuota, ThrottleSetting } from '../throttle/setting.ts';
+import type { ThrottleStats } from '../throttle/throttle.ts';
 
 /** A running sandbox: its address, its state, its faults, and how to stop it. */
 export interface Sandbox {

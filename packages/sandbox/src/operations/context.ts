@@ -1,16 +1,13 @@
-import { textOf } from '@gw/types';
-import type { IdSource } from './ids.ts';
-import type { SandboxNotifyKind } from './notifications/event-kind.ts';
-import type { SandboxState } from './state.ts';
+import type { IdSource } from '../state/ids.ts';
+import type { SandboxNotifyKind } from '../notifications/event-kind.ts';
+import type { SandboxState } from '../state/state.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 
 /**
  * Signs `record` as the answer of `operation` and queues it as a notification to `url` (nothing for an absent URL): the
  * sandbox-level way to notify from outside a request (a shopper's page, the operator, the clock).
  */
 export type SandboxNotify = (kind: SandboxNotifyKind, url: unknown, key: string, record: WireRecord, operation: string, copies?: number) => void;
-
-/** A decoded request record: field name to value. */
-export type WireRecord = Record<string, unknown>;
 
 /** What an operation handler may use: the state, the clock, identifiers, and where to send notifications. */
 export interface HandlerContext {
@@ -25,9 +22,4 @@ export interface HandlerContext {
   readonly redirectExpiryMs: number;
   /** Queues a signed notification of `record` to `url` (UNKNOWNS U44, U45). */
   notify(kind: SandboxNotifyKind, url: unknown, key: string, record: WireRecord): void;
-}
-
-/** A string field of a record, or "" when absent or not a string. */
-export function text(record: WireRecord, field: string): string {
-  return textOf(record[field]);
 }

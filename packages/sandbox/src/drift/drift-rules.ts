@@ -1,7 +1,7 @@
 // Checks answer-drift rules given as JSON (control API `PUT /sandbox/api/drift`): every problem at once.
 import { operations, type OperationName } from '@gw/types';
-import { answerCarriesTypes, type AnswerDriftRule, type AnswerDriftRules } from '../answer-drift.ts';
-import type { FaultRuleProblem } from './fault-rules.ts';
+import { answerCarriesTypes, type AnswerDriftRule, type AnswerDriftRules } from './answer-drift.ts';
+import type { FaultRuleProblem } from '../faults/fault-rules.ts';
 
 const OPERATION_NAMES: readonly string[] = Object.keys(operations);
 const PATH_LISTS = ['drop', 'retype'] as const;

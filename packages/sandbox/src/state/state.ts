@@ -1,6 +1,6 @@
 import type { NotificationEvent, NotificationKind } from '@gw/notifications';
 import { fromMinorUnits } from './money.ts';
-import { ObservedMap, type StateChange, type StateListener } from './store/state-change.ts';
+import { ObservedMap, type StateChange, type StateListener } from './state-change.ts';
 
 /**
  * Where an order stands in the sandbox's own state machine (UNKNOWNS U28). `pending` is a checkout or

@@ -1,9 +1,9 @@
 import type { Signer, Verifier } from '@gw/signer-interface';
 import type { ServerLimitOptions } from '@gw/types';
-import type { FaultRules } from './faults.ts';
-import type { AnswerDriftRules } from './answer-drift.ts';
-import type { NotifyOptions } from './notifier.ts';
-import type { ThrottleSetting } from './throttle/setting.ts';
+import type { FaultRules } from '../faults/fault-plan.ts';
+import type { AnswerDriftRules } from '../drift/answer-drift.ts';
+import type { NotifyOptions } from '../notifications/notifier.ts';
+import type { ThrottleSetting } from '../throttle/setting.ts';
 
 /** A merchant and account the sandbox accepts (seed 5.1: the caller is identified by these two in the body). */
 export interface SandboxMerchant {

@@ -1,7 +1,7 @@
 // The shopper's pages live at an unguessable token, as hosted payment pages do: a sequential transaction id in the
 // address let any page approve another shopper's pending order by counting up.
 import { randomBytes } from 'node:crypto';
-import type { SandboxOrder } from '../state.ts';
+import type { SandboxOrder } from './state.ts';
 
 /** Random bytes in a token: 128 bits. */
 export const PAY_TOKEN_BYTES = 16;

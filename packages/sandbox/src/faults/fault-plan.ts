@@ -1,4 +1,4 @@
-import { SeededRandom } from './random.ts';
+import { SeededRandom } from '../state/random.ts';
 
 /** What can go wrong on a route, for tests: how the toolkit copes with a gateway that misbehaves. */
 export type FaultKind = 'reset-before' | 'reset-after' | 'http-5xx' | 'duplicate-notification';

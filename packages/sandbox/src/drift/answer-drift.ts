@@ -1,6 +1,6 @@
 // Answers that differ from the spec on purpose, so a checking proxy (`gw proxy`) can be tested without a real gateway.
 import { operations, type OperationName } from '@gw/types';
-import type { WireRecord } from './context.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
 
 /**
  * How one operation's answers differ from the spec. Paths are member names, dotted for nested members and with `[]`

@@ -1,6 +1,6 @@
 // The sandbox's test cards and magic amounts: the one table behind direct card payments, the hosted checkout page,
 // its card list and the README.
-import { toMinorUnits } from './money.ts';
+import { toMinorUnits } from '../state/money.ts';
 
 /** Test cards whose outcome is fixed; any other well-formed card is approved. */
 export const TEST_CARDS = {

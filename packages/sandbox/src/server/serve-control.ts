@@ -2,12 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorPage } from '../console/error-page.ts';
 import { serveConsole } from '../console/serve-console.ts';
-import { bodyReader, matchRoute } from './api-routes.ts';
-import type { ControlDeps } from './control-deps.ts';
+import { bodyReader, matchRoute } from '../control/api-routes.ts';
+import type { ControlDeps } from '../control/control-deps.ts';
 import { answerWhenKept } from '../store/state-keeper.ts';
-import { CONTROL_ERROR_CODES, ControlError, stateNotKept } from './control-error.ts';
-import { readText, refuseCrossOrigin, sendJson } from './http.ts';
-import { apiAuthorised, consoleAuthorised, consoleSession, CONTROL_COOKIE, tokenMatches } from './control-token.ts';
+import { CONTROL_ERROR_CODES, ControlError, stateNotKept } from '../control/control-error.ts';
+import { readText, refuseCrossOrigin, sendJson } from '../control/http.ts';
+import { apiAuthorised, consoleAuthorised, consoleSession, CONTROL_COOKIE, tokenMatches } from '../control/control-token.ts';
 import { loginPage } from '../console/login-page.ts';
 
 /** Where the control API's routes start. */

@@ -1,11 +1,11 @@
 import { createNotificationEvent, encodeGwNotification, isNotificationKind, isNotifyingOperation, NOTIFICATION_KINDS, type NotificationEncoder, type NotificationEvent, type NotificationKind } from '@gw/notifications';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { Signer } from '@gw/signer-interface';
-import { withoutCardData } from './card-data.ts';
-import type { WireRecord } from './context.ts';
-import { eventKindOf, type SandboxNotifyKind } from './notifications/event-kind.ts';
-import { readAtMost } from './notifications/read-at-most.ts';
-import type { NotificationDelivery, SandboxState } from './state.ts';
+import { withoutCardData } from '../cards/card-data.ts';
+import type { WireRecord } from '../wire/wire-record.ts';
+import { eventKindOf, type SandboxNotifyKind } from './event-kind.ts';
+import { readAtMost } from './read-at-most.ts';
+import type { NotificationDelivery, SandboxState } from '../state/state.ts';
 
 /** How notifications are encoded, signed and retried (UNKNOWNS U44, U45, U46). */
 export interface NotifyOptions {

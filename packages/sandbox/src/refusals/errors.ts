@@ -1,4 +1,4 @@
-import type { RefusalCode } from './refusal-codes.ts';
+import { REFUSALS, type RefusalCode, type RefusalKind } from './refusal-codes.ts';
 
 /** A request refused before any handler ran: sent back as a structured JSON error (UNKNOWNS U49). */
 export class SandboxHttpError extends Error {
@@ -25,4 +25,10 @@ export class SandboxRefusal extends Error {
     super(message);
     this.code = code;
   }
+}
+
+/** A SandboxRefusal of a request refused as a whole (HTTP 200 with the operation's refusal record). */
+export function refusal<K extends RefusalKind>(kind: K, ...details: Parameters<(typeof REFUSALS)[K]['message']>): SandboxRefusal {
+  const { code, message } = REFUSALS[kind];
+  return new SandboxRefusal(code, (message as (...args: typeof details) => string)(...details));
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { SandboxHttpError } from '../errors.ts';
+import { SandboxHttpError } from '../refusals/errors.ts';
 
 /** How a request body is read: at most `limit` bytes, and no pause between two pieces longer than `idleMs`. */
 export interface BodyLimits {
