@@ -37,10 +37,11 @@ describe('the gw command runs one bundle', () => {
     expect(run.files.length).toBeLessThan(26); // 25 since the telemetry gate (@gw/types) became a chunk the client shares with the servers
   });
 
-  it('gw --version prints the package version from the bundle', () => {
+  it('gw --version prints the package version from the bundle, loading nothing from node_modules (no OpenTelemetry API before a first use)', () => {
     const { version } = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as { version: string };
-    const run = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' });
+    const run = filesLoadedBy(['--version']);
     expect(run.stdout.trim()).toBe(version);
+    expect(run.files.filter((url) => url.includes('/node_modules/'))).toEqual([]);
   });
 
   it('keeps the compiled bundle in Node\'s compile cache, so the next command does not compile it again', () => {

@@ -20,5 +20,5 @@ export { setMember } from './set-member.ts';
 export { optionalPeer } from './optional-peer.ts';
 export { SchemaWalker, type SchemaNode } from './schema/schema-walker.ts';
 export { operationsByPath, specSchema, variantOf } from './schema/spec-schema.ts';
-export { parseTraceparent, serverAttributes, telemetryGate, type TelemetryGate, type TelemetryNow, type TelemetryScope, type TraceParent } from './telemetry-gate.ts';
+export { lazyTelemetryGate, parseTraceparent, serverAttributes, telemetryGate, type TelemetryGate, type TelemetryNow, type TelemetryScope, type TraceParent } from './telemetry-gate.ts';
 export { DEFAULT_CALL_TIMEOUT_MS, SERVER_LIMIT_DEFAULTS, serverLimits, type ServerLimitOptions, type ServerLimits } from './http/server-limits.ts';

@@ -1,25 +1,17 @@
 import type * as OtelApi from '@opentelemetry/api';
 import type { Context, Meter, Span, Tracer } from '@opentelemetry/api';
-import { telemetryGate, type TelemetryGate } from '@gw/types';
+import { lazyTelemetryGate } from '@gw/types';
 import { makeInstruments, type BatchInstruments } from './batch-metrics.ts';
 
 /** The name of the batch's tracer and meter. */
 export const INSTRUMENTATION_SCOPE = '@gw/batch';
 
-type Gate = TelemetryGate<typeof OtelApi, Tracer, BatchInstruments, Context>;
-let gate: Gate | null | undefined;
-
 /** The gate, made at the first batch (so that `gw batch --help` loads no API); null when the API is not installed. */
-function batchGate(): Gate | null {
-  // The API is an optional peer: null when the application did not install it (an answer too: asked once).
-  if (gate === undefined)
-    gate = telemetryGate<typeof OtelApi, Tracer, Meter, BatchInstruments, Context>({
-      fromUrl: import.meta.url,
-      name: INSTRUMENTATION_SCOPE,
-      instruments: makeInstruments,
-    });
-  return gate;
-}
+const batchGate = lazyTelemetryGate<typeof OtelApi, Tracer, Meter, BatchInstruments, Context>({
+  fromUrl: import.meta.url,
+  name: INSTRUMENTATION_SCOPE,
+  instruments: makeInstruments,
+});
 
 /** What the batch records with while an SDK is registered: the API, a tracer and the instruments (no-ops for a kind not registered). */
 export interface BatchTelemetryNow {

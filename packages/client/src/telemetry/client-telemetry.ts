@@ -1,32 +1,26 @@
 import type * as Otel from '@opentelemetry/api';
-import { telemetryGate, type OperationSpec, type TelemetryGate } from '@gw/types';
+import { lazyTelemetryGate, type OperationSpec, type TelemetryGate } from '@gw/types';
 import { AttemptTelemetry } from './attempt-telemetry.ts';
 import { DURATION_BUCKETS, DURATION_METRIC, INSTRUMENTATION_NAME } from './conventions.ts';
 import type { ResolvedTelemetry } from './telemetry-options.ts';
 
 type Gate = TelemetryGate<typeof Otel, Otel.Tracer, Otel.Histogram, Otel.Context>;
-let gate: Gate | null | undefined;
 
 /**
  * The API as this package resolves it (an optional peer), and the tracer and duration histogram of whatever SDK is
  * registered now: one check per try, nothing allocated while none is. Made at the first client, so that a program that
  * makes none (`gw batch --help`) loads no API.
  */
-function clientGate(): Gate | null {
-  // Null (no API installed) is an answer too: asked once.
-  if (gate === undefined)
-    gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, Otel.Histogram, Otel.Context>({
-      fromUrl: import.meta.url,
-      name: INSTRUMENTATION_NAME,
-      instruments: (meter) =>
-        meter.createHistogram(DURATION_METRIC, {
-          unit: 's',
-          description: 'Duration of HTTP client requests.',
-          advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
-        }),
-    });
-  return gate;
-}
+const clientGate = lazyTelemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, Otel.Histogram, Otel.Context>({
+  fromUrl: import.meta.url,
+  name: INSTRUMENTATION_NAME,
+  instruments: (meter) =>
+    meter.createHistogram(DURATION_METRIC, {
+      unit: 's',
+      description: 'Duration of HTTP client requests.',
+      advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+    }),
+});
 
 /** Where the client sends: the parts of its base URL the spans and metric points name. */
 export interface TelemetryTarget {

@@ -2,7 +2,7 @@
 // without it, or without an SDK, a delivery pays one check). Only the envelope's identifiers go in: never the body,
 // the signature, the secret or card data.
 import type * as Otel from '@opentelemetry/api';
-import { serverAttributes, telemetryGate } from '@gw/types';
+import { serverAttributes, lazyTelemetryGate } from '@gw/types';
 import { NotificationRefusedError } from '../errors.ts';
 import type { HeaderSource } from '../format/format.ts';
 import type { ReceiverAnswer, ReceiverOutcome } from './answer.ts';
@@ -22,7 +22,8 @@ interface Instruments {
   readonly deliveries: Otel.Counter;
 }
 
-const gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, Instruments, Otel.Context>({
+// Made at its first use, so that loading the package loads no OpenTelemetry.
+const openGate = lazyTelemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, Instruments, Otel.Context>({
   fromUrl: import.meta.url,
   name: '@gw/notifications',
   instruments: (meter) => ({
@@ -73,21 +74,21 @@ function headerRecord(headers: HeaderSource): Readonly<Record<string, string | r
 
 /** Starts a delivery's telemetry, or null while no SDK is registered (the one check a delivery makes). */
 export function startDelivery(facts: (() => DeliveryRequest) | null, route: string | undefined): TracedDelivery | null {
-  const now = gate === null ? null : gate.now();
+  const now = openGate()?.now() ?? null;
   if (now === null) return null;
-  const { api } = gate!;
+  const { api } = openGate()!;
   const active = api.context.active();
   if (now.tracer === null) return { span: null, instruments: now.instruments, context: active };
   const request = facts === null ? null : facts();
   const attributes = request ? httpAttributes(request, route) : {};
-  const parent = request ? gate!.parentOf(headerRecord(request.headers)) : active;
+  const parent = request ? openGate()!.parentOf(headerRecord(request.headers)) : active;
   const span = now.tracer.startSpan(spanName(request, route), { kind: api.SpanKind.SERVER, attributes }, parent);
   return { span, instruments: now.instruments, context: api.trace.setSpan(parent, span) };
 }
 
 /** Runs `work` with the delivery's span as the active one: the handler's own spans are its children. */
 export function withinDelivery<T>(delivery: TracedDelivery, work: () => T): T {
-  return gate!.api.context.with(delivery.context, work);
+  return openGate()!.api.context.with(delivery.context, work);
 }
 
 /** `error.type`: a gw error's code (a refusal's `GW_SIGNATURE`, `GW_DECODE`), else the error's class name, never its message. */
@@ -123,7 +124,7 @@ export function endDelivery(delivery: TracedDelivery, answer: ReceiverAnswer, ov
     if (errorType) {
       span.setAttribute('error.type', errorType);
       // The status message names the case, never the error's message (a handler's message may quote anything).
-      span.setStatus({ code: gate!.api.SpanStatusCode.ERROR, message: errorType });
+      span.setStatus({ code: openGate()!.api.SpanStatusCode.ERROR, message: errorType });
     }
   }
   span.end();

@@ -3,7 +3,7 @@
 // allocates nothing. What goes in is what the drift report holds (redacted findings), never a body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as Otel from '@opentelemetry/api';
-import { operationsByPath, serverAttributes, telemetryGate } from '@gw/types';
+import { operationsByPath, serverAttributes, lazyTelemetryGate } from '@gw/types';
 import { pathShape } from '../redact/report-redaction.ts';
 import type { DriftFinding } from '../report/drift-recorder.ts';
 
@@ -12,7 +12,8 @@ interface Instruments {
   readonly exchanges: Otel.Counter;
 }
 
-const gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, Instruments, Otel.Context>({
+// Made at its first use, so that loading the package loads no OpenTelemetry.
+const openGate = lazyTelemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, Instruments, Otel.Context>({
   fromUrl: import.meta.url,
   name: '@gw/proxy',
   instruments: (meter) => ({
@@ -95,7 +96,7 @@ export class TracedExchange {
     const errorType = status === null ? 'connection-closed' : status >= 500 ? String(status) : null;
     if (errorType !== null) {
       span.setAttribute('error.type', errorType);
-      span.setStatus({ code: gate!.api.SpanStatusCode.ERROR });
+      span.setStatus({ code: openGate()!.api.SpanStatusCode.ERROR });
     }
   }
 }
@@ -105,7 +106,7 @@ export class TracedExchange {
  * the spec the span is named `POST /v1/capture`; elsewhere by the method alone, its path by its shape (it may carry anything).
  */
 export function traceExchange(req: IncomingMessage, res: ServerResponse, path: string): TracedExchange | null {
-  const now = gate === null ? null : gate.now();
+  const now = openGate()?.now() ?? null;
   if (now === null) return null;
   let span: Otel.Span | null = null;
   if (now.tracer !== null) {
@@ -118,7 +119,7 @@ export function traceExchange(req: IncomingMessage, res: ServerResponse, path: s
       ...serverAttributes(req.headers.host),
     };
     if (route !== null) attributes['http.route'] = route;
-    span = now.tracer.startSpan(route === null ? method : `${method} ${route}`, { kind: gate!.api.SpanKind.SERVER, attributes }, gate!.parentOf(req.headers));
+    span = now.tracer.startSpan(route === null ? method : `${method} ${route}`, { kind: openGate()!.api.SpanKind.SERVER, attributes }, openGate()!.parentOf(req.headers));
   }
   const traced = new TracedExchange(span, now.instruments);
   res.once('close', () => traced.answered(res));

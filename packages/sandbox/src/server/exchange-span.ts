@@ -3,11 +3,12 @@
 // context (`traceparent`, or the application's registered propagator). Nothing of a body goes in.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as Otel from '@opentelemetry/api';
-import { serverAttributes, telemetryGate, type OperationSpec } from '@gw/types';
+import { serverAttributes, lazyTelemetryGate, type OperationSpec } from '@gw/types';
 import type { FaultDecision } from '../faults/fault-plan.ts';
 import type { V1Call } from './v1-call.ts';
 
-const gate = telemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, null, Otel.Context>({
+// Made at its first use, so that loading the package loads no OpenTelemetry.
+const openGate = lazyTelemetryGate<typeof Otel, Otel.Tracer, Otel.Meter, null, Otel.Context>({
   fromUrl: import.meta.url,
   name: '@gw/sandbox',
   instruments: () => null,
@@ -42,7 +43,7 @@ function describeAnswer(span: Otel.Span, call: V1Call | null, res: ServerRespons
   const errorType = !answered ? 'connection-reset' : res.statusCode >= 500 ? String(res.statusCode) : null;
   if (errorType !== null) {
     span.setAttribute('error.type', errorType);
-    span.setStatus({ code: gate!.api.SpanStatusCode.ERROR });
+    span.setStatus({ code: openGate()!.api.SpanStatusCode.ERROR });
   }
 }
 
@@ -54,7 +55,7 @@ export function traceExchange(
   variants: readonly OperationSpec[],
   fault: FaultDecision,
 ): TracedExchange | null {
-  const tracer = gate === null ? null : gate.now()?.tracer;
+  const tracer = openGate()?.now()?.tracer ?? null;
   if (!tracer) return null;
   const attributes: Otel.Attributes = {
     'http.request.method': 'POST',
@@ -66,7 +67,7 @@ export function traceExchange(
   const applied = faultOf(fault);
   if (applied !== null) attributes['gw.sandbox.fault'] = applied;
   if (fault.latencyMs > 0) attributes['gw.sandbox.latency_ms'] = Math.round(fault.latencyMs);
-  const span = tracer.startSpan(`POST ${path}`, { kind: gate!.api.SpanKind.SERVER, attributes }, gate!.parentOf(req.headers));
+  const span = tracer.startSpan(`POST ${path}`, { kind: openGate()!.api.SpanKind.SERVER, attributes }, openGate()!.parentOf(req.headers));
   const traced: TracedExchange = { span, call: null };
   res.once('close', () => endExchange(traced, res, variants));
   return traced;
