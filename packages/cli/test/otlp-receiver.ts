@@ -118,6 +118,20 @@ export async function startOtlpReceiver() {
         ),
       );
     },
+    /** The counters' points of the last metrics export (cumulative: each counter's total at the end), their values made plain. */
+    lastSumPoints(): { metric: string; scope: string; value: number; attributes: Record<string, unknown> }[] {
+      const last = decoded('/v1/metrics').at(-1);
+      if (!last) return [];
+      return last.resourceMetrics.flatMap((rm: any) =>
+        rm.scopeMetrics.flatMap((sm: any) =>
+          sm.metrics
+            .filter((m: any) => m.sum)
+            .flatMap((m: any) =>
+              m.sum.dataPoints.map((p: any) => ({ metric: m.name, scope: sm.scope?.name, value: Number(p.asInt ?? p.asDouble ?? 0), attributes: plain(p.attributes) })),
+            ),
+        ),
+      );
+    },
     async [Symbol.asyncDispose]() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
