@@ -3,7 +3,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const body = JSON.stringify({ merchant_id: 'M100200', account_id: 'A300400', return_status: '1', return_message: 'OK', capture_orders: [] });
-// GW_BARE_DEFER=immediate answers from setImmediate, as @gw/sandbox does: the same trick on the bare side, for reference.
+// GW_BARE_DEFER=immediate answers from setImmediate (what @gw/sandbox did until issue 39), for reference.
 const defer = process.env.GW_BARE_DEFER === 'immediate';
 const answer = (res: ServerResponse) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

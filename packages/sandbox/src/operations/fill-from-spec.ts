@@ -3,13 +3,12 @@
 import type { WireRecord } from '../wire/wire-record.ts';
 import { specSchema, type SchemaNode } from '@gw/types';
 
-/** Records a handler answered in full: nothing is added to them. */
-const EXACT = new WeakSet<object>();
-
-/** Marks `record` as complete as it is (an unknown order's one-line result): no member is filled in. */
-export function answeredExactly<T extends WireRecord>(record: T): T {
-  EXACT.add(record);
-  return record;
+/**
+ * `record` frozen: complete as it is (an unknown order's one-line result), so no member is filled in. The mark is the
+ * record's own (`Object.isFrozen`), visible wherever it goes, not a list kept elsewhere.
+ */
+export function answeredExactly<T extends WireRecord>(record: T): Readonly<T> {
+  return Object.freeze(record);
 }
 
 /** Where the members an answer lacks come from, at one level of the answer. */
@@ -45,7 +44,8 @@ function fillValue(value: unknown, example: unknown, echo: unknown, request: Sch
  * `answer` with the members it lacks filled: the request's value where it carries the member (echo), else, unless
  * the member is one the request could carry, the spec's value (example). Nested records and the elements of arrays
  * of records are filled in turn (each element from the example's first). A member a handler set to `undefined` is one
- * it leaves out on purpose: it stays out. Returns a new record; `answer` is not changed.
+ * it leaves out on purpose: it stays out; a frozen record (`answeredExactly`) gets nothing added. Returns a new record;
+ * `answer` is not changed.
  */
 export function fillFromSpec(answer: WireRecord, sources: FillSources): WireRecord {
   const { example, echo, request } = sources;
@@ -57,7 +57,8 @@ export function fillFromSpec(answer: WireRecord, sources: FillSources): WireReco
     if (value === undefined) continue;
     out[name] = typeof value === 'object' && value !== null ? fillValue(value, example?.[name], echo?.[name], requestMembers?.[name]) : value;
   }
-  if (EXACT.has(answer)) return out;
+  // A record its handler answered in full (frozen: `answeredExactly`) keeps exactly its members.
+  if (Object.isFrozen(answer)) return out;
   // The echo's members first, then the example's: each member the answer lacks, once.
   if (echo) {
     for (const name of Object.keys(echo)) {

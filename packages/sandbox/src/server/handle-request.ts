@@ -23,15 +23,24 @@ function pathOf(url: string | undefined): string {
 export function handleRequest(parts: SandboxParts, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const path = pathOf(req.url);
   // First, on every route: a Host that is not the sandbox's is a page rebound to 127.0.0.1 (or a missing Host).
-  if (!parts.allowsHost(req.headers.host)) return void setImmediate(writeResponse, res, hostRefusal(path, req.headers.host));
+  if (!parts.allowsHost(req.headers.host)) {
+    writeResponse(res, hostRefusal(path, req.headers.host));
+    return;
+  }
   // Shopper pages, the control API and the console all live under /sandbox: one prefix check for every /v1 request.
   if (path.startsWith('/sandbox')) {
     if (isShopperPath(path)) return serveShopperPage(parts.deps, parts.keeper, req, res, path, parts.limits.bodyTimeoutMs);
     if (parts.control && isControlPath(path)) return serveControl(parts.control, req, res);
   }
   const variants = operationsByPath.get(path);
-  if (!variants) return void setImmediate(writeResponse, res, errorResponse(404, `no operation at ${path}`));
-  if (req.method !== 'POST') return void setImmediate(writeResponse, res, errorResponse(405, `${path} takes POST only`));
+  if (!variants) {
+    writeResponse(res, errorResponse(404, `no operation at ${path}`));
+    return;
+  }
+  if (req.method !== 'POST') {
+    writeResponse(res, errorResponse(405, `${path} takes POST only`));
+    return;
+  }
   return answerV1(parts, req, res, path, variants);
 }
 

@@ -28,14 +28,14 @@ function writeThenTell(res: ServerResponse, response: EncodedResponse, watcher: 
 }
 
 /**
- * Sends a /v1 answer: in the check phase when its request changed nothing (`changedAfter` null); otherwise once the
- * state file kept the change, or HTTP 503 when it could not (the change is then undone). `watcher` (null unless the
- * throttle counts the request) is told right after the answer is written.
+ * Sends a /v1 answer: at once when its request changed nothing (`changedAfter` null); otherwise once the state file
+ * kept the change, or HTTP 503 when it could not (the change is then undone). `watcher` (null unless the throttle
+ * counts the request) is told right after the answer is written.
  */
 export function sendAnswer(keeper: StateKeeper, res: ServerResponse, response: EncodedResponse, changedAfter: number | null, watcher: AnswerWatcher | null = null): void {
   if (changedAfter === null) {
-    if (watcher === null) setImmediate(writeResponse, res, response);
-    else setImmediate(writeThenTell, res, response, watcher);
+    if (watcher === null) writeResponse(res, response);
+    else writeThenTell(res, response, watcher);
   } else {
     keeper.afterKept(changedAfter, (failure) => {
       writeResponse(res, failure ? notKeptResponse(failure) : response);

@@ -17,16 +17,16 @@ export interface StateKeeper {
   readonly changeCount: number;
   /**
    * Calls `answer` once the changes made after `before` (up to now) are kept (null), or could not be written and were
-   * undone (the error); from the check phase of the event loop, where every answer is written.
+   * undone (the error): at once when there is nothing to wait for.
    */
   afterKept(before: number, answer: (failure: StateNotKeptError | null) => void): void;
 }
 
 /** State in memory only: nothing to wait for. */
-export const MEMORY_KEEPER: StateKeeper = { changeCount: 0, afterKept: (_before, answer) => void setImmediate(answer, null) };
+export const MEMORY_KEEPER: StateKeeper = { changeCount: 0, afterKept: (_before, answer) => answer(null) };
 
 /** Runs `write` when the request changed nothing since `before` or its changes were kept; `refuse` when they were not. */
 export function answerWhenKept(keeper: StateKeeper, before: number, write: () => void, refuse: (failure: StateNotKeptError) => void): void {
-  if (keeper.changeCount === before) return void setImmediate(write);
+  if (keeper.changeCount === before) return write();
   keeper.afterKept(before, (failure) => (failure ? refuse(failure) : write()));
 }
