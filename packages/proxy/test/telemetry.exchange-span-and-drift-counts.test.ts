@@ -28,20 +28,15 @@ async function points(name: string, keys: readonly string[]): Promise<Record<str
   return Object.fromEntries((metric?.dataPoints ?? []).map((p) => [keys.map((k) => p.attributes[k]).join(' '), p.value as number]));
 }
 
+/** A card payment of 40.00 USD with the test card: card data the telemetry must never hold. */
+const cardPayment = (orderNo: string) => ({ order_no: orderNo, currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV });
+
 describe('a proxied exchange is a SERVER span; drift and exchanges are counted', () => {
   it('a capture the sandbox answers with drift: the span names the drift found, the counter counts it by operation and kind', async () => {
     await using sandbox = await startSandbox();
     await using proxy = await startProxy({ upstream: sandbox.url, verifier: signer });
     const client = clientAt(proxy.url, { verifyResponses: false });
-    const paid = await client.authoriseCard({
-      order_no: 'OTEL-1',
-      currency: 'USD',
-      amount: '40.00',
-      card: CARD,
-      expiration_month: '12',
-      expiration_year: '2031',
-      security_code: CVV,
-    });
+    const paid = await client.authoriseCard(cardPayment('OTEL-1'));
     sandbox.answerDrift.set({ capture: { add: { settlement_window: 'T+1' }, drop: ['capture_orders[].amount'], wrongSignature: true } });
     await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'OTEL-1', currency: 'USD', amount: '40.00' }] });
     await proxy.settled();
@@ -90,16 +85,7 @@ describe('a proxied exchange is a SERVER span; drift and exchanges are counted',
     await using sandbox = await startSandbox();
     await using proxy = await startProxy({ upstream: sandbox.url, verifier: slowVerifier });
     const client = clientAt(proxy.url, { verifyResponses: false });
-    const pay = (n: number) =>
-      client.authoriseCard({
-        order_no: `OTEL-ASYNC-${n}`,
-        currency: 'USD',
-        amount: '40.00',
-        card: CARD,
-        expiration_month: '12',
-        expiration_year: '2031',
-        security_code: CVV,
-      });
+    const pay = (n: number) => client.authoriseCard(cardPayment(`OTEL-ASYNC-${n}`));
     capture.reset();
     await Promise.all([0, 1, 2, 3, 4].map(pay));
     sandbox.answerDrift.set({ authoriseCard: { wrongSignature: true } });
