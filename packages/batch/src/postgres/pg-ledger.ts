@@ -376,7 +376,7 @@ export class PgLedger {
     const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
     const values: unknown[] = [id, holder, terms.leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
     for (let kind = 0; kind < 4; kind++) values.push(intArray(columns.map((c) => c.counts[kind]!)));
-    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()), terms.sendWindowMs);
+    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()), terms.sendWindowMs, randomUUID());
     const sentAt = performance.now();
     const { rows } = await this.#query<{ held: string[]; finished: boolean; pause_ms: number | null } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];

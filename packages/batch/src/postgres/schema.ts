@@ -137,6 +137,18 @@ CREATE TABLE gw_batch_pace_report (
 ALTER TABLE gw_batch ADD COLUMN intake_holder text, ADD COLUMN intake_until timestamptz;
 `,
   },
+  {
+    version: 5,
+    name: 'step token',
+    // A lease as the step that took it handed it out: that step's token (each worker step has one, kept when it is
+    // tried again after a lost connection), and what it answered (taken over, the earlier holders' quiet time, the
+    // send slot). A step tried again once its first try had committed answers the first try's leases again instead of
+    // leasing anew: no chunk stays leased to a holder that does not know it holds it.
+    sql: `
+ALTER TABLE gw_batch_chunk ADD COLUMN lease_step text, ADD COLUMN lease_taken_over boolean, ADD COLUMN lease_quiet_before timestamptz,
+  ADD COLUMN lease_send_at timestamptz, ADD COLUMN lease_rate_slot boolean;
+`,
+  },
 ];
 
 /** The newest migration's number: a database at it needs nothing. */

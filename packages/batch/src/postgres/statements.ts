@@ -116,7 +116,7 @@ WHERE o.batch_id = $1 AND o.idx = u.idx`;
  * holder's send window (its request timeout plus its send margin): a holder sends only while its lease has the margin
  * left, and a request it sent is over within its timeout, so past `quiet_at` no earlier send is still in flight.
  */
-const QUIET_WAIT = `greatest(0, ceil(extract(epoch FROM (next.quiet_before - clock_timestamp())) * 1000))::int AS quiet_wait_ms`;
+const QUIET_WAIT = `greatest(0, ceil(extract(epoch FROM (quiet_before - clock_timestamp())) * 1000))::int AS quiet_wait_ms`;
 
 /**
  * $1 batch, $2 total, $3-$5 the input read since the last intake statement (from, upto, digest; null when none), $6 the
@@ -174,7 +174,10 @@ FROM gw_batch b WHERE b.id = $1`;
  * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
  * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
  * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back); $15
- * the holder's send window (request timeout + send margin, ms). It notifies the batch's channel when it wrote a resend
+ * the holder's send window (request timeout + send margin, ms); $16 the step's token (the same when the step is tried
+ * again after a lost connection). A try that finds chunks leased by an earlier try of the same step (its answer was
+ * lost with its connection) answers them again, as they were handed out, and leases no more: none stays leased to a
+ * holder that does not know it holds it. It notifies the batch's channel when it wrote a resend
  * (a new chunk) or committed a chunk once the batch is sealed and no chunk is left ready (its tail): idle workers of
  * other processes then look again at once, not at their next poll, and see the batch over after its last commit. Not
  * only the commit that finds the batch over: two steps committing the last two chunks at once each see the other's
@@ -226,9 +229,13 @@ resent AS (
   SELECT $1, nextval('gw_batch_chunk_seq'), c.resend FROM commits c JOIN held h ON h.chunk = c.chunk WHERE c.resend <> ''
   RETURNING 1
 ),
+again AS MATERIALIZED (
+  SELECT chunk, body, skip, fence, sent, lease_taken_over AS taken_over, lease_quiet_before AS quiet_before, lease_send_at AS send_at, lease_rate_slot AS rate_slot
+  FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased' AND holder = $2 AND lease_step = $16
+),
 next AS MATERIALIZED (
   SELECT ctid AS row_id, chunk, state = 'ready' AS fresh, leased_before AS taken_over, quiet_at AS quiet_before FROM gw_batch_chunk
-  WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
+  WHERE $4::int > 0 AND NOT EXISTS (SELECT 1 FROM again) AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
     AND chunk NOT IN (SELECT chunk FROM commits)
   ORDER BY chunk
   LIMIT least($4::int, coalesce((SELECT greatest(0, g.max_in_flight - g.leased_now + (SELECT count(*)::int FROM held)) FROM gate g WHERE g.max_in_flight IS NOT NULL), $4::int))
@@ -245,11 +252,16 @@ slots AS MATERIALIZED (
 leased AS (
   UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
     lease_until = clock_timestamp() + $3 * interval '1 millisecond',
-    quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond')
+    quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond'),
+    lease_step = $16, lease_taken_over = next.taken_over, lease_quiet_before = next.quiet_before, lease_send_at = slots.send_at, lease_rate_slot = slots.rate_slot
   FROM next JOIN slots ON slots.row_id = next.row_id WHERE k.ctid = next.row_id
-  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE k.body END AS body, k.skip, k.fence, k.sent, next.taken_over,
-    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (slots.send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms,
-    coalesce(slots.rate_slot, false) AS rate_slot
+  RETURNING k.chunk, k.body, k.skip, k.fence, k.sent, next.taken_over, next.quiet_before, slots.send_at, slots.rate_slot
+),
+handed AS (
+  SELECT chunk, CASE WHEN chunk = ANY($14::bigint[]) THEN NULL ELSE body END AS body, skip, fence, sent, taken_over,
+    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms,
+    coalesce(rate_slot, false) AS rate_slot
+  FROM (SELECT * FROM leased UNION ALL SELECT * FROM again) l
 ),
 paced AS (
   UPDATE gw_batch b SET
@@ -271,7 +283,7 @@ summary AS (
 SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_wait_ms, l.rate_slot,
   (SELECT ceil(extract(epoch FROM (g.paused_until - clock_timestamp())) * 1000)::int FROM gate g WHERE g.paused_until > clock_timestamp()) AS pause_ms,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.tail AND cardinality(s.held) > 0)) IS NULL AS woke
-FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
+FROM summary s LEFT JOIN handed l ON true ORDER BY l.chunk`;
 
 /**
  * $1 batch, $2 chunks, $3 fences, $4 taken over: hands back chunks leased and never sent (ready again, whether an
