@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
-import { LedgerBatchError } from '../errors.ts';
+import { IntakeMovedOnError, LedgerBatchError } from '../errors.ts';
 import { commitColumns, entryOf, ordersOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
 import { LocalLease } from '../lease/local-lease.ts';
 import type { ChunkCommit, ClaimedChunk, StoreStep } from '../store/chunk-store.ts';
@@ -47,18 +47,6 @@ export interface LedgerStatus {
 export interface IntakeEntry {
   readonly pending: PendingOrder;
   readonly key: string | null;
-}
-
-/**
- * The batch's intake mark is not where this process left it: its intake lock went with a lost connection and another
- * process took the intake over. This process stops taking input in (the other one goes on) and only works.
- */
-export class IntakeMovedOnError extends Error {
-  override readonly name = 'IntakeMovedOnError';
-
-  constructor(batch: string, at: number, expected: number) {
-    super(`batch ${batch}: the intake mark is at ${at}, not ${expected}: another process took the intake over`);
-  }
 }
 
 /**
