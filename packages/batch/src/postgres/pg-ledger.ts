@@ -14,7 +14,7 @@ import { checkConnection, connectionProblem } from './connection-checks.ts';
 import { LedgerListener, type ListenSource } from './ledger-listener.ts';
 import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, stepValues, intArray, PACE_REPORT } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, stepValues, intakeValues, intArray, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 import { statementTimed } from '../telemetry/ledger-telemetry.ts';
 
@@ -203,21 +203,18 @@ export class PgLedger {
    * Several chunks go in one statement; returns how many chunks it added.
    */
   async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number, after: number, read: InputRange | null): Promise<number> {
-    // Each chunk's orders go as one line of a text (a JSON text has no raw newline); each money-moving order's claim key as an element of three arrays.
-    const keys: string[] = [];
-    const indexes: number[] = [];
-    const groups: number[] = [];
-    const bodies: string[] = [];
-    chunks.forEach((chunk, at) => {
-      for (const { pending, key } of chunk) {
-        if (key === null) continue;
-        keys.push(storedKey(key));
-        indexes.push(pending.index);
-        groups.push(at + 1);
-      }
-      bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
+    const values = intakeValues({
+      batch: id,
+      operation,
+      chunks: chunks.map((chunk) => ({
+        entries: chunk.map((a) => entryOf(a.pending)),
+        claims: chunk.flatMap(({ pending, key }) => (key === null ? [] : [{ key: storedKey(key), index: pending.index }])),
+      })),
+      refused,
+      next: intakeNext,
+      after,
+      read,
     });
-    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext, after, read?.from ?? null, read?.upto ?? null, read?.digest ?? null];
     const { rows } = await this.#intakeStatement(values);
     if (!rows[0]?.moved) {
       const at = rows[0]?.at;

@@ -1,4 +1,6 @@
-import type { CommitColumns } from './chunk-rows.ts';
+import type { InputRange } from '../intake/input-digest.ts';
+import type { OrderOutcome } from '../outcome.ts';
+import type { ChunkEntry, CommitColumns } from './chunk-rows.ts';
 
 /**
  * The ledger's statements. Each step of a chunk is one statement, so one round trip and atomic: intake (claims, the
@@ -32,15 +34,13 @@ const PACE_DECREASE = 0.95;
 const PACE_INCREASE = 0.005;
 
 /**
- * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes, $5
- * their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk: JSON
- * text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake
- * rejections (jsonb), $9 intake_next, $10 the intake mark this statement follows (the previous statement's $9): written
- * only while the mark is still there, so a statement tried again after its connection was lost (it had been written, or
- * another process took the intake over meanwhile) writes nothing twice; `at` is the mark as found. An order whose claim another batch holds
- * goes into its chunk's `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only
- * then are chunk texts parsed (to put the order in the rejection). $11-$13: the input read since the previous intake
- * statement (from, upto, digest; null when none), kept in `gw_batch_input` with the chunks it gave.
+ * Takes chunks in (its parameters: `IntakeParams`, put in their places by `intakeValues`). Writes nothing when the
+ * batch does not exist (moved 0), and only while the intake mark is still at `after` (the previous statement's
+ * `next`), so a statement tried again after its connection was lost (it had been written, or another process took the
+ * intake over meanwhile) writes nothing twice; `at` is the mark as found. An order whose claim another batch holds goes
+ * into its chunk's `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only then
+ * are chunk texts parsed (to put the order in the rejection). The input read since the previous intake statement is
+ * kept in `gw_batch_input` with the chunks it gave.
  */
 export const INTAKE = `
 WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1 AND intake_next = $10),
@@ -90,8 +90,8 @@ SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT intake_next FROM gw_b
  * INTAKE when none of the orders is claimed yet, as is usual: a plain insert of the claims, about half the database's
  * work of one that resolves conflicts, and no claim handed back (none can be lost: every order keeps its place, every
  * chunk is written whole). A claim another batch holds makes it fail whole (unique violation, nothing written); INTAKE
- * then takes the same chunks in. The same parameters as INTAKE ($5, each claim's chunk, and $7, each chunk's count of
- * orders, are read only by INTAKE: named here so that both take one list).
+ * then takes the same chunks in. The same parameters as INTAKE (`intakeValues`; each claim's chunk and each chunk's
+ * count of orders are read only by INTAKE, named here so that both take one list).
  */
 export const INTAKE_UNCLAIMED = `
 WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1 AND intake_next = $10),
@@ -115,6 +115,52 @@ input AS (INSERT INTO gw_batch_input (batch_id, from_idx, upto, digest) SELECT $
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 AND intake_next = $10 RETURNING 1)
 SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT intake_next FROM gw_batch WHERE id = $1) AS at, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM chunk)) IS NULL AS woke, '[]'::jsonb AS unnamed`;
+
+/** One chunk for an intake statement: its orders as stored, and the claim of each money-moving order in it. */
+export interface IntakeChunk {
+  readonly entries: readonly ChunkEntry[];
+  /** `key` as stored (pg-ledger.ts, `storedKey`); orders that move no money have none. */
+  readonly claims: readonly { readonly key: string; readonly index: number }[];
+}
+
+/** INTAKE's (and INTAKE_UNCLAIMED's) parameters by name. */
+export interface IntakeParams {
+  readonly batch: string;
+  readonly operation: string;
+  readonly chunks: readonly IntakeChunk[];
+  /** Orders intake refused, each with its rejection. */
+  readonly refused: readonly OrderOutcome[];
+  /** The intake mark once this statement is written. */
+  readonly next: number;
+  /** The intake mark this statement follows: it writes only while the mark is still there. */
+  readonly after: number;
+  /** The input read since the previous intake statement, null when none. */
+  readonly read: InputRange | null;
+}
+
+/**
+ * INTAKE's positional values from its named parameters, the one place that knows each `$n`. Each chunk's orders go as
+ * one line of a text (a JSON text never holds a raw newline, and a text array's quoting would cost more); each claim as
+ * an element of three arrays (key, input index, its chunk: 1-based, in this statement).
+ */
+export function intakeValues(p: IntakeParams): unknown[] {
+  const claims = p.chunks.flatMap((chunk, at) => chunk.claims.map((claim) => ({ ...claim, chunk: at + 1 })));
+  return [
+    p.batch, // $1
+    p.operation, // $2
+    claims.map((c) => c.key), // $3
+    intArray(claims.map((c) => c.index)), // $4
+    intArray(claims.map((c) => c.chunk)), // $5
+    p.chunks.map((c) => JSON.stringify(c.entries)).join('\n'), // $6
+    intArray(p.chunks.map((c) => c.entries.length)), // $7
+    JSON.stringify(p.refused), // $8
+    p.next, // $9
+    p.after, // $10
+    p.read?.from ?? null, // $11
+    p.read?.upto ?? null, // $12
+    p.read?.digest ?? null, // $13
+  ];
+}
 
 /** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
 export const NAME_CONFLICTS = `
