@@ -397,3 +397,50 @@ export class LedgerNotMigratedError extends GwError<LedgerNotMigratedDetails> {
     );
   }
 }
+
+// Signals between the batch's own parts, caught inside it and never thrown to its caller (not exported from the
+// package): plain Errors, beside the GwErrors above so that every error the package makes is in this one file.
+
+/** Thrown by a send guard: the lease has less than the margin left, so the chunk is not sent (nothing was written). */
+export class LeaseLapsedError extends Error {
+  override readonly name = 'LeaseLapsedError';
+  readonly chunk: number;
+
+  constructor(chunk: number, why: string) {
+    super(`the lease on chunk ${chunk} has ${why}: not sent`);
+    this.chunk = chunk;
+  }
+}
+
+/** Thrown by a send guard: the chunk's slot of the batch's rate has passed, so it is not sent (nothing was written). */
+export class SlotMissedError extends Error {
+  override readonly name = 'SlotMissedError';
+  readonly chunk: number;
+
+  constructor(chunk: number, lateMs: number) {
+    super(`chunk ${chunk} is ${Math.round(lateMs)} ms past its slot of the batch's rate: not sent, handed back for a new slot`);
+    this.chunk = chunk;
+  }
+}
+
+/** The request waited out a pause and was not let through: it goes back, to be paced anew. */
+export class PausedError extends Error {
+  override readonly name = 'PausedError';
+}
+
+/** The pacer let a request not go (the batch stopped, or is stopping): nothing was written. */
+export class NotAdmittedError extends Error {
+  override readonly name = 'NotAdmittedError';
+}
+
+/**
+ * The batch's intake mark is not where this process left it: its intake lock went with a lost connection and another
+ * process took the intake over. This process stops taking input in (the other one goes on) and only works.
+ */
+export class IntakeMovedOnError extends Error {
+  override readonly name = 'IntakeMovedOnError';
+
+  constructor(batch: string, at: number, expected: number) {
+    super(`batch ${batch}: the intake mark is at ${at}, not ${expected}: another process took the intake over`);
+  }
+}

@@ -3,6 +3,7 @@ import { startSandbox } from '@gw/sandbox';
 import { describe, expect, it } from 'vitest';
 import { LEDGER_MIGRATIONS, LedgerBatchError, runBatch, type OrderOutcome } from '../src/index.ts';
 import { PgLedger } from '../src/postgres/pg-ledger.ts';
+import { INTAKE, INTAKE_UNCLAIMED, intakeValues, STEP, stepValues } from '../src/postgres/statements.ts';
 import type { ClaimedChunk } from '../src/store/chunk-store.ts';
 import { claimKeyOf } from '../src/order-key.ts';
 import { authorisedOrders, clientFor } from './harness.ts';
@@ -62,6 +63,68 @@ describe('a worker step in the PostgreSQL ledger', () => {
       expect(read).toEqual(Array.from({ length: 30 }, (_, i) => ({ index: i, kind: 'failed', order: { order_no: `steps-${i}` }, reason: 'test' })));
       expect(read.every((o) => Object.keys(o).join() === 'index,kind,order,reason')).toBe(true);
     }
+  });
+
+  it('a step tried again with its token (its first try committed, its answer lost) answers the leases that try took, as it handed them out, and leases no more', async () => {
+    await batchOf('again', 6, 3);
+    // h0 leases the first chunk for 1 ms with a send window of 5 s: a chunk h1 then takes over, to wait out h0's sends.
+    await ledger.step('again', 'h0', { leaseMs: 1, sendWindowMs: 5_000 }, 1, []);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const values = stepValues({ batch: 'again', holder: 'h1', leaseMs: 60_000, want: 3, commits: [], sendWindowMs: 0, token: 'step-1' });
+    const leasedTo = async (holder: string) => (await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'again' AND holder = $1 AND state = 'leased'", [holder])).rows[0]!.n;
+    type Row = { chunk: string; fence: string; body: string; taken_over: boolean; quiet_wait_ms: number };
+    const first = (await ledger.pool.query<Row>(STEP, values)).rows;
+    const again = (await ledger.pool.query<Row>(STEP, values)).rows;
+    const leases = (rows: Row[]) => rows.map((r) => ({ chunk: r.chunk, fence: r.fence, body: r.body, takenOver: r.taken_over }));
+    expect(first).toHaveLength(3);
+    expect(first[0]!.taken_over).toBe(true);
+    expect(leases(again)).toEqual(leases(first));
+    // The earlier holder's quiet time as the first try found it, not as its own lease moved it.
+    expect(again[0]!.quiet_wait_ms).toBeGreaterThan(4_000);
+    expect(again[0]!.quiet_wait_ms).toBeLessThanOrEqual(first[0]!.quiet_wait_ms);
+    expect(await leasedTo('h1')).toBe(3);
+    // Another step (another token) leases anew.
+    const next = (await ledger.pool.query<Row>(STEP, stepValues({ batch: 'again', holder: 'h1', leaseMs: 60_000, want: 2, commits: [], sendWindowMs: 0, token: 'step-2' }))).rows;
+    expect(next.map((r) => r.chunk).filter((c) => first.some((f) => f.chunk === c))).toEqual([]);
+    expect(await leasedTo('h1')).toBe(5);
+  });
+
+  it('INTAKE_UNCLAIMED writes what INTAKE writes while no order is claimed, and fails whole (nothing written) on one that is', async () => {
+    const params = (id: string, prefix: string) => ({
+      batch: id,
+      operation: 'capture',
+      chunks: [0, 1, 2].map((c) => {
+        const entries = [0, 1, 2].map((k) => ({ index: c * 3 + k, order: { transaction_id: `${prefix}-${c * 3 + k}`, amount: '1.00' } }));
+        return { entries, claims: entries.map((e) => ({ key: `${prefix}-${e.index}`, index: e.index })) };
+      }),
+      refused: [{ index: 9, kind: 'rejected' as const, order: { transaction_id: `${prefix}-9` }, problems: [], reason: 'refused at intake' }],
+      next: 10,
+      after: 0,
+      read: { from: 0, upto: 10, digest: 'digest' },
+    });
+    const written = async (id: string, prefix: string) => {
+      const rows = async (sql: string) => JSON.parse(JSON.stringify((await ledger.pool.query(sql, [id])).rows).replaceAll(prefix, 'P').replaceAll(id, 'B')) as unknown;
+      return {
+        batch: await rows('SELECT intake_next FROM gw_batch WHERE id = $1'),
+        chunks: await rows('SELECT body, skip, state FROM gw_batch_chunk WHERE batch_id = $1 ORDER BY chunk'),
+        claims: await rows('SELECT order_key, idx FROM gw_order_claim WHERE batch_id = $1 ORDER BY idx'),
+        outcomes: await rows('SELECT idx, kind, outcome FROM gw_batch_outcome WHERE batch_id = $1 ORDER BY idx'),
+        input: await rows('SELECT from_idx, upto, digest FROM gw_batch_input WHERE batch_id = $1'),
+      };
+    };
+    for (const id of ['with-intake', 'with-unclaimed', 'unclaimed-refused']) await ledger.createBatch(id, 'capture', 3);
+    const answer = async (statement: string, id: string, prefix: string) => (await ledger.pool.query(statement, intakeValues(params(id, prefix)))).rows[0] as Record<string, unknown>;
+    const byIntake = await answer(INTAKE, 'with-intake', 'tx-a');
+    const byUnclaimed = await answer(INTAKE_UNCLAIMED, 'with-unclaimed', 'tx-b');
+    expect(byUnclaimed).toEqual(byIntake);
+    expect(byIntake).toMatchObject({ moved: 1, chunks: 3, rejected: 1 });
+    expect(await written('with-unclaimed', 'tx-b')).toEqual(await written('with-intake', 'tx-a'));
+    // Tried again (its answer lost): the mark has moved on, nothing is written twice.
+    expect(await answer(INTAKE_UNCLAIMED, 'with-unclaimed', 'tx-b')).toMatchObject({ moved: 0, chunks: 0, rejected: 0 });
+    expect(await written('with-unclaimed', 'tx-b')).toEqual(await written('with-intake', 'tx-a'));
+    // Orders 'tx-b' claimed already: the plain insert fails whole, and the batch holds nothing of it.
+    await expect(answer(INTAKE_UNCLAIMED, 'unclaimed-refused', 'tx-b')).rejects.toMatchObject({ code: '23505', constraint: 'gw_order_claim_pkey' });
+    expect(await written('unclaimed-refused', 'tx-b')).toEqual({ batch: [{ intake_next: '0' }], chunks: [], claims: [], outcomes: [], input: [] });
   });
 
   it('concurrent steps of several holders lease disjoint chunks, exactly as many as each asked for while chunks last', async () => {

@@ -1,28 +1,6 @@
 import type { Guarded, GuardedCall } from '@gw/client';
-import { SendGuardSkippedError } from '../errors.ts';
+import { LeaseLapsedError, SendGuardSkippedError, SlotMissedError } from '../errors.ts';
 import type { HeldLease } from './held-lease.ts';
-
-/** Thrown by a send guard: the lease has less than the margin left, so the chunk is not sent (nothing was written). */
-export class LeaseLapsedError extends Error {
-  override readonly name = 'LeaseLapsedError';
-  readonly chunk: number;
-
-  constructor(chunk: number, why: string) {
-    super(`the lease on chunk ${chunk} has ${why}: not sent`);
-    this.chunk = chunk;
-  }
-}
-
-/** Thrown by a send guard: the chunk's slot of the batch's rate has passed, so it is not sent (nothing was written). */
-export class SlotMissedError extends Error {
-  override readonly name = 'SlotMissedError';
-  readonly chunk: number;
-
-  constructor(chunk: number, lateMs: number) {
-    super(`chunk ${chunk} is ${Math.round(lateMs)} ms past its slot of the batch's rate: not sent, handed back for a new slot`);
-    this.chunk = chunk;
-  }
-}
 
 /** An answer a SendGuard vouched for: made only by `SendGuard.answered`, opened only by the same guard. */
 class GuardedAnswer {

@@ -13,8 +13,7 @@ export interface ChunkEntry {
 /** A leased chunk's row: its orders' text, the indexes never to send (lost their claim), its token and history. */
 export interface LeasedRow {
   readonly chunk: string;
-  /** Null when the caller said it holds the chunk's orders. */
-  readonly body: string | null;
+  readonly body: string;
   readonly skip: string[] | null;
   readonly fence: string;
   readonly sent: boolean;
@@ -43,7 +42,7 @@ export function pendingOf(entry: ChunkEntry): PendingOrder {
 /** A leased row's orders parsed, those that lost their claim left out. */
 export function ordersOf(row: LeasedRow): PendingOrder[] {
   const skip = row.skip && row.skip.length > 0 ? new Set(row.skip.map(Number)) : null;
-  const entries = JSON.parse(row.body ?? '[]') as ChunkEntry[];
+  const entries = JSON.parse(row.body) as ChunkEntry[];
   return (skip ? entries.filter((e) => !skip.has(Number(e.index))) : entries).map(pendingOf);
 }
 

@@ -4,7 +4,8 @@ import type { OrderOutcome } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 import type { ChunkCommit, ChunkStore, ClaimedChunk, IntakeStart, StoreStatus, StoreStep } from '../store/chunk-store.ts';
-import { IntakeMovedOnError, type LeaseTerms, type PgLedger } from './pg-ledger.ts';
+import { IntakeMovedOnError } from '../errors.ts';
+import type { LeaseTerms, PgLedger } from './pg-ledger.ts';
 import type { HeldIntakeLease } from './intake-lease.ts';
 
 /** Who works on which batch of a ledger, and how it leases and looks for work. */

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { BatchOperation } from '../operation/batch-operations.ts';
 import { emptyCounts, type OrderOutcome, type OutcomeCounts } from '../outcome.ts';
 import type { PendingOrder } from '../send/pending-order.ts';
-import { LedgerBatchError } from '../errors.ts';
+import { IntakeMovedOnError, LedgerBatchError } from '../errors.ts';
 import { commitColumns, entryOf, ordersOf, outcomesOf, type LeasedRow } from './chunk-rows.ts';
 import { LocalLease } from '../lease/local-lease.ts';
 import type { ChunkCommit, ClaimedChunk, StoreStep } from '../store/chunk-store.ts';
@@ -14,7 +14,7 @@ import { checkConnection, connectionProblem } from './connection-checks.ts';
 import { LedgerListener, type ListenSource } from './ledger-listener.ts';
 import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, PACE_REPORT } from './statements.ts';
+import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, stepValues, intakeValues, intArray, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 import { statementTimed } from '../telemetry/ledger-telemetry.ts';
 
@@ -50,31 +50,11 @@ export interface IntakeEntry {
 }
 
 /**
- * The batch's intake mark is not where this process left it: its intake lock went with a lost connection and another
- * process took the intake over. This process stops taking input in (the other one goes on) and only works.
- */
-export class IntakeMovedOnError extends Error {
-  override readonly name = 'IntakeMovedOnError';
-
-  constructor(batch: string, at: number, expected: number) {
-    super(`batch ${batch}: the intake mark is at ${at}, not ${expected}: another process took the intake over`);
-  }
-}
-
-/** Chunks whose orders a ledger keeps after taking them in (about 50 orders each). */
-const LOCAL_CHUNKS = 256;
-
-/**
  * A claim key as PostgreSQL stores it: text cannot hold NUL, which separates a refund's transaction, amount and
  * reason, so such a key is stored as the JSON array of its parts (every refund key has them; other keys are as is).
  */
 function storedKey(key: string): string {
   return key.includes('\u0000') ? JSON.stringify(key.split('\u0000')) : key;
-}
-
-/** An array of integers as PostgreSQL's array text (`{1,2,3}`): the driver would quote and escape each element. */
-function intArray(values: Iterable<number>): string {
-  return `{${[...values].join(',')}}`;
 }
 
 /** Runs `attempt`, trying it again after a lost connection while `outage` allows (then its LedgerUnavailableError). */
@@ -110,11 +90,6 @@ export interface LedgerOpenOptions {
 export class PgLedger {
   readonly pool: pg.Pool;
   readonly #owned: boolean;
-  /**
-   * Orders of chunks this ledger took in whole and has not leased yet (at most LOCAL_CHUNKS): a step that leases one
-   * gets no text back for it, and its orders come from here: what was written is what is sent.
-   */
-  readonly #local = new Map<number, PendingOrder[]>();
   /** An intake met an order another batch had claimed: this ledger's intakes resolve conflicts from then on. */
   #claimsMet = false;
   readonly #outage: LedgerOutage;
@@ -228,21 +203,18 @@ export class PgLedger {
    * Several chunks go in one statement; returns how many chunks it added.
    */
   async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number, after: number, read: InputRange | null): Promise<number> {
-    // Each chunk's orders go as one line of a text (a JSON text has no raw newline); each money-moving order's claim key as an element of three arrays.
-    const keys: string[] = [];
-    const indexes: number[] = [];
-    const groups: number[] = [];
-    const bodies: string[] = [];
-    chunks.forEach((chunk, at) => {
-      for (const { pending, key } of chunk) {
-        if (key === null) continue;
-        keys.push(storedKey(key));
-        indexes.push(pending.index);
-        groups.push(at + 1);
-      }
-      bodies.push(JSON.stringify(chunk.map((a) => entryOf(a.pending))));
+    const values = intakeValues({
+      batch: id,
+      operation,
+      chunks: chunks.map((chunk) => ({
+        entries: chunk.map((a) => entryOf(a.pending)),
+        claims: chunk.flatMap(({ pending, key }) => (key === null ? [] : [{ key: storedKey(key), index: pending.index }])),
+      })),
+      refused,
+      next: intakeNext,
+      after,
+      read,
     });
-    const values = [id, operation, keys, intArray(indexes), intArray(groups), bodies.join('\n'), intArray(chunks.map((c) => c.length)), JSON.stringify(refused), intakeNext, after, read?.from ?? null, read?.upto ?? null, read?.digest ?? null];
     const { rows } = await this.#intakeStatement(values);
     if (!rows[0]?.moved) {
       const at = rows[0]?.at;
@@ -251,15 +223,13 @@ export class PgLedger {
       if (Number(at) === intakeNext) return 0;
       throw new IntakeMovedOnError(id, Number(at), after);
     }
-    const { whole_grps: grps, whole_chunks: numbers } = rows[0];
-    for (let i = 0; i < grps.length && this.#local.size < LOCAL_CHUNKS; i++) this.#local.set(Number(numbers[i]), chunks[grps[i]! - 1]!.map((a) => a.pending));
     const unnamed = rows[0]?.unnamed ?? [];
     if (unnamed.length > 0) await this.#query(NAME_CONFLICTS, [id, unnamed.map((u) => u.idx), unnamed.map((u) => u.k), operation]);
     return rows[0]?.chunks ?? 0;
   }
 
   // Plain claim inserts first; once another batch held one of the orders, conflicts are resolved in the statement.
-  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; at: string | null; chunks: number; unnamed: { idx: number; k: string }[]; whole_grps: number[]; whole_chunks: string[] }>> {
+  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; at: string | null; chunks: number; unnamed: { idx: number; k: string }[] }>> {
     if (!this.#claimsMet) {
       try {
         return await this.#query(INTAKE_UNCLAIMED, values);
@@ -349,13 +319,10 @@ export class PgLedger {
     return new Set(rows.map((r) => Number(r.idx)));
   }
 
-  // A leased row as a chunk: its orders from the row's text, or (no text sent back) from those this ledger took in.
-  #claimed(id: string, row: LeasedRow, lease: LocalLease): ClaimedChunk {
+  // A leased row as a chunk: its orders from the row's text.
+  #claimed(row: LeasedRow, lease: LocalLease): ClaimedChunk {
     const chunk = Number(row.chunk);
-    const local = this.#local.get(chunk);
-    this.#local.delete(chunk);
-    if (row.body === null && !local) throw new LedgerBatchError(id, `chunk ${chunk} was leased without its orders, which this process does not hold (a fault in the ledger: report it)`);
-    const orders = row.body === null ? local! : ordersOf(row);
+    const orders = ordersOf(row);
     const sendAt = performance.now() + Number(row.send_wait_ms ?? 0);
     const claimed = { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0), sendAt };
     // A rate's slot holds only a little past its time: a worker that stalled (a pause of its process, a loaded host)
@@ -373,15 +340,21 @@ export class PgLedger {
    * leases up to `want` more chunks (as `claim`), and tells whether the batch is over and how long a pause has left.
    */
   async step(id: string, holder: string, terms: LeaseTerms, want: number, commits: readonly ChunkCommit[]): Promise<StoreStep & { readonly pauseMs: number }> {
-    const columns = commits.map((c) => commitColumns(c.outcomes, c.resend));
-    const values: unknown[] = [id, holder, terms.leaseMs, want, intArray(commits.map((c) => c.claimed.chunk)), intArray(commits.map((c) => c.claimed.fence)), intArray(columns.map((c) => c.first))];
-    for (let kind = 0; kind < 4; kind++) values.push(intArray(columns.map((c) => c.counts[kind]!)));
-    values.push(columns.map((c) => c.outcomes ?? '').join('\n'), columns.map((c) => c.resend ?? '').join('\n'), intArray(this.#local.keys()), terms.sendWindowMs);
+    const values = stepValues({
+      batch: id,
+      holder,
+      leaseMs: terms.leaseMs,
+      want,
+      commits: commits.map((c) => ({ chunk: c.claimed.chunk, fence: c.claimed.fence, ...commitColumns(c.outcomes, c.resend) })),
+      sendWindowMs: terms.sendWindowMs,
+      // Kept on every try of this step: a try after a lost connection gets back what an earlier one leased.
+      token: randomUUID(),
+    });
     const sentAt = performance.now();
     const { rows } = await this.#query<{ held: string[]; finished: boolean; pause_ms: number | null } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
-    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(id, c as LeasedRow, new LocalLease(sentAt, terms.leaseMs))]));
+    const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(c as LeasedRow, new LocalLease(sentAt, terms.leaseMs))]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished, pauseMs: row.pause_ms ?? 0 };
   }
 

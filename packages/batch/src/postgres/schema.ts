@@ -137,6 +137,20 @@ CREATE TABLE gw_batch_pace_report (
 ALTER TABLE gw_batch ADD COLUMN intake_holder text, ADD COLUMN intake_until timestamptz;
 `,
   },
+  {
+    version: 5,
+    name: 'step token',
+    // A lease as the step that took it handed it out: that step's token (each worker step has one, kept when it is
+    // tried again after a lost connection), and what it answered (taken over, the earlier holders' quiet time, the
+    // send slot). A step tried again once its first try had committed answers the first try's leases again instead of
+    // leasing anew: no chunk stays leased to a holder that does not know it holds it. Found by its token (an index of
+    // the leased chunks only), not by scanning the batch's open chunks at every step.
+    sql: `
+ALTER TABLE gw_batch_chunk ADD COLUMN lease_step text, ADD COLUMN lease_taken_over boolean, ADD COLUMN lease_quiet_before timestamptz,
+  ADD COLUMN lease_send_at timestamptz, ADD COLUMN lease_rate_slot boolean;
+CREATE INDEX gw_batch_chunk_lease_step ON gw_batch_chunk (lease_step) WHERE state = 'leased';
+`,
+  },
 ];
 
 /** The newest migration's number: a database at it needs nothing. */

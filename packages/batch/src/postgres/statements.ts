@@ -1,3 +1,7 @@
+import type { InputRange } from '../intake/input-digest.ts';
+import type { OrderOutcome } from '../outcome.ts';
+import type { ChunkEntry, CommitColumns } from './chunk-rows.ts';
+
 /**
  * The ledger's statements. Each step of a chunk is one statement, so one round trip and atomic: intake (claims, the
  * chunk, intake rejections, the intake mark), claim (a lease), sent, and commit (outcomes, resends, the chunk done,
@@ -30,16 +34,13 @@ const PACE_DECREASE = 0.95;
 const PACE_INCREASE = 0.005;
 
 /**
- * Writes nothing when the batch does not exist (moved 0). $1 batch, $2 operation, $3 claim keys, $4 their indexes, $5
- * their chunks (1-based, in this statement), $6 each chunk's orders (a JSON text of entries, one line per chunk: JSON
- * text never holds a raw newline, and a text array's quoting would cost more), $7 how many orders each has, $8 intake
- * rejections (jsonb), $9 intake_next, $10 the intake mark this statement follows (the previous statement's $9): written
- * only while the mark is still there, so a statement tried again after its connection was lost (it had been written, or
- * another process took the intake over meanwhile) writes nothing twice; `at` is the mark as found. Returns the chunks written whole (no order left out) with their place in the
- * statement, so the process that took them in need not read their orders back. An order whose claim another batch holds
- * goes into its chunk's `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only
- * then are chunk texts parsed (to put the order in the rejection). $11-$13: the input read since the previous intake
- * statement (from, upto, digest; null when none), kept in `gw_batch_input` with the chunks it gave.
+ * Takes chunks in (its parameters: `IntakeParams`, put in their places by `intakeValues`). Writes nothing when the
+ * batch does not exist (moved 0), and only while the intake mark is still at `after` (the previous statement's
+ * `next`), so a statement tried again after its connection was lost (it had been written, or another process took the
+ * intake over meanwhile) writes nothing twice; `at` is the mark as found. An order whose claim another batch holds goes
+ * into its chunk's `skip` (never sent) and gets a rejection row; a chunk left with no order is not written. Only then
+ * are chunk texts parsed (to put the order in the rejection). The input read since the previous intake statement is
+ * kept in `gw_batch_input` with the chunks it gave.
  */
 export const INTAKE = `
 WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1 AND intake_next = $10),
@@ -83,26 +84,83 @@ input AS (INSERT INTO gw_batch_input (batch_id, from_idx, upto, digest) SELECT $
 moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 AND intake_next = $10 RETURNING 1)
 SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT intake_next FROM gw_batch WHERE id = $1) AS at, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM chunk)) IS NULL AS woke,
-  (SELECT coalesce(array_agg(grp ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_grps, (SELECT coalesce(array_agg(chunk ORDER BY grp), '{}') FROM kept WHERE skip IS NULL) AS whole_chunks,
   (SELECT coalesce(jsonb_agg(jsonb_build_object('idx', idx, 'k', k)), '[]'::jsonb) FROM conflicts WHERE other IS NULL) AS unnamed`;
-
-/** `text` with `from` replaced by `to`; throws when `text` does not hold `from` (a statement edited out of step). */
-function replaced(text: string, from: string, to: string): string {
-  if (!text.includes(from)) throw new Error(`ledger statement: "${from}" not found`);
-  return text.replace(from, to);
-}
 
 /**
  * INTAKE when none of the orders is claimed yet, as is usual: a plain insert of the claims, about half the database's
- * work of one that resolves conflicts, and no claim handed back (none can be lost: every order keeps its place). A
- * claim another batch holds makes it fail whole (unique violation, nothing written); INTAKE then takes the same chunks
- * in.
+ * work of one that resolves conflicts, and no claim handed back (none can be lost: every order keeps its place, every
+ * chunk is written whole). A claim another batch holds makes it fail whole (unique violation, nothing written); INTAKE
+ * then takes the same chunks in. The same parameters as INTAKE (`intakeValues`; each claim's chunk and each chunk's
+ * count of orders are read only by INTAKE, named here so that both take one list).
  */
-export const INTAKE_UNCLAIMED = replaced(
-  replaced(INTAKE, 'ON CONFLICT DO NOTHING RETURNING idx', ''),
-  'lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE idx NOT IN (SELECT idx FROM claimed))',
-  'lost AS MATERIALIZED (SELECT k, idx, grp FROM keyed WHERE false)',
-);
+export const INTAKE_UNCLAIMED = `
+WITH batch AS (SELECT 1 FROM gw_batch WHERE id = $1 AND intake_next = $10),
+claimed AS (
+  INSERT INTO gw_order_claim (operation, order_key, batch_id, idx)
+  SELECT $2, k, $1, idx FROM unnest($3::text[], $4::bigint[], $5::int[]) AS u(k, idx, grp) WHERE EXISTS (SELECT 1 FROM batch) ORDER BY k
+),
+bodies AS (SELECT body, grp FROM unnest(string_to_array($6::text, E'\n'), $7::int[]) WITH ORDINALITY AS b(body, n, grp) WHERE EXISTS (SELECT 1 FROM batch)),
+chunk AS (
+  INSERT INTO gw_batch_chunk (batch_id, chunk, body)
+  SELECT $1, nextval('gw_batch_chunk_seq'), body FROM bodies ORDER BY grp
+  RETURNING chunk
+),
+rejected AS (
+  INSERT INTO gw_batch_outcome (batch_id, idx, kind, outcome)
+  SELECT $1, (o->>'index')::bigint, 'rejected', o FROM jsonb_array_elements($8::jsonb) o WHERE EXISTS (SELECT 1 FROM batch)
+  ON CONFLICT (batch_id, idx) DO NOTHING
+  RETURNING idx
+),
+input AS (INSERT INTO gw_batch_input (batch_id, from_idx, upto, digest) SELECT $1, $11, $12, $13 WHERE $13::text IS NOT NULL AND EXISTS (SELECT 1 FROM batch) RETURNING 1),
+moved AS (UPDATE gw_batch SET intake_next = greatest(intake_next, $9) WHERE id = $1 AND intake_next = $10 RETURNING 1)
+SELECT (SELECT count(*)::int FROM moved) AS moved, (SELECT intake_next FROM gw_batch WHERE id = $1) AS at, (SELECT count(*)::int FROM chunk) AS chunks, (SELECT count(*)::int FROM rejected) AS rejected,
+  (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM chunk)) IS NULL AS woke, '[]'::jsonb AS unnamed`;
+
+/** One chunk for an intake statement: its orders as stored, and the claim of each money-moving order in it. */
+export interface IntakeChunk {
+  readonly entries: readonly ChunkEntry[];
+  /** `key` as stored (pg-ledger.ts, `storedKey`); orders that move no money have none. */
+  readonly claims: readonly { readonly key: string; readonly index: number }[];
+}
+
+/** INTAKE's (and INTAKE_UNCLAIMED's) parameters by name. */
+export interface IntakeParams {
+  readonly batch: string;
+  readonly operation: string;
+  readonly chunks: readonly IntakeChunk[];
+  /** Orders intake refused, each with its rejection. */
+  readonly refused: readonly OrderOutcome[];
+  /** The intake mark once this statement is written. */
+  readonly next: number;
+  /** The intake mark this statement follows: it writes only while the mark is still there. */
+  readonly after: number;
+  /** The input read since the previous intake statement, null when none. */
+  readonly read: InputRange | null;
+}
+
+/**
+ * INTAKE's positional values from its named parameters, the one place that knows each `$n`. Each chunk's orders go as
+ * one line of a text (a JSON text never holds a raw newline, and a text array's quoting would cost more); each claim as
+ * an element of three arrays (key, input index, its chunk: 1-based, in this statement).
+ */
+export function intakeValues(p: IntakeParams): unknown[] {
+  const claims = p.chunks.flatMap((chunk, at) => chunk.claims.map((claim) => ({ ...claim, chunk: at + 1 })));
+  return [
+    p.batch, // $1
+    p.operation, // $2
+    claims.map((c) => c.key), // $3
+    intArray(claims.map((c) => c.index)), // $4
+    intArray(claims.map((c) => c.chunk)), // $5
+    p.chunks.map((c) => JSON.stringify(c.entries)).join('\n'), // $6
+    intArray(p.chunks.map((c) => c.entries.length)), // $7
+    JSON.stringify(p.refused), // $8
+    p.next, // $9
+    p.after, // $10
+    p.read?.from ?? null, // $11
+    p.read?.upto ?? null, // $12
+    p.read?.digest ?? null, // $13
+  ];
+}
 
 /** Names the other batch of conflicts the intake statement's snapshot could not see ($1 batch, $2 idx[], $3 keys[], $4 operation). */
 export const NAME_CONFLICTS = `
@@ -116,7 +174,7 @@ WHERE o.batch_id = $1 AND o.idx = u.idx`;
  * holder's send window (its request timeout plus its send margin): a holder sends only while its lease has the margin
  * left, and a request it sent is over within its timeout, so past `quiet_at` no earlier send is still in flight.
  */
-const QUIET_WAIT = `greatest(0, ceil(extract(epoch FROM (next.quiet_before - clock_timestamp())) * 1000))::int AS quiet_wait_ms`;
+const QUIET_WAIT = `greatest(0, ceil(extract(epoch FROM (quiet_before - clock_timestamp())) * 1000))::int AS quiet_wait_ms`;
 
 /**
  * $1 batch, $2 total, $3-$5 the input read since the last intake statement (from, upto, digest; null when none), $6 the
@@ -167,22 +225,21 @@ FROM gw_batch b WHERE b.id = $1`;
 
 
 /**
- * One step of a worker, one round trip: commits the chunks it finished (each only under its lease's token: outcomes,
- * resends, the chunk done) and leases up to $4 more (the first ready chunks, or ones whose lease expired; never one
- * committed here), and
- * tells whether the batch is over: a row per chunk leased (or one with a null chunk), each with the summary. $1 batch, $2 holder, $3 lease ms, $4 chunks wanted,
- * $5-$13 the commits, an array each: chunk, fence, first index, counts by kind (succeeded, failed, rejected,
- * unknown); then the outcomes and the resend entries, each a text of one line per commit (a JSON text, empty when
- * none; a missing line is none too); $14 the chunks whose orders the caller has (their text is not sent back); $15
- * the holder's send window (request timeout + send margin, ms). It notifies the batch's channel when it wrote a resend
- * (a new chunk) or committed a chunk once the batch is sealed and no chunk is left ready (its tail): idle workers of
- * other processes then look again at once, not at their next poll, and see the batch over after its last commit. Not
- * only the commit that finds the batch over: two steps committing the last two chunks at once each see the other's
- * chunk open (a statement reads the rows committed before it started), so neither would. The choice of chunks is a MATERIALIZED CTE, evaluated
- * once (as a subquery in UPDATE … FROM the planner may rescan it, and each rescan under SKIP LOCKED picks other chunks);
- * leased rows are updated by the ctid `next` locked (joined on the chunk number, every row of the batch was scanned). A commit
- * whose chunk is already done under the same token counts as held: the same step, retried after its connection was
- * lost once it had committed (a done chunk is never leased again, so its token is still the committer's).
+ * One step of a worker, one round trip (its parameters: `StepParams`, put in their places by `stepValues`): commits the
+ * chunks it finished (each only under its lease's token: outcomes, resends, the chunk done) and leases up to `want`
+ * more (the first ready chunks, or ones whose lease expired; never one committed here), and tells whether the batch is
+ * over: a row per chunk leased (or one with a null chunk), each with the summary. It notifies the batch's channel when
+ * it wrote a resend (a new chunk) or committed a chunk once the batch is sealed and no chunk is left ready (its tail):
+ * idle workers of other processes then look again at once, not at their next poll, and see the batch over after its
+ * last commit. Not only the commit that finds the batch over: two steps committing the last two chunks at once each see
+ * the other's chunk open (a statement reads the rows committed before it started), so neither would. The choice of
+ * chunks is a MATERIALIZED CTE, evaluated once (as a subquery in UPDATE … FROM the planner may rescan it, and each
+ * rescan under SKIP LOCKED picks other chunks); leased rows are updated by the ctid `next` locked (joined on the chunk
+ * number, every row of the batch was scanned). A commit whose chunk is already done under the same token counts as
+ * held: the same step, retried after its connection was lost once it had committed (a done chunk is never leased
+ * again, so its token is still the committer's). Likewise a try that finds chunks leased by an earlier try of the same
+ * step (its `token`) answers them again, as they were handed out, and leases no more: none stays leased to a holder
+ * that does not know it holds it.
  *
  * Pacing, for every worker together: while the batch has a limit, a learnt pace or a pause, the step first locks its
  * `gw_batch` row (`gate`), so the steps of every worker take turns. With `max_in_flight` it leases only as many chunks as
@@ -226,9 +283,13 @@ resent AS (
   SELECT $1, nextval('gw_batch_chunk_seq'), c.resend FROM commits c JOIN held h ON h.chunk = c.chunk WHERE c.resend <> ''
   RETURNING 1
 ),
+again AS MATERIALIZED (
+  SELECT chunk, body, skip, fence, sent, lease_taken_over AS taken_over, lease_quiet_before AS quiet_before, lease_send_at AS send_at, lease_rate_slot AS rate_slot
+  FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'leased' AND holder = $2 AND lease_step = $15
+),
 next AS MATERIALIZED (
   SELECT ctid AS row_id, chunk, state = 'ready' AS fresh, leased_before AS taken_over, quiet_at AS quiet_before FROM gw_batch_chunk
-  WHERE $4::int > 0 AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
+  WHERE $4::int > 0 AND NOT EXISTS (SELECT 1 FROM again) AND batch_id = $1 AND (state = 'ready' OR (state = 'leased' AND lease_until < clock_timestamp()))
     AND chunk NOT IN (SELECT chunk FROM commits)
   ORDER BY chunk
   LIMIT least($4::int, coalesce((SELECT greatest(0, g.max_in_flight - g.leased_now + (SELECT count(*)::int FROM held)) FROM gate g WHERE g.max_in_flight IS NOT NULL), $4::int))
@@ -245,11 +306,16 @@ slots AS MATERIALIZED (
 leased AS (
   UPDATE gw_batch_chunk k SET state = 'leased', holder = $2, fence = k.fence + 1, leased_before = true,
     lease_until = clock_timestamp() + $3 * interval '1 millisecond',
-    quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $15) * interval '1 millisecond')
+    quiet_at = greatest(k.quiet_at, clock_timestamp() + ($3 + $14) * interval '1 millisecond'),
+    lease_step = $15, lease_taken_over = next.taken_over, lease_quiet_before = next.quiet_before, lease_send_at = slots.send_at, lease_rate_slot = slots.rate_slot
   FROM next JOIN slots ON slots.row_id = next.row_id WHERE k.ctid = next.row_id
-  RETURNING k.chunk, CASE WHEN k.chunk = ANY($14::bigint[]) THEN NULL ELSE k.body END AS body, k.skip, k.fence, k.sent, next.taken_over,
-    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (slots.send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms,
-    coalesce(slots.rate_slot, false) AS rate_slot
+  RETURNING k.chunk, k.body, k.skip, k.fence, k.sent, next.taken_over, next.quiet_before, slots.send_at, slots.rate_slot
+),
+handed AS (
+  SELECT chunk, body, skip, fence, sent, taken_over,
+    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms,
+    coalesce(rate_slot, false) AS rate_slot
+  FROM (SELECT * FROM leased UNION ALL SELECT * FROM again) l
 ),
 paced AS (
   UPDATE gw_batch b SET
@@ -271,7 +337,60 @@ summary AS (
 SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_wait_ms, l.rate_slot,
   (SELECT ceil(extract(epoch FROM (g.paused_until - clock_timestamp())) * 1000)::int FROM gate g WHERE g.paused_until > clock_timestamp()) AS pause_ms,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.tail AND cardinality(s.held) > 0)) IS NULL AS woke
-FROM summary s LEFT JOIN leased l ON true ORDER BY l.chunk`;
+FROM summary s LEFT JOIN handed l ON true ORDER BY l.chunk`;
+
+/** A commit as STEP takes it: the chunk and its lease's token, with what it writes (chunk-rows.ts, `commitColumns`). */
+export interface StepCommit extends CommitColumns {
+  readonly chunk: number;
+  readonly fence: number;
+}
+
+/** STEP's parameters by name. */
+export interface StepParams {
+  readonly batch: string;
+  readonly holder: string;
+  /** How long each lease runs (ms). */
+  readonly leaseMs: number;
+  /** How many chunks to lease at most. */
+  readonly want: number;
+  readonly commits: readonly StepCommit[];
+  /** The holder's send window (request timeout + send margin, ms): a lease's `quiet_at` is its end plus this. */
+  readonly sendWindowMs: number;
+  /** The step's token: the same on every try of the step. */
+  readonly token: string;
+}
+
+/** An array of integers as PostgreSQL's array text (`{1,2,3}`): the driver would quote and escape each element. */
+export function intArray(values: Iterable<number>): string {
+  return `{${[...values].join(',')}}`;
+}
+
+/**
+ * STEP's positional values from its named parameters, the one place that knows each `$n`. The commits go as one
+ * array per column; their outcomes and resends each as a text of one line per commit (a JSON text, empty when none:
+ * JSON text never holds a raw newline, and a text array's quoting would cost more).
+ */
+export function stepValues(p: StepParams): unknown[] {
+  const column = (of: (c: StepCommit) => number): string => intArray(p.commits.map(of));
+  const lines = (of: (c: StepCommit) => string | null): string => p.commits.map((c) => of(c) ?? '').join('\n');
+  return [
+    p.batch, // $1
+    p.holder, // $2
+    p.leaseMs, // $3
+    p.want, // $4
+    column((c) => c.chunk), // $5
+    column((c) => c.fence), // $6
+    column((c) => c.first), // $7
+    column((c) => c.counts[0]), // $8 succeeded
+    column((c) => c.counts[1]), // $9 failed
+    column((c) => c.counts[2]), // $10 rejected
+    column((c) => c.counts[3]), // $11 unknown
+    lines((c) => c.outcomes), // $12
+    lines((c) => c.resend), // $13
+    p.sendWindowMs, // $14
+    p.token, // $15
+  ];
+}
 
 /**
  * $1 batch, $2 chunks, $3 fences, $4 taken over: hands back chunks leased and never sent (ready again, whether an

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchThrottledError } from '../errors.ts';
+import { BatchThrottledError, PausedError } from '../errors.ts';
 
 /** Spacing kept above 1/rate by this much: requests leave at most `rate` in any second even with a little jitter. */
 const SPACING_MARGIN = 1.01;
@@ -18,11 +18,6 @@ export interface PacerLimits {
   readonly maxRate: number | null;
   readonly maxInFlight: number | null;
   readonly maxThrottleWaitMs: number;
-}
-
-/** The request waited out a pause and was not let through: it goes back, to be paced anew. */
-export class PausedError extends Error {
-  override readonly name = 'PausedError';
 }
 
 /** A request let through: call it once the request is over (answered, failed or never written). */

@@ -1,11 +1,7 @@
 import { isGwError } from '@gw/types';
+import { NotAdmittedError } from '../errors.ts';
 import type { Pacer } from '../runner/pacer.ts';
 import type { BatchTransport } from './batch-transport.ts';
-
-/** The pacer let a request not go (the batch stopped, or is stopping): nothing was written. */
-export class NotAdmittedError extends Error {
-  override readonly name = 'NotAdmittedError';
-}
 
 /** The Retry-After of a throttle the client reports (`ThrottledError`, code GW_THROTTLED), or undefined when `error` is none. */
 export function throttleOf(error: unknown): { readonly retryAfterMs: number | null; readonly outcome: unknown } | undefined {

@@ -1,4 +1,4 @@
-import { SendGuardSkippedError } from '../errors.ts';
+import { NotAdmittedError, SendGuardSkippedError } from '../errors.ts';
 import { isLeaseLapse, isSlotMissed, SendGuard } from '../lease/send-guard.ts';
 import { batchSpecOf, type BatchOperation } from '../operation/batch-operations.ts';
 import type { OrderOutcome } from '../outcome.ts';
@@ -6,7 +6,7 @@ import { provenNotSent } from '../proven-not-sent.ts';
 import { timedOut } from '../reconcile/reconcile-by-query.ts';
 import type { ClaimedChunk } from '../store/chunk-store.ts';
 import type { BatchTransport } from './batch-transport.ts';
-import { NotAdmittedError, throttleOf } from './paced-transport.ts';
+import { throttleOf } from './paced-transport.ts';
 import { classifyFailure } from './classify-failure.ts';
 import { matchAnswers } from './match-answers.ts';
 import type { PendingOrder } from './pending-order.ts';
