@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sandboxReconciler, type Sandbox } from '@gw/sandbox';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { newBatchId, runBatch } from '../src/index.ts';
 import { start, type Child } from './fleet/fleet-round.ts';
@@ -77,15 +78,15 @@ interface ProcessReport {
 
 /**
  * Three processes on one ledger batch (the coordinator and two workers), concurrency 8 each, with `env` added;
- * `meanwhile` runs once they are started, with them.
+ * `meanwhile` runs once they are started, with them and the batch's id.
  */
-async function fleet(orders: Orders, env: Record<string, string> = {}, meanwhile?: (children: Child[]) => Promise<void>): Promise<ProcessReport[]> {
+async function fleet(orders: Orders, env: Record<string, string> = {}, meanwhile?: (children: Child[], batch: string) => Promise<void>): Promise<ProcessReport[]> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-quota-'));
   const file = join(dir, 'orders.json');
   writeFileSync(file, JSON.stringify(orders));
   const common = { SANDBOX_URL: sandbox.url, LEDGER: ledger, BATCH: newBatchId(), ORDERS: file, CONCURRENCY: '8', LEASE_MS: '30000', TIMEOUT_MS: '5000', SEND_MARGIN_MS: '1000', ...env };
   const children = [start({ ...common, ROLE: 'run' }), start({ ...common, ROLE: 'worker', HOLDER: 'w1' }), start({ ...common, ROLE: 'worker', HOLDER: 'w2' })];
-  await meanwhile?.(children);
+  await meanwhile?.(children, common.BATCH);
   const ended = await Promise.all(children.map((c) => c.exited));
   for (const end of ended) expect(end.code, end.stderr || end.stdout).toBe(0);
   return ended.map((e) => JSON.parse(e.stdout) as ProcessReport);
@@ -138,12 +139,24 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
   it('--max-rate 40, a worker stopped for 400 ms mid-batch: it sends none of the slots it missed, it hands them back, and the fleet still writes at most 40 in any second', async () => {
     const orders = await ordersBehindTheQuota();
     const since = Date.now();
-    const processes = await fleet(orders, { MAX_RATE: String(QUOTA) }, async ([, w1]) => {
-      // Once the fleet is under way, w1 stops (as a process paused by its host, or a long garbage collection would)
-      // with chunks leased and their slots coming, then goes on.
-      while (sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.receivedAt.getTime() >= since).length < 20) await sleep(2);
+    const processes = await fleet(orders, { MAX_RATE: String(QUOTA) }, async ([, w1], batch) => {
+      // Once w1 holds chunks whose slots are still to come (as a process paused by its host, or by a long garbage
+      // collection, would), it stops for 400 ms, past those slots, then goes on.
+      const db = new pg.Client({ connectionString: ledger });
+      await db.connect();
+      try {
+        // The ledger's tables are made by the fleet's first process: until then, nothing is held.
+        const slotsAhead = async () =>
+          (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = $1 AND holder = 'w1' AND state = 'leased' AND lease_rate_slot AND lease_send_at > clock_timestamp() + interval '100 milliseconds'", [batch]).catch((error: { code?: string }) => {
+            if (error.code === '42P01') return { rows: [{ n: 0 }] };
+            throw error;
+          })).rows[0]!.n;
+        while ((await slotsAhead()) === 0) await sleep(2);
+      } finally {
+        await db.end();
+      }
       w1!.process.kill('SIGSTOP');
-      await sleep(400);
+      await sleep(400); // time passing is the point: the slots w1 holds go by while it is stopped
       w1!.process.kill('SIGCONT');
     });
     const seen = atTheGateway(orders, since);

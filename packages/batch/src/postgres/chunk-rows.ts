@@ -20,8 +20,8 @@ export interface LeasedRow {
   readonly taken_over: boolean;
   /** How long to wait before an earlier holder's send can no longer be in flight (ms). */
   readonly quiet_wait_ms: number;
-  /** How long to wait before sending it: its slot of the batch's rate, or a pause's end (ms, 0: at once). */
-  readonly send_wait_ms: number;
+  /** When it may be sent, in the database's epoch ms: its slot of the batch's rate, or a pause's end (null: at once). */
+  readonly send_at_ms: number | null;
   /** The wait is a slot of the batch's rate (not only a pause's end): the send must be written close to it. */
   readonly rate_slot: boolean;
 }

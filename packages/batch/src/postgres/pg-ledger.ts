@@ -17,6 +17,7 @@ import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
 import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, stepValues, intakeValues, intArray, PACE_REPORT } from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 import { statementTimed } from '../telemetry/ledger-telemetry.ts';
+import { LedgerClock } from './ledger-clock.ts';
 
 /** How a holder leases: for how long, and its send window (request timeout + send margin), which sets `quiet_at`. */
 export interface LeaseTerms {
@@ -95,6 +96,8 @@ export class PgLedger {
   readonly #outage: LedgerOutage;
   readonly #batch: string | null;
   readonly #listener: LedgerListener;
+  /** The database's clock on this process's: where the send slots it hands out fall here. */
+  readonly #clock = new LedgerClock();
   roundTrips = 0;
 
   private constructor(pool: pg.Pool, owned: boolean, outage: LedgerOutage, batch: string | null, listen: ListenSource, onNotice: ((message: string) => void) | undefined) {
@@ -323,7 +326,9 @@ export class PgLedger {
   #claimed(row: LeasedRow, lease: LocalLease): ClaimedChunk {
     const chunk = Number(row.chunk);
     const orders = ordersOf(row);
-    const sendAt = performance.now() + Number(row.send_wait_ms ?? 0);
+    // Its slot (or a pause's end) on this process's clock; a slot the database set before now is due at once.
+    const slot = row.send_at_ms === null ? null : this.#clock.local(Number(row.send_at_ms));
+    const sendAt = slot ?? performance.now();
     const claimed = { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0), sendAt };
     // A rate's slot holds only a little past its time: a worker that stalled (a pause of its process, a loaded host)
     // would otherwise send the slots it missed together, more in a second than the rate.
@@ -351,9 +356,10 @@ export class PgLedger {
       token: randomUUID(),
     });
     const sentAt = performance.now();
-    const { rows } = await this.#query<{ held: string[]; finished: boolean; pause_ms: number | null } & (LeasedRow | { chunk: null })>(STEP, values);
+    const { rows } = await this.#query<{ held: string[]; finished: boolean; pause_ms: number | null; db_now_ms: number } & (LeasedRow | { chunk: null })>(STEP, values);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
+    this.#clock.observe(Number(row.db_now_ms));
     const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(c as LeasedRow, new LocalLease(sentAt, terms.leaseMs))]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished, pauseMs: row.pause_ms ?? 0 };
   }

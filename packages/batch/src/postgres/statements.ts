@@ -246,8 +246,9 @@ FROM gw_batch b WHERE b.id = $1`;
  * permits are free (`leased_now` counts the chunks leased; a commit frees one, a fresh lease takes one, a lease taken
  * over from an expired one keeps its own), so no more chunks are out at once than the limit. With a rate (`max_rate`,
  * or the pace learnt from throttles, the lower) each chunk leased gets a slot, the batch's next send time then one
- * interval apart (`next_send_at`), never before a pause's end; `send_wait_ms` says how long the worker waits before
- * sending it, and `rate_slot` that the wait is a slot of the rate (a worker too late for it hands the chunk back). The
+ * interval apart (`next_send_at`), never before a pause's end; `send_at_ms` is when the worker may send it (the
+ * database's epoch ms, placed on the worker's clock by `db_now_ms`, the database's time of the answer: ledger-clock.ts),
+ * and `rate_slot` says it is a slot of the rate (a worker too late for it hands the chunk back). The
  * learnt pace grows again from the pause's end. Without any of these no lock is taken. A pause on is returned
  * (`pause_ms`): a worker not woken by the pause channel learns of it here.
  */
@@ -313,8 +314,7 @@ leased AS (
 ),
 handed AS (
   SELECT chunk, body, skip, fence, sent, taken_over,
-    ${QUIET_WAIT}, coalesce(greatest(0, ceil(extract(epoch FROM (send_at - clock_timestamp())) * 1000)), 0)::int AS send_wait_ms,
-    coalesce(rate_slot, false) AS rate_slot
+    ${QUIET_WAIT}, (extract(epoch FROM send_at) * 1000)::float8 AS send_at_ms, coalesce(rate_slot, false) AS rate_slot
   FROM (SELECT * FROM leased UNION ALL SELECT * FROM again) l
 ),
 paced AS (
@@ -334,7 +334,8 @@ summary AS (
     b.sealed AND NOT EXISTS (SELECT 1 FROM gw_batch_chunk WHERE batch_id = $1 AND state = 'ready') AS tail
   FROM gw_batch b WHERE b.id = $1
 )
-SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_wait_ms, l.rate_slot,
+SELECT s.held, s.decided, s.finished, l.chunk, l.body, l.skip, l.fence, l.sent, l.taken_over, l.quiet_wait_ms, l.send_at_ms, l.rate_slot,
+  (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS db_now_ms,
   (SELECT ceil(extract(epoch FROM (g.paused_until - clock_timestamp())) * 1000)::int FROM gate g WHERE g.paused_until > clock_timestamp()) AS pause_ms,
   (SELECT pg_notify('${CHUNKS_CHANNEL}', $1) WHERE EXISTS (SELECT 1 FROM resent) OR (s.tail AND cardinality(s.held) > 0)) IS NULL AS woke
 FROM summary s LEFT JOIN handed l ON true ORDER BY l.chunk`;
