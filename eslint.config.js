@@ -6,7 +6,19 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '**/*.gen.ts', '**/.vitest-*', 'packages/*/api/**', 'spec/**', '**/coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/generated/**',
+      '**/*.gen.ts',
+      '**/.vitest-*',
+      'packages/*/api/**',
+      'spec/**',
+      '**/coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
   },
   {
     files: ['**/*.ts'],

@@ -53,9 +53,18 @@ export function postgresCpuMicros(port: string): Map<string, number> {
 /** One reading of the cluster's CPU by role, and whether one of its processes is ending (not reaped yet). */
 function readCluster(port: string): { byRole: Map<string, number>; ending: boolean } {
   let ending = false;
-  const read = (pid: string, file: string) => { try { return readFileSync(`/proc/${pid}/${file}`, 'utf8'); } catch { return null; } };
+  const read = (pid: string, file: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+    } catch {
+      return null;
+    }
+  };
   const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  const master = pids.find((pid) => { const cmd = read(pid, 'cmdline')?.replaceAll('\0', ' ') ?? ''; return cmd.includes(`-p ${port} `) && cmd.includes('postgres'); });
+  const master = pids.find((pid) => {
+    const cmd = read(pid, 'cmdline')?.replaceAll('\0', ' ') ?? '';
+    return cmd.includes(`-p ${port} `) && cmd.includes('postgres');
+  });
   const byRole = new Map<string, number>();
   for (const pid of pids) {
     const f = procStat(pid);
@@ -63,7 +72,16 @@ function readCluster(port: string): { byRole: Map<string, number>; ending: boole
     // "postgres: USER DATABASE 127.0.0.1(PORT) idle" is a client connection (the ledger's); the others by their title.
     const title = (read(pid, 'cmdline') ?? '').replaceAll('\0', ' ').trim();
     if (pid !== master && (title === '' || f[0] === 'Z' || f[0] === 'X')) ending = true;
-    const role = pid === master ? 'postmaster' : /^postgres: \S+ \S+ [\d.:a-f]+\(\d+\)/.test(title) ? 'connections' : title.replace(/^postgres: /, '').split(' ').slice(0, 2).join(' ');
+    const role =
+      pid === master
+        ? 'postmaster'
+        : /^postgres: \S+ \S+ [\d.:a-f]+\(\d+\)/.test(title)
+          ? 'connections'
+          : title
+              .replace(/^postgres: /, '')
+              .split(' ')
+              .slice(0, 2)
+              .join(' ');
     const us = preciseCpuMicros(pid);
     // Gone between the readings of its stat and its time: it counts in `ended` once reaped.
     if (!Number.isNaN(us)) byRole.set(role, (byRole.get(role) ?? 0) + us);

@@ -5,5 +5,8 @@ import { join } from 'node:path';
 
 const check = process.argv.includes('--check');
 const prettier = join(import.meta.dirname, '..', 'node_modules', '.bin', 'prettier');
-const { status } = spawnSync(prettier, [check ? '--check' : '--write', '--log-level', check ? 'warn' : 'log', '**/*.{ts,js}'], { stdio: 'inherit', cwd: join(import.meta.dirname, '..') });
+const { status } = spawnSync(prettier, [check ? '--check' : '--write', '--log-level', check ? 'warn' : 'log', '**/*.{ts,js}'], {
+  stdio: 'inherit',
+  cwd: join(import.meta.dirname, '..'),
+});
 process.exit(status ?? 1);

@@ -34,4 +34,6 @@ for (const file of files) {
 }
 rows.sort((a, b) => b.lines - a.lines);
 for (const row of rows) console.log(`${String(row.lines).padStart(4)}  ${row.where}  ${row.name}`);
-console.log(rows.length === 0 ? `no function over ${limit} lines in ${files.length} files` : `${rows.length} function(s) over ${limit} lines in ${files.length} files`);
+console.log(
+  rows.length === 0 ? `no function over ${limit} lines in ${files.length} files` : `${rows.length} function(s) over ${limit} lines in ${files.length} files`,
+);

@@ -15,7 +15,11 @@ export function ensureNode22(): string {
   if (!existsSync(node22)) {
     console.log(`node22: installing node@${NODE22_VERSION} from the npm registry into .cache/node22`);
     const prefix = join(root, '.cache/node22');
-    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node@${NODE22_VERSION}`], { stdio: 'inherit', env: plainNpmEnv(), timeout: 300_000 });
+    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, `node@${NODE22_VERSION}`], {
+      stdio: 'inherit',
+      env: plainNpmEnv(),
+      timeout: 300_000,
+    });
   }
   return node22;
 }

@@ -11,9 +11,16 @@ import { execFileSync } from 'node:child_process';
  */
 export function plainNpmEnv(options: { node?: 'machine' | 'workspace' } = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key)));
-  const machinePath = (process.env.PATH ?? '').split(':').filter((dir) => !dir.includes('node_modules')).join(':');
+  const machinePath = (process.env.PATH ?? '')
+    .split(':')
+    .filter((dir) => !dir.includes('node_modules'))
+    .join(':');
   if (options.node === 'workspace') {
-    env.npm_config_globalconfig = execFileSync('npm', ['config', 'get', 'globalconfig'], { env: { ...env, PATH: machinePath }, encoding: 'utf8', timeout: 30_000 }).trim();
+    env.npm_config_globalconfig = execFileSync('npm', ['config', 'get', 'globalconfig'], {
+      env: { ...env, PATH: machinePath },
+      encoding: 'utf8',
+      timeout: 30_000,
+    }).trim();
   } else {
     env.PATH = machinePath;
   }

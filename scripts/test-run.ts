@@ -37,6 +37,8 @@ function printTimeline(results: readonly TaskResult[]): void {
   const width = Math.max(...rows.map((row) => row.id.length));
   console.log('test timeline (s since the queue started: start, end, took):');
   for (const row of rows) {
-    console.log(`  ${row.id.padEnd(width)} ${String(row.start).padStart(6)} ${String(row.end).padStart(6)} ${(row.end - row.start).toFixed(1).padStart(6)}${row.code === 0 ? '' : '  FAILED'}`);
+    console.log(
+      `  ${row.id.padEnd(width)} ${String(row.start).padStart(6)} ${String(row.end).padStart(6)} ${(row.end - row.start).toFixed(1).padStart(6)}${row.code === 0 ? '' : '  FAILED'}`,
+    );
   }
 }

@@ -28,16 +28,27 @@ const SPLITS: Readonly<Record<string, readonly string[]>> = {
  * them. The queue's timeline at the end of `node scripts/run-tests.ts` gives fresh figures.
  */
 const ESTIMATES: Readonly<Record<string, number>> = {
-  '@gw/batch:test': 186, '@gw/batch:test:node22': 148, '@gw/batch:test:pgbouncer': 80,
-  '@gw/sandbox:test': 169, '@gw/sandbox:test:node22': 87,
-  '@gw/release-check:test:registry': 150, '@gw/release-check:test:packages': 98,
-  '@gw/client:test': 87, '@gw/client:test:node22': 58,
-  '@gw/xml-codec:test': 85, '@gw/xml-codec:test:node22': 56,
-  '@gw/codegen:test': 59, '@gw/browser-tests:test': 46,
-  '@gw/signer-interface:test': 46, '@gw/signer-interface:test:node22': 47,
-  '@gw/cli:test': 44, '@gw/cli:test:node22': 46,
-  '@gw/notifications:test': 8, '@gw/notifications:test:node22': 7,
-  '@gw/types:test': 6, '@gw/types:test:node22': 7,
+  '@gw/batch:test': 186,
+  '@gw/batch:test:node22': 148,
+  '@gw/batch:test:pgbouncer': 80,
+  '@gw/sandbox:test': 169,
+  '@gw/sandbox:test:node22': 87,
+  '@gw/release-check:test:registry': 150,
+  '@gw/release-check:test:packages': 98,
+  '@gw/client:test': 87,
+  '@gw/client:test:node22': 58,
+  '@gw/xml-codec:test': 85,
+  '@gw/xml-codec:test:node22': 56,
+  '@gw/codegen:test': 59,
+  '@gw/browser-tests:test': 46,
+  '@gw/signer-interface:test': 46,
+  '@gw/signer-interface:test:node22': 47,
+  '@gw/cli:test': 44,
+  '@gw/cli:test:node22': 46,
+  '@gw/notifications:test': 8,
+  '@gw/notifications:test:node22': 7,
+  '@gw/types:test': 6,
+  '@gw/types:test:node22': 7,
 };
 const UNKNOWN_ESTIMATE = 30;
 

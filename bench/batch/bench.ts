@@ -66,13 +66,15 @@ async function handLoop(orders: CaptureOrder[]): Promise<Measurement> {
   let next = 0;
   // Only the sending is measured: the bodies were built and signed beforehand, as an ideal loop would have them.
   const measurement = await measure(async () => {
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < bodies.length) {
-        const body = bodies[next++]!;
-        const res = await request(`${url}/v1/capture`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
-        await res.body.text();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < bodies.length) {
+          const body = bodies[next++]!;
+          const res = await request(`${url}/v1/capture`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
+          await res.body.text();
+        }
+      }),
+    );
   });
   await dispatcher.close();
   return measurement;
@@ -117,7 +119,8 @@ function expectAllCaptured(result: { readonly counts: { readonly succeeded: numb
 const sides: Record<Side, (orders: Orders, round: number, tag?: string) => Promise<Measurement>> = {
   hand: (orders) => handLoop(orders),
   batch: (orders) => measure(async () => expectAllCaptured(await runBatch(capturing(orders)), orders)),
-  batchJournal: (orders, round, tag = String(round)) => measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal: join(dir, `j${tag}.jsonl`) }), orders)),
+  batchJournal: (orders, round, tag = String(round)) =>
+    measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), journal: join(dir, `j${tag}.jsonl`) }), orders)),
   batchLedger: async (orders, round) => {
     const before = postgresCpuMicros(clusterPort);
     const m = await measure(async () => {
@@ -130,9 +133,19 @@ const sides: Record<Side, (orders: Orders, round: number, tag?: string) => Promi
   },
   // Through PgBouncer (transaction mode): woken on a direct listen connection, as the README advises, or polling.
   batchPooled: (orders, round) =>
-    measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), ledger: pooledLedgerUrl, ledgerListen: ledgerUrl, batch: `bench-pooled-${round}-${Date.now()}` }), orders)),
+    measure(async () =>
+      expectAllCaptured(
+        await runBatch({ ...capturing(orders), ledger: pooledLedgerUrl, ledgerListen: ledgerUrl, batch: `bench-pooled-${round}-${Date.now()}` }),
+        orders,
+      ),
+    ),
   batchPooledPolling: (orders, round) =>
-    measure(async () => expectAllCaptured(await runBatch({ ...capturing(orders), ledger: pooledLedgerUrl, onNotice: () => {}, batch: `bench-polling-${round}-${Date.now()}` }), orders)),
+    measure(async () =>
+      expectAllCaptured(
+        await runBatch({ ...capturing(orders), ledger: pooledLedgerUrl, onNotice: () => {}, batch: `bench-polling-${round}-${Date.now()}` }),
+        orders,
+      ),
+    ),
 };
 const order: Side[] = ['hand', 'batch', 'batchJournal', 'batchLedger'];
 const measured: Record<Side, { ms: number[]; ownCpu: number[]; sandboxCpu: number[] }> = {
@@ -201,11 +214,18 @@ for (const latency of LATENCIES) {
     }
   }
   const ratio = (side: Side) => `**${median(times[side]!.map((ms, round) => ms / times.hand![round]!)).toFixed(2)}x**`;
-  headline.push(`| ${latency} ms | ${Math.ceil(CHUNKS / CONCURRENCY) * latency} | ${median(times.hand!).toFixed(0)} | ${ratio('batch')} | ${ratio('batchJournal')} | ${ratio('batchLedger')} | ${ratio('batchPooled')} | ${ratio('batchPooledPolling')} |`);
+  headline.push(
+    `| ${latency} ms | ${Math.ceil(CHUNKS / CONCURRENCY) * latency} | ${median(times.hand!).toFixed(0)} | ${ratio('batch')} | ${ratio('batchJournal')} | ${ratio('batchLedger')} | ${ratio('batchPooled')} | ${ratio('batchPooledPolling')} |`,
+  );
   console.log(headline.at(-1));
 }
 await setCaptureLatency(url, 0);
-rows.unshift(...headline, '', 'With no latency (the sandbox answers at once and shares the two cores with the runner, so these ratios measure the machine; CPU per request is the figure to read):', '');
+rows.unshift(
+  ...headline,
+  '',
+  'With no latency (the sandbox answers at once and shares the two cores with the runner, so these ratios measure the machine; CPU per request is the figure to read):',
+  '',
+);
 
 // Peak RSS while streaming orders that succeed from a file: STREAMED orders are authorised first (in the sandbox
 // process, written to the file as they come), so every capture is applied and its outcome journaled.
@@ -216,9 +236,19 @@ for (let i = 0; i < STREAMED; i += 2000) {
 }
 out.end();
 await once(out, 'finish');
-const rss = spawnSync(process.execPath, ['--conditions=@gw/source', '--expose-gc', join(import.meta.dirname, 'rss-child.ts'), url, file, join(dir, 'rss.jsonl')], { encoding: 'utf8' });
+const rss = spawnSync(
+  process.execPath,
+  ['--conditions=@gw/source', '--expose-gc', join(import.meta.dirname, 'rss-child.ts'), url, file, join(dir, 'rss.jsonl')],
+  { encoding: 'utf8' },
+);
 if (rss.status !== 0) throw new Error(rss.stderr);
-const m = JSON.parse(rss.stdout.trim().split('\n').at(-1)!) as { base: number; peak: number; growthMb: number; counts: Record<string, number>; seconds: number };
+const m = JSON.parse(rss.stdout.trim().split('\n').at(-1)!) as {
+  base: number;
+  peak: number;
+  growthMb: number;
+  counts: Record<string, number>;
+  seconds: number;
+};
 rows.push(
   '',
   `Streaming ${STREAMED.toLocaleString('en')} orders that succeed from a JSONL file through runBatch (journal on, \`keepOutcomes: false\`): RSS ${(m.base / 2 ** 20).toFixed(0)} MB at the start, peak ${(m.peak / 2 ** 20).toFixed(0)} MB, growth **${m.growthMb.toFixed(1)} MB** (goal under 100 MB); ${m.seconds.toFixed(1)} s; outcomes ${JSON.stringify(m.counts)}.`,

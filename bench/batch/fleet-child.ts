@@ -15,7 +15,13 @@ const { SANDBOX_URL, LEDGER, BATCH, ROLE, ORDERS, CONCURRENCY, JOURNAL, MAX_RATE
 const started = performance.now();
 const loadCpu = process.cpuUsage();
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-const gateway = createClient({ baseUrl: SANDBOX_URL!, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as BatchClient;
+const gateway = createClient({
+  baseUrl: SANDBOX_URL!,
+  merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+  accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+  signer,
+  verifier: signer,
+}) as unknown as BatchClient;
 // Each request's start and end (ms, on the machine's clock: performance.timeOrigin + now), in the order they started.
 const requests: [number, number][] = [];
 // A wrapper that hands each call its options on (the batch's guard), as a wrapper must.
@@ -36,9 +42,32 @@ const client: BatchClient = {
 const limits = { ...(MAX_RATE ? { maxRate: Number(MAX_RATE) } : {}), ...(MAX_IN_FLIGHT ? { maxInFlight: Number(MAX_IN_FLIGHT) } : {}) };
 const settings = { client, ledger: LEDGER!, batch: BATCH!, concurrency: Number(CONCURRENCY), reconcile: sandboxReconciler, keepOutcomes: false, ...limits };
 const result: BatchResult & Partial<LedgerBatchResult> = JOURNAL
-  ? await runBatch({ client, journal: JOURNAL, concurrency: Number(CONCURRENCY), reconcile: sandboxReconciler, keepOutcomes: false, ...limits, operation: 'capture', orders: ordersFromJsonl(ORDERS!) })
+  ? await runBatch({
+      client,
+      journal: JOURNAL,
+      concurrency: Number(CONCURRENCY),
+      reconcile: sandboxReconciler,
+      keepOutcomes: false,
+      ...limits,
+      operation: 'capture',
+      orders: ordersFromJsonl(ORDERS!),
+    })
   : ROLE === 'run'
     ? await runBatch({ ...settings, operation: 'capture', orders: ordersFromJsonl(ORDERS!) })
     : await runBatchWorker(settings);
-process.stdout.write(JSON.stringify({ role: ROLE, counts: result.counts, throttled: result.throttled, worker: result.worker ?? { chunks: 0, takenOver: 0 }, roundTrips: result.roundTrips ?? 0, durationMs: result.durationMs, loadMs: started, startedAt: performance.timeOrigin + started, cpuMs: cpuMs(process.cpuUsage()), loadCpuMs: cpuMs(loadCpu), requests }));
+process.stdout.write(
+  JSON.stringify({
+    role: ROLE,
+    counts: result.counts,
+    throttled: result.throttled,
+    worker: result.worker ?? { chunks: 0, takenOver: 0 },
+    roundTrips: result.roundTrips ?? 0,
+    durationMs: result.durationMs,
+    loadMs: started,
+    startedAt: performance.timeOrigin + started,
+    cpuMs: cpuMs(process.cpuUsage()),
+    loadCpuMs: cpuMs(loadCpu),
+    requests,
+  }),
+);
 process.exit(0);

@@ -50,7 +50,13 @@ export async function fleetSection(): Promise<string[]> {
   const { child, url } = await startSandboxProcess();
   const cluster = await startCluster();
   const port = new URL(cluster.url).port;
-  const setup = createClient({ baseUrl: url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as AuthorisingClient;
+  const setup = createClient({
+    baseUrl: url,
+    merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+    signer,
+    verifier: signer,
+  }) as unknown as AuthorisingClient;
   try {
     return await fleetRows({
       url,
@@ -66,10 +72,29 @@ export async function fleetSection(): Promise<string[]> {
   }
 }
 
-export interface ChildReport { role: string; worker: { chunks: number; takenOver: number }; roundTrips: number; durationMs: number; loadMs: number; startedAt: number; cpuMs: number; loadCpuMs: number; requests: [number, number][]; counts: Record<string, number>; throttled: number }
+export interface ChildReport {
+  role: string;
+  worker: { chunks: number; takenOver: number };
+  roundTrips: number;
+  durationMs: number;
+  loadMs: number;
+  startedAt: number;
+  cpuMs: number;
+  loadCpuMs: number;
+  requests: [number, number][];
+  counts: Record<string, number>;
+  throttled: number;
+}
 
 /** One run's wall time, its time once every process had loaded gw, and the CPU every part spent (ms). */
-interface FleetRun { ms: number; started: number; loadedMs: number; reports: ChildReport[]; sandboxCpuMs: number; postgresCpuMs: number }
+interface FleetRun {
+  ms: number;
+  started: number;
+  loadedMs: number;
+  reports: ChildReport[];
+  sandboxCpuMs: number;
+  postgresCpuMs: number;
+}
 
 const CHILD = join(import.meta.dirname, 'fleet-child.ts');
 
@@ -163,8 +188,15 @@ async function fleetRows(bench: FleetBench): Promise<string[]> {
         const { ms, reports } = measured;
         times[processes]!.push(ms);
         loaded[processes]!.push(measured.loadedMs);
-        const where = reports.map((r) => `${r.role}: Node loading gw ${(r.loadMs / 1000).toFixed(2)} s (CPU ${r.loadCpuMs.toFixed(0)} ms), its batch ${(r.durationMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs - r.loadCpuMs).toFixed(0)} ms), ${r.worker.chunks} chunks, ${r.roundTrips} statements, ${requestsLine(r, measured.started)}`).join('; ');
-        spent.push(`- ${latency} ms, ${processes} process${processes === 1 ? '' : 'es'}, round ${round + 1}: ${(ms / 1000).toFixed(2)} s in all, ${(measured.loadedMs / 1000).toFixed(2)} s once loaded, ${slotsFullLine(measured)}; ${cpuLine(measured)}; ${where}`);
+        const where = reports
+          .map(
+            (r) =>
+              `${r.role}: Node loading gw ${(r.loadMs / 1000).toFixed(2)} s (CPU ${r.loadCpuMs.toFixed(0)} ms), its batch ${(r.durationMs / 1000).toFixed(2)} s (CPU ${(r.cpuMs - r.loadCpuMs).toFixed(0)} ms), ${r.worker.chunks} chunks, ${r.roundTrips} statements, ${requestsLine(r, measured.started)}`,
+          )
+          .join('; ');
+        spent.push(
+          `- ${latency} ms, ${processes} process${processes === 1 ? '' : 'es'}, round ${round + 1}: ${(ms / 1000).toFixed(2)} s in all, ${(measured.loadedMs / 1000).toFixed(2)} s once loaded, ${slotsFullLine(measured)}; ${cpuLine(measured)}; ${where}`,
+        );
         console.log(spent.at(-1));
       }
     }
@@ -175,7 +207,9 @@ async function fleetRows(bench: FleetBench): Promise<string[]> {
     const three = median(times[3]!);
     const oneLoaded = median(loaded[1]!);
     const threeLoaded = median(loaded[3]!);
-    lines.push(`| ${latency} ms | ${(one / 1000).toFixed(2)} s (wire limit ${(limit(chunks, CONCURRENCY) / 1000).toFixed(2)} s, ${(one / limit(chunks, CONCURRENCY)).toFixed(2)}x) | ${(three / 1000).toFixed(2)} s (wire limit ${(limit(chunks, 3 * CONCURRENCY) / 1000).toFixed(2)} s) | **${(one / three).toFixed(2)}x** | ${(oneLoaded / 1000).toFixed(2)} s / ${(threeLoaded / 1000).toFixed(2)} s: ${(oneLoaded / threeLoaded).toFixed(2)}x |`);
+    lines.push(
+      `| ${latency} ms | ${(one / 1000).toFixed(2)} s (wire limit ${(limit(chunks, CONCURRENCY) / 1000).toFixed(2)} s, ${(one / limit(chunks, CONCURRENCY)).toFixed(2)}x) | ${(three / 1000).toFixed(2)} s (wire limit ${(limit(chunks, 3 * CONCURRENCY) / 1000).toFixed(2)} s) | **${(one / three).toFixed(2)}x** | ${(oneLoaded / 1000).toFixed(2)} s / ${(threeLoaded / 1000).toFixed(2)} s: ${(oneLoaded / threeLoaded).toFixed(2)}x |`,
+    );
   }
   await setCaptureLatency(bench.url, 0);
   return [
@@ -185,7 +219,7 @@ async function fleetRows(bench: FleetBench): Promise<string[]> {
     '|---:|---:|---:|---:|---:|',
     ...lines,
     '',
-    'Where the time went (CPU: each process\'s loading and batch, the sandbox\'s and PostgreSQL\'s during the run; cores busy = all that CPU over the wall time, of the 2 cores):',
+    "Where the time went (CPU: each process's loading and batch, the sandbox's and PostgreSQL's during the run; cores busy = all that CPU over the wall time, of the 2 cores):",
     '',
     ...spent,
   ];

@@ -39,7 +39,13 @@ const ROWS: readonly QuotaRow[] = [
   { name: 'one process, journal, concurrency 8, no limit flags', processes: 1, journal: true, env: {}, goal: 'throttled ≤ 10%, time ≤ 1.3x' },
   { name: 'three processes, ledger, concurrency 8 each, no limit flags', processes: 3, journal: false, env: {}, goal: 'throttled ≤ 10%, time ≤ 1.3x' },
   { name: 'three processes, ledger, `--max-rate 40`', processes: 3, journal: false, env: { MAX_RATE: String(QUOTA) }, goal: 'throttled ≤ 2%, time ≤ 1.15x' },
-  { name: 'three processes, ledger, `--max-in-flight 4`', processes: 3, journal: false, env: { MAX_IN_FLIGHT: '4' }, goal: 'in flight never above 4; ≥ 0.9x of 4 per 100 ms' },
+  {
+    name: 'three processes, ledger, `--max-in-flight 4`',
+    processes: 3,
+    journal: false,
+    env: { MAX_IN_FLIGHT: '4' },
+    goal: 'in flight never above 4; ≥ 0.9x of 4 per 100 ms',
+  },
 ];
 
 /** What the gateway counted (the sandbox's control API). */
@@ -50,7 +56,10 @@ interface GatewayCounts {
 }
 
 async function control(url: string, method: 'GET' | 'PUT' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await request(`${url}/sandbox/api/${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+  const res = await request(`${url}/sandbox/api/${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
   const answer = (await res.body.json()) as Record<string, unknown>;
   if (res.statusCode !== 200) throw new Error(`sandbox control ${method} ${path}: ${res.statusCode} ${JSON.stringify(answer)}`);
   return answer;
@@ -68,7 +77,15 @@ interface Measured {
   readonly unknown: number;
 }
 
-async function runRow(url: string, ledgerUrl: string, child: string, dir: string, row: QuotaRow, round: number, authorise: (count: number, prefix: string) => Promise<{ transaction_id: string }[]>): Promise<Measured> {
+async function runRow(
+  url: string,
+  ledgerUrl: string,
+  child: string,
+  dir: string,
+  row: QuotaRow,
+  round: number,
+  authorise: (count: number, prefix: string) => Promise<{ transaction_id: string }[]>,
+): Promise<Measured> {
   await control(url, 'PUT', 'throttle', { throttle: null });
   await setCaptureLatency(url, 0);
   const orders = await authorise(ORDERS, `Q${round}-${row.processes}-${Object.keys(row.env).join('')}${row.journal ? 'j' : ''}`);
@@ -77,7 +94,15 @@ async function runRow(url: string, ledgerUrl: string, child: string, dir: string
   await control(url, 'PUT', 'throttle', { ratePerSecond: QUOTA });
   await control(url, 'POST', 'throttle/stats/reset');
   await setCaptureLatency(url, LATENCY_MS);
-  const env = { SANDBOX_URL: url, LEDGER: ledgerUrl, BATCH: newBatchId(), ORDERS: file, CONCURRENCY: String(CONCURRENCY), ...row.env, ...(row.journal ? { JOURNAL: join(dir, `j-${round}.jsonl`) } : {}) };
+  const env = {
+    SANDBOX_URL: url,
+    LEDGER: ledgerUrl,
+    BATCH: newBatchId(),
+    ORDERS: file,
+    CONCURRENCY: String(CONCURRENCY),
+    ...row.env,
+    ...(row.journal ? { JOURNAL: join(dir, `j-${round}.jsonl`) } : {}),
+  };
   const children = [start(child, { ...env, ROLE: 'run' })];
   for (let i = 1; i < row.processes; i++) children.push(start(child, { ...env, ROLE: 'worker' }));
   const exits = await Promise.all(children.map((c) => c.exited));
@@ -95,7 +120,13 @@ export async function quotaSection(): Promise<string[]> {
   const { child: sandbox, url } = await startSandboxProcess();
   const cluster = await startCluster();
   const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  const setup = createClient({ baseUrl: url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as AuthorisingClient;
+  const setup = createClient({
+    baseUrl: url,
+    merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+    signer,
+    verifier: signer,
+  }) as unknown as AuthorisingClient;
   const authorise = (count: number, prefix: string) => authoriseOrders(setup, count, { prefix });
   const dir = mkdtempSync(join(tmpdir(), 'gw-quota-'));
   try {
@@ -109,15 +140,19 @@ export async function quotaSection(): Promise<string[]> {
       const share = rounds.map((r) => r.counts.throttled / (r.counts.accepted + r.counts.throttled));
       const inFlight = Math.max(...rounds.map((r) => r.counts.accounts[0]!.maxInFlight));
       const time = median(rounds.map((r) => r.ms));
-      const perHundred = row.env.MAX_IN_FLIGHT ? ` (${((ORDERS / 50) / (time / LATENCY_MS)).toFixed(2)} per 100 ms, ${(((ORDERS / 50) / (time / LATENCY_MS)) / 4).toFixed(2)}x of 4)` : '';
+      const perHundred = row.env.MAX_IN_FLIGHT
+        ? ` (${(ORDERS / 50 / (time / LATENCY_MS)).toFixed(2)} per 100 ms, ${(ORDERS / 50 / (time / LATENCY_MS) / 4).toFixed(2)}x of 4)`
+        : '';
       const sum = (pick: (r: Measured) => number) => rounds.reduce((n, r) => n + pick(r), 0);
-      lines.push(`| ${row.name} | ${(median(share) * 100).toFixed(1)}% (${share.map((s) => `${(s * 100).toFixed(1)}%`).join(', ')}) | ${inFlight} | **${(time / limitMs).toFixed(2)}x** (${(time / 1000).toFixed(2)} s)${perHundred} | ${sum((r) => r.failed)} / ${sum((r) => r.unknown)} | ${row.goal} |`);
+      lines.push(
+        `| ${row.name} | ${(median(share) * 100).toFixed(1)}% (${share.map((s) => `${(s * 100).toFixed(1)}%`).join(', ')}) | ${inFlight} | **${(time / limitMs).toFixed(2)}x** (${(time / 1000).toFixed(2)} s)${perHundred} | ${sum((r) => r.failed)} / ${sum((r) => r.unknown)} | ${row.goal} |`,
+      );
       console.log(lines.at(-1));
     }
     return [
       `**A gateway that throttles.** ${ORDERS.toLocaleString('en')} captures against the sandbox in its own process, ${LATENCY_MS} ms away, with a quota of ${QUOTA} requests a second per merchant account (429 with \`Retry-After\` past it): the quota's limit is ${ORDERS / 50} requests / ${QUOTA} = ${limitMs / 1000} s. Counted at the gateway (the sandbox's throttle counts): the share it throttled (median of ${ROUNDS} rounds, and each round's), the most requests in flight at once; the time from the batch's first request to its last answer (each process's start-up aside), median of the rounds over the quota's limit; orders sent twice (the sandbox refuses a second capture, so such an order ends failed) and left unknown, in all rounds. Without a limit flag the batch knows nothing of the quota and finds it by meeting it: the throttles are those of its first burst (a fleet's 24 requests at once, then 24 more while the gateway's first second has room for 16), after which its pace is 95% of what the gateway let through, summed over the workers.`,
       '',
-      '| run | throttled | most in flight at the gateway | time over the quota\'s limit | sent twice / unknown | goal |',
+      "| run | throttled | most in flight at the gateway | time over the quota's limit | sent twice / unknown | goal |",
       '|---|---:|---:|---:|---:|---|',
       ...lines,
     ];

@@ -6,7 +6,13 @@ import { createHmacSha256Signer } from '@gw/signer-interface';
 
 const [url, file, journal] = process.argv.slice(2) as [string, string, string];
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-const client = createClient({ baseUrl: url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer }) as unknown as BatchClient;
+const client = createClient({
+  baseUrl: url,
+  merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+  accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+  signer,
+  verifier: signer,
+}) as unknown as BatchClient;
 globalThis.gc?.();
 const base = process.memoryUsage().rss;
 let peak = base;

@@ -26,11 +26,25 @@ const CPU_CALLS = 20_000;
 
 /** CPU per client call without a network: a stub undici dispatcher answers every request at once with a signed capture answer. */
 async function clientCpuBreakdown(): Promise<{ full: number; noVerify: number; noSigning: number }> {
-  const unsigned = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, return_status: '1', return_message: 'OK', capture_orders: [{ ...capture.capture_orders[0]!, capture_status: '1', error_message: '' }] };
-  const answer = Buffer.from(JSON.stringify({ ...unsigned, encryption_data: signer.sign(createSignableMessage({ operation: 'capture', record: unsigned, body: JSON.stringify(unsigned) })) }));
+  const unsigned = {
+    merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
+    return_status: '1',
+    return_message: 'OK',
+    capture_orders: [{ ...capture.capture_orders[0]!, capture_status: '1', error_message: '' }],
+  };
+  const answer = Buffer.from(
+    JSON.stringify({
+      ...unsigned,
+      encryption_data: signer.sign(createSignableMessage({ operation: 'capture', record: unsigned, body: JSON.stringify(unsigned) })),
+    }),
+  );
   const controller = { abort() {}, pause() {}, resume() {}, aborted: false, paused: false, reason: null };
   const stub = {
-    dispatch(_options: unknown, handler: Required<Pick<Dispatcher.DispatchHandler, 'onRequestStart' | 'onResponseStart' | 'onResponseData' | 'onResponseEnd'>>) {
+    dispatch(
+      _options: unknown,
+      handler: Required<Pick<Dispatcher.DispatchHandler, 'onRequestStart' | 'onResponseStart' | 'onResponseData' | 'onResponseEnd'>>,
+    ) {
       queueMicrotask(() => {
         handler.onRequestStart(controller, {});
         handler.onResponseStart(controller, 200, {}, 'OK');
@@ -41,7 +55,12 @@ async function clientCpuBreakdown(): Promise<{ full: number; noVerify: number; n
     },
     close: async () => undefined,
   } as unknown as Dispatcher;
-  const base = { baseUrl: 'http://127.0.0.1:1', merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, transport: { dispatcher: stub } };
+  const base = {
+    baseUrl: 'http://127.0.0.1:1',
+    merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+    transport: { dispatcher: stub },
+  };
   const perCall = async (options: Partial<Parameters<typeof createClient>[0]>): Promise<number> => {
     const stubbed = createClient({ ...base, signer, ...options });
     for (let i = 0; i < 3_000; i++) await stubbed.capture(capture);
@@ -49,7 +68,11 @@ async function clientCpuBreakdown(): Promise<{ full: number; noVerify: number; n
     for (let i = 0; i < CPU_CALLS; i++) await stubbed.capture(capture);
     return ((performance.now() - t0) / CPU_CALLS) * 1000;
   };
-  return { full: await perCall({}), noVerify: await perCall({ verifyResponses: false }), noSigning: await perCall({ verifyResponses: false, signer: { sign: () => 'f'.repeat(64) } }) };
+  return {
+    full: await perCall({}),
+    noVerify: await perCall({ verifyResponses: false }),
+    noSigning: await perCall({ verifyResponses: false, signer: { sign: () => 'f'.repeat(64) } }),
+  };
 }
 
 /** Runs `total` calls with `concurrency` in flight and returns each call's latency in ms. */
@@ -87,7 +110,13 @@ try {
   const client = createClient({ baseUrl, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer });
   const viaClient = () => client.capture(capture);
   // The same client without response verification: how much of the gap the signature check takes.
-  const unverified = createClient({ baseUrl, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifyResponses: false });
+  const unverified = createClient({
+    baseUrl,
+    merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+    signer,
+    verifyResponses: false,
+  });
   const viaUnverified = () => unverified.capture(capture);
 
   const results: Record<string, { raw: number[]; client: number[]; unverified: number[] }> = {};
@@ -126,10 +155,15 @@ try {
     const { raw: r, client: c, unverified: u } = results[concurrency]!;
     const p50 = percentile(c, 50) / percentile(r, 50);
     ratios.push(p50);
-    lines.push(`| ${concurrency} | ${ms(percentile(r, 50))} | ${ms(percentile(c, 50))} | **${p50.toFixed(2)}x** | ${ms(percentile(r, 99))} | ${ms(percentile(c, 99))} | ${(percentile(c, 99) / percentile(r, 99)).toFixed(2)}x | ${(percentile(u, 50) / percentile(r, 50)).toFixed(2)}x |`);
+    lines.push(
+      `| ${concurrency} | ${ms(percentile(r, 50))} | ${ms(percentile(c, 50))} | **${p50.toFixed(2)}x** | ${ms(percentile(r, 99))} | ${ms(percentile(c, 99))} | ${(percentile(c, 99) / percentile(r, 99)).toFixed(2)}x | ${(percentile(u, 50) / percentile(r, 50)).toFixed(2)}x |`,
+    );
   }
   const worst = Math.max(...ratios);
-  lines.push('', `- Goal: client p50 at most ${GOAL_P50}x raw undici; worst p50 ratio this run: **${worst.toFixed(2)}x** (${worst <= GOAL_P50 ? 'met' : 'NOT met'}).`);
+  lines.push(
+    '',
+    `- Goal: client p50 at most ${GOAL_P50}x raw undici; worst p50 ratio this run: **${worst.toFixed(2)}x** (${worst <= GOAL_P50 ? 'met' : 'NOT met'}).`,
+  );
   lines.push(
     `- Where the client's time goes: CPU per call in this process with a stub dispatcher that answers at once (${CPU_CALLS} calls each, hot loop): ` +
       `whole call ${cpu.full.toFixed(1)} µs; without response verification ${cpu.noVerify.toFixed(1)} µs; also with a signer that returns a constant ${cpu.noSigning.toFixed(1)} µs ` +

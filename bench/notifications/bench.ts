@@ -6,7 +6,17 @@ import { constructEvent, createMemoryDedupeStore, createNotificationReceiver, de
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { Bench, type Task } from 'tinybench';
 import { writeResultsSection } from '../results.ts';
-import { BENCH_SECRET, cardPaymentNotifications, cpuMicrosPerCall, gwSyncVerifyParseDedupe, gwVerifyParseDedupe, handWrittenCheck, handWrittenHeaders, handWrittenVerify, heapBytesPerCall } from './workloads.ts';
+import {
+  BENCH_SECRET,
+  cardPaymentNotifications,
+  cpuMicrosPerCall,
+  gwSyncVerifyParseDedupe,
+  gwVerifyParseDedupe,
+  handWrittenCheck,
+  handWrittenHeaders,
+  handWrittenVerify,
+  heapBytesPerCall,
+} from './workloads.ts';
 
 // A guard against regressions, not a target: the receiver at least 0.6x a hand-written receiver that also parses.
 const GOAL = 0.6;
@@ -122,7 +132,9 @@ const heap = {
   hand: await heapBytesPerCall((i) => handWrittenVerify(rawHeaders[i]!, notifications[i]!.bytes), COUNT),
   parse: await heapBytesPerCall((i) => JSON.parse(raw[i]!.body), COUNT),
 };
-const load = loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(', ');
 
 function opsPerSecond(name: string): number {
   const result = (bench.getTask(name) as Task | undefined)?.result;

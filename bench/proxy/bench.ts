@@ -56,7 +56,11 @@ async function startChild(args: string[]): Promise<{ child: ChildProcess; url: s
 }
 
 function captureBody(): string {
-  const record = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, capture_orders: [{ transaction_id: 'T2026112200000001', order_no: 'BENCH-1', currency: 'USD', amount: '10.00' }] };
+  const record = {
+    merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
+    capture_orders: [{ transaction_id: 'T2026112200000001', order_no: 'BENCH-1', currency: 'USD', amount: '10.00' }],
+  };
   const encryption_data = signer.sign(createSignableMessage({ operation: 'capture', record, body: encodeRequestBody('capture', record) }));
   return encodeRequestBody('capture', { ...record, encryption_data });
 }
@@ -99,10 +103,17 @@ async function throughput(call: () => Promise<void>, seconds: number): Promise<{
 
 async function bench(): Promise<void> {
   const sandbox = await startSandboxProcess();
-  const hops = { proxy: await startChild([import.meta.filename, 'proxy-server', sandbox.url]), forwarder: await startChild([import.meta.filename, 'forwarder', sandbox.url]) };
+  const hops = {
+    proxy: await startChild([import.meta.filename, 'proxy-server', sandbox.url]),
+    forwarder: await startChild([import.meta.filename, 'forwarder', sandbox.url]),
+  };
   try {
     const body = captureBody();
-    const calls: Record<Side, () => Promise<void>> = { direct: caller(sandbox.url, body), proxy: caller(hops.proxy.url, body), forwarder: caller(hops.forwarder.url, body) };
+    const calls: Record<Side, () => Promise<void>> = {
+      direct: caller(sandbox.url, body),
+      proxy: caller(hops.proxy.url, body),
+      forwarder: caller(hops.forwarder.url, body),
+    };
     for (const call of Object.values(calls)) {
       await serialP50(call, 500); // warm-up, every side
       await throughput(call, 1);
@@ -140,7 +151,10 @@ function report(rounds: readonly Record<Side, Figures>[]): void {
     '',
     '| round | direct p50 ms | proxy p50 ms | added ms | forwarder p50 ms | direct req/s | proxy req/s | proxy / direct | forwarder / direct | CPU µs/req: sandbox, proxy, forwarder |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...rounds.map((r, i) => `| ${i + 1} | ${ms(r.direct.p50)} | ${ms(r.proxy.p50)} | ${ms(r.proxy.p50 - r.direct.p50)} | ${ms(r.forwarder.p50)} | ${Math.round(r.direct.rps)} | ${Math.round(r.proxy.rps)} | ${(r.proxy.rps / r.direct.rps).toFixed(2)}x | ${(r.forwarder.rps / r.direct.rps).toFixed(2)}x | ${us(r.direct.sandboxCpu)}, ${us(r.proxy.hopCpu)}, ${us(r.forwarder.hopCpu)} |`),
+    ...rounds.map(
+      (r, i) =>
+        `| ${i + 1} | ${ms(r.direct.p50)} | ${ms(r.proxy.p50)} | ${ms(r.proxy.p50 - r.direct.p50)} | ${ms(r.forwarder.p50)} | ${Math.round(r.direct.rps)} | ${Math.round(r.proxy.rps)} | ${(r.proxy.rps / r.direct.rps).toFixed(2)}x | ${(r.forwarder.rps / r.direct.rps).toFixed(2)}x | ${us(r.direct.sandboxCpu)}, ${us(r.proxy.hopCpu)}, ${us(r.forwarder.hopCpu)} |`,
+    ),
     '',
     `- p50 latency the proxy adds at concurrency 1: **${ms(added)} ms** (goal at most ${GOAL_ADDED_P50_MS} ms: ${added <= GOAL_ADDED_P50_MS ? 'met' : 'NOT met'}); the bare forwarder adds ${ms(med((r) => r.forwarder.p50 - r.direct.p50))} ms.`,
     `- throughput through the proxy / direct at concurrency ${CONCURRENCY}: **${ratio.toFixed(2)}x** (goal at least ${GOAL_THROUGHPUT}x: ${ratio >= GOAL_THROUGHPUT ? 'met' : 'NOT met'}); through the bare forwarder / direct: ${med((r) => r.forwarder.rps / r.direct.rps).toFixed(2)}x; proxy / bare forwarder: ${med((r) => r.proxy.rps / r.forwarder.rps).toFixed(2)}x.`,

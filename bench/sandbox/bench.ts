@@ -40,7 +40,13 @@ async function startOnPort(command: string, args: string[], port: number, timeou
   throw new Error(`${command} ${args.join(' ')} did not answer on ${port}`);
 }
 
-async function start(command: string, args: string[], ready: RegExp, timeoutMs = 120_000, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; port: number }> {
+async function start(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 120_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start`)), timeoutMs);
@@ -65,7 +71,14 @@ const ROUNDS = 3;
 const SLICE_S = DURATION_S / ROUNDS;
 
 async function load(port: number, body: string, seconds = SLICE_S): Promise<Load> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}/v1/capture`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: CONNECTIONS, duration: seconds });
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/v1/capture`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
@@ -75,7 +88,17 @@ async function paymentBodies(count: number): Promise<string[]> {
   const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
   const bodies: string[] = [];
   for (let i = 0; i < count; i++) {
-    const record = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, order_no: `BENCH-${i}`, amount: '10.00', currency: 'USD', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' };
+    const record = {
+      merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
+      account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
+      order_no: `BENCH-${i}`,
+      amount: '10.00',
+      currency: 'USD',
+      card: '4111111111111111',
+      expiration_month: '12',
+      expiration_year: '2030',
+      security_code: '123',
+    };
     const body = encodeRequestBody('authoriseCard', record);
     const encryption_data = signer.sign(createSignableMessage({ operation: 'authoriseCard', record, body }));
     bodies.push(encodeRequestBody('authoriseCard', { ...record, encryption_data }));
@@ -89,7 +112,14 @@ async function loadPayments(port: number, bodies: readonly string[], cursor: { n
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     duration: SLICE_S,
-    requests: [{ method: 'POST', path: op.path, headers: { 'content-type': op.requestMediaType }, setupRequest: (req) => ({ ...req, body: bodies[cursor.next++ % bodies.length] }) }],
+    requests: [
+      {
+        method: 'POST',
+        path: op.path,
+        headers: { 'content-type': op.requestMediaType },
+        setupRequest: (req) => ({ ...req, body: bodies[cursor.next++ % bodies.length] }),
+      },
+    ],
   });
   const next = cursor.next;
   if (next > bodies.length) throw new Error(`the run sent ${next} payments, more than the ${bodies.length} prepared: raise PAYMENT_BODIES`);
@@ -99,7 +129,13 @@ async function loadPayments(port: number, bodies: readonly string[], cursor: { n
 /** The rounds of one server as one row: mean requests/s and p50, worst p99, errors and non-2xx summed. */
 function combine(rounds: readonly Load[]): Load {
   const mean = (f: (l: Load) => number) => rounds.reduce((sum, l) => sum + f(l), 0) / rounds.length;
-  return { rps: mean((l) => l.rps), p50: Math.round(mean((l) => l.p50)), p99: Math.max(...rounds.map((l) => l.p99)), errors: rounds.reduce((s, l) => s + l.errors, 0), non2xx: rounds.reduce((s, l) => s + l.non2xx, 0) };
+  return {
+    rps: mean((l) => l.rps),
+    p50: Math.round(mean((l) => l.p50)),
+    p99: Math.max(...rounds.map((l) => l.p99)),
+    errors: rounds.reduce((s, l) => s + l.errors, 0),
+    non2xx: rounds.reduce((s, l) => s + l.non2xx, 0),
+  };
 }
 
 function stopChild(child: ChildProcess): void {

@@ -61,7 +61,14 @@ async function startMeasured(name: string, script: string, env: NodeJS.ProcessEn
 /** CPU microseconds the server spent on `count` requests, and how many answers were not 2xx or failed. */
 async function cpuFor(server: Measured, body: string, count: number): Promise<{ micros: number; bad: number }> {
   const before = await server.cpu();
-  const result = await autocannon({ url: `http://127.0.0.1:${server.port}/v1/capture`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: CONNECTIONS, amount: count });
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.port}/v1/capture`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: CONNECTIONS,
+    amount: count,
+  });
   const after = await server.cpu();
   return { micros: after - before, bad: result.non2xx + result.errors };
 }
@@ -90,7 +97,12 @@ export interface CpuResult {
  * Measures the servers' own CPU time per request: bare node:http, the sandbox in memory and with a state file (and the
  * sandbox of each comma-separated checkout in `otherRoot`), in interleaved rounds after a warm-up. Throws if any answer was not 2xx.
  */
-export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, otherRoot = process.env.GW_CPU_OTHER_ROOT, log = console.log } = {}): Promise<CpuResult> {
+export async function cpuPerRequest({
+  requests = REQUESTS,
+  rounds = ROUNDS,
+  otherRoot = process.env.GW_CPU_OTHER_ROOT,
+  log = console.log,
+} = {}): Promise<CpuResult> {
   const body = await captureBody();
   const stateDir = mkdtempSync(join(tmpdir(), 'gw-cpu-state-'));
   const servers: Measured[] = [];
@@ -98,7 +110,8 @@ export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, othe
     servers.push(await startMeasured('bare node:http', join(here, 'bare-server.ts')));
     servers.push(await startMeasured('@gw/sandbox', join(here, 'sandbox-server.ts')));
     servers.push(await startMeasured('@gw/sandbox --state', join(here, 'sandbox-server.ts'), { GW_SANDBOX_STATE: join(stateDir, 'capture.sqlite') }));
-    for (const root of (otherRoot ?? '').split(',').filter(Boolean)) servers.push(await startMeasured(`@gw/sandbox at ${root}`, join(root, 'bench/sandbox/sandbox-server.ts')));
+    for (const root of (otherRoot ?? '').split(',').filter(Boolean))
+      servers.push(await startMeasured(`@gw/sandbox at ${root}`, join(root, 'bench/sandbox/sandbox-server.ts')));
     for (const server of servers) await cpuFor(server, body, Math.min(requests, 10_000)); // warm-up: JIT, connections
     const perRound = new Map<string, number[]>(servers.map((s) => [s.name, []]));
     let bad = 0;
@@ -117,7 +130,14 @@ export async function cpuPerRequest({ requests = REQUESTS, rounds = ROUNDS, othe
       const rounds = sorted(s.name);
       return { name: s.name, microsPerRequest: rounds[0]!, medianMicros: rounds[Math.floor(rounds.length / 2)]!, ratio: rounds[0]! / bare };
     });
-    return { rows, requests, rounds, load: loadavg().map((l) => l.toFixed(2)).join(' ') };
+    return {
+      rows,
+      requests,
+      rounds,
+      load: loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' '),
+    };
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
     rmSync(stateDir, { recursive: true, force: true });

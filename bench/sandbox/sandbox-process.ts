@@ -13,7 +13,10 @@ export interface SandboxProcess {
 
 /** Starts bench/sandbox/sandbox-server.ts (extra environment variables added); it is stopped when this process exits. */
 export async function startSandboxProcess(env: Record<string, string> = {}): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, 'sandbox-server.ts')], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, 'sandbox-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   process.on('exit', () => child.kill('SIGTERM'));
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -27,7 +30,11 @@ export async function startSandboxProcess(env: Record<string, string> = {}): Pro
 
 /** Sets the latency of the sandbox at `url` on /v1/capture through its control API (0: none), so only captures wait. */
 export async function setCaptureLatency(url: string, ms: number): Promise<void> {
-  const res = await request(`${url}/sandbox/api/faults`, { method: 'PUT', body: JSON.stringify(ms > 0 ? { '/v1/capture': { latencyMs: ms } } : {}), headers: { 'content-type': 'application/json' } });
+  const res = await request(`${url}/sandbox/api/faults`, {
+    method: 'PUT',
+    body: JSON.stringify(ms > 0 ? { '/v1/capture': { latencyMs: ms } } : {}),
+    headers: { 'content-type': 'application/json' },
+  });
   const text = await res.body.text();
   if (res.statusCode !== 200) throw new Error(`setting the sandbox's latency: ${res.statusCode} ${text}`);
 }

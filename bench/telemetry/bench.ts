@@ -25,11 +25,18 @@ const CALLS = Number(process.env.GW_BENCH_REQUESTS ?? 3_000);
 const GOAL_BATCH = 1.03;
 const GOAL_P50 = 1.02;
 const BIN = join(import.meta.dirname, '..', '..', 'packages', 'cli', 'bin', 'gw.js');
-if (!existsSync(join(import.meta.dirname, '..', '..', 'packages', 'cli', 'dist', 'bundle', 'gw.js'))) throw new Error('bench telemetry runs the built CLI: run pnpm build first');
+if (!existsSync(join(import.meta.dirname, '..', '..', 'packages', 'cli', 'dist', 'bundle', 'gw.js')))
+  throw new Error('bench telemetry runs the built CLI: run pnpm build first');
 
 const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const sandbox = await startSandboxProcess();
-const clientOptions = { baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer };
+const clientOptions = {
+  baseUrl: sandbox.url,
+  merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+  accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+  signer,
+  verifier: signer,
+};
 const setup = createClient(clientOptions) as unknown as AuthorisingClient;
 
 /** An OTLP/HTTP receiver that takes what arrives and answers 200, counting the bytes: what a collector costs the sender. */
@@ -48,7 +55,19 @@ async function batchRun(env: Record<string, string>, tag: string): Promise<numbe
   const dir = mkdtempSync(join(tmpdir(), `gw-bench-otel-${tag}-`));
   writeFileSync(join(dir, 'orders.csv'), ordersCsv(await authoriseOrders(setup, ORDERS, { prefix: `OT${tag}` })));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
-  const args = [BIN, 'batch', 'capture', 'orders.csv', '--journal', 'captures.jsonl', '--base-url', sandbox.url, '--sandbox-defaults', '--concurrency', String(CONCURRENCY)];
+  const args = [
+    BIN,
+    'batch',
+    'capture',
+    'orders.csv',
+    '--journal',
+    'captures.jsonl',
+    '--base-url',
+    sandbox.url,
+    '--sandbox-defaults',
+    '--concurrency',
+    String(CONCURRENCY),
+  ];
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: dir, env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -70,7 +89,13 @@ async function serialP50(client: ReturnType<typeof createClient>, orders: Awaite
 }
 
 const receiver = await startReceiver();
-const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_TRACES_EXPORTER: 'otlp', OTEL_METRICS_EXPORTER: 'otlp', OTEL_LOGS_EXPORTER: 'none' };
+const otel = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  OTEL_TRACES_EXPORTER: 'otlp',
+  OTEL_METRICS_EXPORTER: 'otlp',
+  OTEL_LOGS_EXPORTER: 'none',
+};
 const sides = { off: {}, on: otel } as const;
 try {
   await setCaptureLatency(sandbox.url, LATENCY_MS);
@@ -90,7 +115,8 @@ try {
   const p50: { off: number; on: number }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const row = { off: 0, on: 0 };
-    for (const side of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) row[side] = await serialP50(clients[side], await authoriseOrders(setup, Math.ceil(CALLS / ROUNDS), { prefix: `OTC${round}${side}` }));
+    for (const side of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const))
+      row[side] = await serialP50(clients[side], await authoriseOrders(setup, Math.ceil(CALLS / ROUNDS), { prefix: `OTC${round}${side}` }));
     p50.push(row);
     console.log(`client round ${round + 1}`, JSON.stringify(row));
   }

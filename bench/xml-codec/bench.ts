@@ -25,7 +25,14 @@ deepStrictEqual({ ...decodeCheckoutPage(documents.checkout).fields }, JSON.parse
 
 // Raw parsers, each built once like the codec's: the library's defaults, and the options the codec uses.
 const rawDefaults = new XMLParser();
-const rawSameOptions = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: false, removeNSPrefix: true, ignoreDeclaration: true, ignorePiTags: true });
+const rawSameOptions = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: false,
+  removeNSPrefix: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
 const rawHtml = new XMLParser({
   ignoreAttributes: false,
   unpairedTags: ['input', 'meta', 'br', 'link', 'img', 'hr'],
@@ -69,7 +76,9 @@ for (const [label, ours, raw] of [
   ratios[label] = ratio;
   rows.push(`| ${label} | ${ours} | ${fmt(opsPerSecond(ours))} | ${raw} | ${fmt(opsPerSecond(raw))} | **${ratio.toFixed(2)}x** |`);
 }
-const responRatios = Object.entries(ratios).filter(([label]) => label.startsWith('`respon`')).map(([, ratio]) => ratio);
+const responRatios = Object.entries(ratios)
+  .filter(([label]) => label.startsWith('`respon`'))
+  .map(([, ratio]) => ratio);
 const worstRespon = Math.min(...responRatios);
 
 const body = `\`bench/xml-codec/bench.ts\`, tinybench 6.2.3, ${TIME_MS} ms per task after warm-up; Node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'}

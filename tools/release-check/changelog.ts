@@ -7,7 +7,9 @@ import type { ChangelogFunctions } from '@changesets/types';
 const changelog: ChangelogFunctions = {
   getReleaseLine: changelogGit.getReleaseLine,
   getDependencyReleaseLine: (_changesets, dependencies) =>
-    dependencies.length === 0 ? '' : `- Released with ${dependencies.map((d) => `${d.name}@${d.newVersion}`).join(', ')}: every @gw package is versioned together.`,
+    dependencies.length === 0
+      ? ''
+      : `- Released with ${dependencies.map((d) => `${d.name}@${d.newVersion}`).join(', ')}: every @gw package is versioned together.`,
 };
 
 export default changelog;

@@ -26,7 +26,10 @@ function packageNames(root: string): string[] {
 export function changesetProblems(root: string, bump: string | undefined, summary: string | undefined, packages: readonly string[]): string[] {
   const known = packageNames(root);
   const problems: string[] = [];
-  if (!BUMPS.includes(bump as Bump)) problems.push(`the bump must be one of ${BUMPS.join(', ')} (got ${bump === undefined ? 'nothing' : JSON.stringify(bump)}): major removes or changes what a release had, minor adds (an optional field, an operation), patch fixes`);
+  if (!BUMPS.includes(bump as Bump))
+    problems.push(
+      `the bump must be one of ${BUMPS.join(', ')} (got ${bump === undefined ? 'nothing' : JSON.stringify(bump)}): major removes or changes what a release had, minor adds (an optional field, an operation), patch fixes`,
+    );
   if (!summary?.trim()) problems.push('the summary is missing: one or two sentences for the CHANGELOG, saying what changed for a team that uses the packages');
   for (const name of packages) if (!known.includes(name)) problems.push(`${name} is not a package of this workspace; one of ${known.join(', ')}`);
   return problems;
@@ -45,9 +48,13 @@ if (import.meta.filename === process.argv[1]) {
   const [bump, summary, ...packages] = positionals;
   const problems = changesetProblems(root, bump, summary, packages);
   if (problems.length > 0) {
-    console.error(`spec:changeset: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p}`).join('\n')}\nusage: pnpm spec:changeset <major|minor|patch> "<summary>" [@gw/package ...]`);
+    console.error(
+      `spec:changeset: ${problems.length} problem(s)\n${problems.map((p) => `  - ${p}`).join('\n')}\nusage: pnpm spec:changeset <major|minor|patch> "<summary>" [@gw/package ...]`,
+    );
     process.exit(2);
   }
   const file = await addChangeset(root, bump as Bump, summary!, packages);
-  console.log(`spec:changeset: wrote ${relative(root, file)} (${bump}${packages.length > 0 ? ` for ${packages.join(', ')}` : ''}; every @gw package versions with it). Commit it with the change.`);
+  console.log(
+    `spec:changeset: wrote ${relative(root, file)} (${bump}${packages.length > 0 ? ` for ${packages.join(', ')}` : ''}; every @gw package versions with it). Commit it with the change.`,
+  );
 }

@@ -33,7 +33,8 @@ export class DryRunError extends Error {
 
 function run(cwd: string, title: string, command: string, args: string[]): void {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
-  if (result.status !== 0) throw new DryRunError(`${title} failed in the scratch copy (exit ${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
+  if (result.status !== 0)
+    throw new DryRunError(`${title} failed in the scratch copy (exit ${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
 }
 
 /** Works out in a scratch copy of `root`, removed afterwards, what `pnpm release` would version and write there. */
@@ -76,7 +77,9 @@ export function formatPlan(plan: DryRunPlan, registry: string): string {
     `  ${r.name.padEnd(width)}  ${r.oldVersion} → ${r.newVersion}  ${r.type}, from ${r.changesets.length} changeset(s)${r.changesets.length > 0 ? ':' : ''}`,
     ...changesetLines(r.changesets),
   ]);
-  const files = plan.writes.filter((line) => !isChangeset(line)).map((line) => `  ${(KINDS[line.slice(0, 2).trim()] ?? line.slice(0, 2)).padEnd(7)} ${line.slice(3)}`);
+  const files = plan.writes
+    .filter((line) => !isChangeset(line))
+    .map((line) => `  ${(KINDS[line.slice(0, 2).trim()] ?? line.slice(0, 2)).padEnd(7)} ${line.slice(3)}`);
   return [
     `release: --dry-run: ${versioned.length} package(s) would be versioned (package, version now → next, bump, the changesets behind it):`,
     ...packages,

@@ -28,7 +28,10 @@ export function pnpm(args: string[], cwd: string): string {
 export function packAll(destination: string): string[] {
   mkdirSync(destination, { recursive: true });
   for (const { dir } of publishable()) pnpm(['pack', '--pack-destination', destination], dir);
-  return readdirSync(destination).filter((f) => f.endsWith('.tgz')).map((f) => join(destination, f)).sort();
+  return readdirSync(destination)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(destination, f))
+    .sort();
 }
 
 if (import.meta.filename === process.argv[1]) {

@@ -26,8 +26,8 @@ if (values.help) {
     [
       'usage: pnpm release [--tests <package>]... [--tests all|none] [--dry-run]',
       '  checks (each must pass, else nothing is versioned): generate --check, build, api:check, typecheck, tests',
-      '  --tests   the packages whose tests run before versioning (default @gw/types: every operation\'s examples',
-      '            valid against its schemas, the seed\'s limits); `all` runs every package\'s tests, `none` none',
+      "  --tests   the packages whose tests run before versioning (default @gw/types: every operation's examples",
+      "            valid against its schemas, the seed's limits); `all` runs every package's tests, `none` none",
       '  --dry-run the same checks, then print what the release would version, write and publish (each package, its',
       '            version now → next, the bump, the changesets behind it; the files), worked out in a scratch copy',
       '            that is removed: the tree is left as it was',
@@ -47,8 +47,14 @@ function step(title: string, command: string, args: string[], versioned: boolean
   console.log(`release: ${title}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (result.status === 0) return;
   const exit = result.status ?? result.signal;
-  if (!versioned) console.error(`release: refused: ${title} failed (exit ${exit}), so nothing was versioned or published. Fix what it names above, then run \`pnpm release\` again.`);
-  else console.error(`release: ${title} failed (exit ${exit}) after versioning; nothing after it ran. The versions and CHANGELOGs are written: commit them, fix the failure, then run \`pnpm changeset publish\`.`);
+  if (!versioned)
+    console.error(
+      `release: refused: ${title} failed (exit ${exit}), so nothing was versioned or published. Fix what it names above, then run \`pnpm release\` again.`,
+    );
+  else
+    console.error(
+      `release: ${title} failed (exit ${exit}) after versioning; nothing after it ran. The versions and CHANGELOGs are written: commit them, fix the failure, then run \`pnpm changeset publish\`.`,
+    );
   process.exit(1);
 }
 
@@ -60,7 +66,8 @@ step('build', bin('turbo'), ['run', 'build', '--output-logs=errors-only'], false
 step('api reports and changesets', process.execPath, [api, '--check', '--root', root], false);
 step('typecheck', bin('turbo'), ['run', 'typecheck', '--output-logs=errors-only'], false);
 if (tests.includes('none')) console.log('release: tests: --tests none, skipped');
-else step('tests', bin('turbo'), ['run', 'test', '--output-logs=errors-only', ...(tests.includes('all') ? [] : tests.map((name) => `--filter=${name}`))], false);
+else
+  step('tests', bin('turbo'), ['run', 'test', '--output-logs=errors-only', ...(tests.includes('all') ? [] : tests.map((name) => `--filter=${name}`))], false);
 // With no pending changeset the committed versions are what is released (a release commit made by hand, as 1.0.0 was):
 // changesets' own `version` would refuse, so it is skipped and publish sends what is not on the registry yet.
 const pending = readdirSync(join(root, '.changeset')).filter((name) => name.endsWith('.md') && name !== 'README.md');
@@ -81,8 +88,12 @@ function registry(): string {
 /** Prints what the release would version, write and publish, leaving the tree as it was; then exits. */
 function dryRun(versions: boolean): never {
   if (!versions) {
-    const published = reportedPackages(root).map((p) => `${p.name}@${(JSON.parse(readFileSync(join(p.dir, 'package.json'), 'utf8')) as { version: string }).version}`);
-    console.log(`release: --dry-run: no pending changeset: nothing would be versioned or written; \`changeset publish\` would publish the committed versions not on the registry yet (${published.join(', ')}) to ${registry()}`);
+    const published = reportedPackages(root).map(
+      (p) => `${p.name}@${(JSON.parse(readFileSync(join(p.dir, 'package.json'), 'utf8')) as { version: string }).version}`,
+    );
+    console.log(
+      `release: --dry-run: no pending changeset: nothing would be versioned or written; \`changeset publish\` would publish the committed versions not on the registry yet (${published.join(', ')}) to ${registry()}`,
+    );
     process.exit(0);
   }
   const started = performance.now();

@@ -54,7 +54,9 @@ function fillScratchTree(root: string, into: string): void {
 
 /** What changed in the scratch copy since it was made: `git status --porcelain` lines (`M`, `D`, `??` and a path). */
 export function scratchChanges(into: string): string[] {
-  return git(into, ['status', '--porcelain', '--untracked-files=all']).split('\n').filter((line) => line !== '');
+  return git(into, ['status', '--porcelain', '--untracked-files=all'])
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 /** Removes a scratch copy (its node_modules are links: the tree's own are left alone). */

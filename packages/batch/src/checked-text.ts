@@ -20,7 +20,8 @@ function checkLines(bytes: Buffer, firstLine: number, name: string): CheckedText
   while (start < bytes.length) {
     const newline = bytes.indexOf(0x0a, start);
     const end = newline === -1 ? bytes.length : newline + 1;
-    if (end - start > MAX_ORDER_LINE_BYTES + 2) throw new OrderSourceError(name, line, `the line is longer than ${MAX_ORDER_LINE_BYTES} bytes; an order fits in far less`);
+    if (end - start > MAX_ORDER_LINE_BYTES + 2)
+      throw new OrderSourceError(name, line, `the line is longer than ${MAX_ORDER_LINE_BYTES} bytes; an order fits in far less`);
     // '\n' never occurs inside a UTF-8 sequence, so each line can be checked on its own.
     if (!whole && !isUtf8(bytes.subarray(start, end))) throw new OrderSourceError(name, line, 'the line is not valid UTF-8 text; save the file as UTF-8');
     start = end;

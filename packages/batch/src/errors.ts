@@ -222,7 +222,11 @@ export class UnmigratedLedgerError extends GwError<Record<string, never>> {
   override readonly name = 'UnmigratedLedgerError';
 
   constructor() {
-    super(GW_ERROR_CODES.config, 'this database holds gw ledger tables (gw_batch) without gw_ledger_migration: they were made by a gw version from before 1.0, whose ledgers are not upgraded; use a new database (or schema) for the ledger', {});
+    super(
+      GW_ERROR_CODES.config,
+      'this database holds gw ledger tables (gw_batch) without gw_ledger_migration: they were made by a gw version from before 1.0, whose ledgers are not upgraded; use a new database (or schema) for the ledger',
+      {},
+    );
   }
 }
 
@@ -283,7 +287,8 @@ export class OrderColumnsError extends GwError<OrderColumnsDetails> {
     const dataRow = format === 'csv' && known.length === 0 && problems.unknown.every((column) => column.suggestion === null);
     const unknown = dataRow ? problems.unknown.map((column) => ({ ...column, column: `column ${column.position}` })) : problems.unknown;
     const said: string[] = [];
-    if (unknown.length > 0) said.push(`${unknown.length === 1 ? 'a column' : 'columns'} that ${operation} orders do not have: ${unknown.map(described).join(', ')}`);
+    if (unknown.length > 0)
+      said.push(`${unknown.length === 1 ? 'a column' : 'columns'} that ${operation} orders do not have: ${unknown.map(described).join(', ')}`);
     if (missing.length > 0) said.push(`no column identifies the order: add ${missing.join(' or ')}`);
     if (dataRow && unknown.length > 0) said.push('not one column is known, so the first line may be an order rather than the header row');
     const optional = expected.filter((column) => !identifying.includes(column));

@@ -36,7 +36,16 @@ export async function writeResultsCsv(outcomes: Iterable<OrderOutcome>, path: st
   for (const o of outcomes) {
     const result = (o.result ?? {}) as Record<string, unknown>;
     const status = Object.entries(result).find(([k]) => k.endsWith('_status') || k === 'query_result')?.[1];
-    const row = [o.index, o.order.transaction_id ?? '', o.order.order_no ?? '', o.kind, status ?? '', o.reason ?? '', o.reconciled ? 'yes' : '', o.reconcile ?? ''];
+    const row = [
+      o.index,
+      o.order.transaction_id ?? '',
+      o.order.order_no ?? '',
+      o.kind,
+      status ?? '',
+      o.reason ?? '',
+      o.reconciled ? 'yes' : '',
+      o.reconcile ?? '',
+    ];
     if (!csv.write(row)) await once(csv, 'drain');
   }
   csv.end();

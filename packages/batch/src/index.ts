@@ -44,9 +44,24 @@ export { BATCH_OPERATIONS, isBatchOperation, type BatchOperation } from './opera
 export type { OrderOutcome, OutcomeCounts, OutcomeKind } from './outcome.ts';
 export type { BatchProgress } from './progress.ts';
 export { cannotTellReconciler, type ReconcileInput, type ReconcileVerdict, type Reconciler } from './reconciler.ts';
-export { BatchJournal, openSyncedJournalFile, type JournalEntry, type JournalFile, type SyncedJournalFile, type OpenJournalFile } from './journal/batch-journal.ts';
+export {
+  BatchJournal,
+  openSyncedJournalFile,
+  type JournalEntry,
+  type JournalFile,
+  type SyncedJournalFile,
+  type OpenJournalFile,
+} from './journal/batch-journal.ts';
 export type { JournalLockHolder } from './journal/lock-holder.ts';
 export { ordersFromCsv, ordersFromJsonl, type OrderSourceOptions } from './order-sources.ts';
-export { orderColumnProblems, orderColumnsOf, type OrderColumnProblems, type OrderColumns, type OrderColumnsDetails, type OrderColumnsPlace, type UnknownOrderColumn } from './intake/order-columns.ts';
+export {
+  orderColumnProblems,
+  orderColumnsOf,
+  type OrderColumnProblems,
+  type OrderColumns,
+  type OrderColumnsDetails,
+  type OrderColumnsPlace,
+  type UnknownOrderColumn,
+} from './intake/order-columns.ts';
 export { MAX_ORDER_LINE_BYTES, type OrderBytes } from './checked-text.ts';
 export { outcomesFromJournal, RESULT_COLUMNS, writeResultsCsv, writeResultsJsonl } from './export-results.ts';

@@ -47,12 +47,16 @@ export function jsonlProblems(line: string): Record<string, string> | string {
     const column = /position (\d+)/.exec((error as Error).message);
     return `not valid JSON${column ? ` (column ${Number(column[1]) + 1})` : ''}; write one JSON object per line`;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'not a JSON object; write one object per line, e.g. {"order_no":"A1","amount":"10.00"}';
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return 'not a JSON object; write one object per line, e.g. {"order_no":"A1","amount":"10.00"}';
   const problems: string[] = [];
   for (const key of Object.keys(value)) {
     const member = (value as Record<string, unknown>)[key];
     if (FORBIDDEN.has(key)) problems.push('member "__proto__" cannot be a field');
-    else if (typeof member !== 'string') problems.push(`member ${safeName(key)} is ${member === null ? 'null' : Array.isArray(member) ? 'an array' : `a ${typeof member}`}; order fields are text, e.g. "10.00"`);
+    else if (typeof member !== 'string')
+      problems.push(
+        `member ${safeName(key)} is ${member === null ? 'null' : Array.isArray(member) ? 'an array' : `a ${typeof member}`}; order fields are text, e.g. "10.00"`,
+      );
   }
   if (problems.length === 0) return value as Record<string, string>;
   const shown = problems.slice(0, 5);

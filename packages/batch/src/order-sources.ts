@@ -74,7 +74,12 @@ class CsvOrders {
       return null;
     }
     const header = this.#header;
-    if (record.length !== header.length) throw new OrderSourceError(this.#name, info.lines, `the row has ${record.length} field(s), the header has ${header.length}; quote a field that holds a comma ("a,b")`);
+    if (record.length !== header.length)
+      throw new OrderSourceError(
+        this.#name,
+        info.lines,
+        `the row has ${record.length} field(s), the header has ${header.length}; quote a field that holds a comma ("a,b")`,
+      );
     const order: Record<string, string> = {};
     for (let i = 0; i < header.length; i += 1) order[header[i]!] = record[i]!;
     return order;
@@ -89,7 +94,15 @@ class CsvOrders {
 export async function* ordersFromCsv(source: string | OrderBytes, options: OrderSourceOptions = {}): AsyncGenerator<Record<string, string>> {
   const { bytes, name } = open(source, options);
   // Every line end counts as one line, mixed or not, so the line an error names is the line an editor shows.
-  const parser = parse({ skip_empty_lines: true, trim: true, bom: true, relax_column_count: true, info: true, max_record_size: MAX_ORDER_LINE_BYTES, record_delimiter: ['\r\n', '\n', '\r'] });
+  const parser = parse({
+    skip_empty_lines: true,
+    trim: true,
+    bom: true,
+    relax_column_count: true,
+    info: true,
+    max_record_size: MAX_ORDER_LINE_BYTES,
+    record_delimiter: ['\r\n', '\n', '\r'],
+  });
   parser.on('error', () => {}); // read through `errored` below and the final iteration
   const rows = new CsvOrders(name, options.operation);
   try {

@@ -36,13 +36,29 @@ export class SendingRate {
   }
 
   /** The progress event for `counts` now. */
-  progress(counts: OutcomeCounts, total: number | null, inFlight: number, startedAt: number, pacing: { readonly throttles: number; readonly pace: number | null }): BatchProgress {
+  progress(
+    counts: OutcomeCounts,
+    total: number | null,
+    inFlight: number,
+    startedAt: number,
+    pacing: { readonly throttles: number; readonly pace: number | null },
+  ): BatchProgress {
     const done = countOf(counts);
     // A shared store's counts at the first read after sending began stand for what was decided before.
     if (this.#since !== null && this.#doneBefore === null) this.#doneBefore = done;
     const sendingMs = this.#since === null ? 0 : performance.now() - this.#since;
     const ratePerSecond = sendingMs > 0 ? (Math.max(0, done - (this.#doneBefore ?? 0)) * 1000) / sendingMs : 0;
     const etaSeconds = total === null || ratePerSecond === 0 ? null : Math.max(0, (total - done) / ratePerSecond);
-    return { done, total, counts: { ...counts }, inFlight, ratePerSecond, etaSeconds, elapsedMs: Math.max(1, Date.now() - startedAt), throttled: pacing.throttles, pace: pacing.pace };
+    return {
+      done,
+      total,
+      counts: { ...counts },
+      inFlight,
+      ratePerSecond,
+      etaSeconds,
+      elapsedMs: Math.max(1, Date.now() - startedAt),
+      throttled: pacing.throttles,
+      pace: pacing.pace,
+    };
   }
 }

@@ -20,9 +20,10 @@ export interface ResumeBatchOptions<Op extends BatchOperation> extends Omit<Batc
   readonly journalFile?: OpenJournalFile;
 }
 
-
 /** Finishes an interrupted batch from its journal or ledger: checks its input is the batch's own, settles in-doubt requests by query, then sends what is left. */
-export function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op> & { readonly ledger: LedgerSettings['ledger'] }): Promise<LedgerBatchResult>;
+export function resumeBatch<Op extends BatchOperation>(
+  options: ResumeBatchOptions<Op> & { readonly ledger: LedgerSettings['ledger'] },
+): Promise<LedgerBatchResult>;
 export function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult>;
 export async function resumeBatch<Op extends BatchOperation>(options: ResumeBatchOptions<Op>): Promise<BatchResult> {
   const settings = resolveBatchSettings(options, 'resume');

@@ -35,7 +35,7 @@ const sameValueTwice = value.chain(([whole, fraction]) => fc.tuple(spelling(whol
 const validator = new RecordValidator();
 const specAccepts = (text: unknown) => validator.requestProblems('refund', { refund_orders: [{ refund_amount: text }] }).length === 0;
 
-describe('an amount\'s canonical form is equal exactly when the decimal values are equal', () => {
+describe("an amount's canonical form is equal exactly when the decimal values are equal", () => {
   it('3, 3.0, 3.00 and 03.000 are 3; 0.50 is 0.5; 0 and 000.000 are 0; 3.001 stays itself', () => {
     for (const text of ['3', '3.0', '3.00', '03.000']) expect(canonicalAmount(text)).toBe('3');
     expect(canonicalAmount('0.50')).toBe('0.5');
@@ -46,15 +46,21 @@ describe('an amount\'s canonical form is equal exactly when the decimal values a
   });
 
   it('two spellings of one value have one canonical form', () => {
-    fc.assert(fc.property(sameValueTwice, ([a, b]) => {
-      expect(canonicalAmount(a)).toBe(canonicalAmount(b));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(sameValueTwice, ([a, b]) => {
+        expect(canonicalAmount(a)).toBe(canonicalAmount(b));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('any two decimals: canonical forms equal if and only if their values are equal (BigInt at a common scale)', () => {
-    fc.assert(fc.property(decimal, decimal, (a, b) => {
-      expect(canonicalAmount(a) === canonicalAmount(b)).toBe(sameValue(a, b));
-    }), { numRuns: 5000 });
+    fc.assert(
+      fc.property(decimal, decimal, (a, b) => {
+        expect(canonicalAmount(a) === canonicalAmount(b)).toBe(sameValue(a, b));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('the canonical form is the same value, has no leading or trailing zeros, and is its own canonical form', () => {
@@ -69,14 +75,20 @@ describe('an amount\'s canonical form is equal exactly when the decimal values a
     );
   });
 
-  it('never throws on any string or value; a decimal exactly when the spec\'s DecimalAmount pattern accepts it', () => {
+  it("never throws on any string or value; a decimal exactly when the spec's DecimalAmount pattern accepts it", () => {
     const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom(...'0123456789.,-+e ٣\n\u0000') }), decimal);
-    fc.assert(fc.property(anyText, (text) => {
-      expect(canonicalAmount(text) !== null).toBe(specAccepts(text));
-    }), { numRuns: 5000 });
-    fc.assert(fc.property(fc.anything(), (thing) => {
-      expect(() => canonicalAmount(thing)).not.toThrow();
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(anyText, (text) => {
+        expect(canonicalAmount(text) !== null).toBe(specAccepts(text));
+      }),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(fc.anything(), (thing) => {
+        expect(() => canonicalAmount(thing)).not.toThrow();
+      }),
+      { numRuns: 500 },
+    );
     for (const thing of [3, 3.5, 3n, null, undefined, {}, ['3'], new String('3')]) expect(canonicalAmount(thing)).toBeNull();
   });
 

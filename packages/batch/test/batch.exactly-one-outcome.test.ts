@@ -25,14 +25,24 @@ describe('runBatch gives every input order exactly one outcome', () => {
     const before = sandbox.state.requestCount;
     const progress: BatchProgress[] = [];
     const dir = mkdtempSync(join(tmpdir(), 'gw-batch-'));
-    const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders: input, concurrency: 4, journal: join(dir, 'journal.jsonl'), onProgress: (p) => progress.push(p) });
+    const result = await runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders: input,
+      concurrency: 4,
+      journal: join(dir, 'journal.jsonl'),
+      onProgress: (p) => progress.push(p),
+    });
 
     expect(indexesOf(result.outcomes)).toEqual(input.map((_, i) => i));
     expect(result.counts).toEqual({ succeeded: 220, failed: 1, rejected: 3, unknown: 0 });
     expect(result.outcomes[220]).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('duplicate of input order #0') });
     expect(result.outcomes[221]).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('duplicate of input order #1') });
     expect(result.outcomes[222]).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^E201:/) });
-    expect(result.outcomes[223]).toMatchObject({ kind: 'rejected', problems: [expect.objectContaining({ field: 'currency' }), expect.objectContaining({ field: 'amount' })] });
+    expect(result.outcomes[223]).toMatchObject({
+      kind: 'rejected',
+      problems: [expect.objectContaining({ field: 'currency' }), expect.objectContaining({ field: 'amount' })],
+    });
     // 221 orders went out: ceil(221 / 50) = 5 requests, never more than the limit each.
     expect(sandbox.state.requestCount - before).toBe(5);
     for (const [key, count] of sandbox.state.appliedCounts('capture')) expect(count, key).toBe(1);
@@ -47,7 +57,12 @@ describe('runBatch gives every input order exactly one outcome', () => {
     const csv = readFileSync(join(dir, 'results.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toBe('index,transaction_id,order_no,outcome,status,reason,reconciled,reconcile');
     expect(csv).toHaveLength(225);
-    expect(readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).index)).toEqual(input.map((_, i) => i));
+    expect(
+      readFileSync(join(dir, 'results.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).index),
+    ).toEqual(input.map((_, i) => i));
   });
 
   it('keeps two refunds of one order out of the same request and rejects an exact repeat', async () => {

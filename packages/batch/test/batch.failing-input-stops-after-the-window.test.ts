@@ -26,7 +26,10 @@ describe('an input that fails part way', () => {
     sandbox.faults.setRules({});
 
     // Every chunk that went out has its outcomes journaled: nothing is left in doubt by the stop.
-    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; chunk?: number });
+    const lines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; chunk?: number });
     const intents = lines.filter((l) => l.type === 'intent').map((l) => l.chunk);
     const settled = new Set(lines.filter((l) => l.type === 'outcomes').map((l) => l.chunk));
     expect(intents.length).toBeGreaterThan(0);

@@ -23,7 +23,10 @@ describe('a batch stopped by its signal and resumed', () => {
     await expect(stopped).rejects.toBeInstanceOf(BatchInterruptedError);
     sandbox.faults.setRules({});
 
-    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; chunk?: number; outcomes?: unknown[]; unsent?: number[] });
+    const lines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; chunk?: number; outcomes?: unknown[]; unsent?: number[] });
     const sent = sandbox.state.requests.filter((r) => r.path === '/v1/capture').length;
     const intents = lines.filter((l) => l.type === 'intent');
     const unsent = lines.filter((l) => l.unsent !== undefined);

@@ -38,7 +38,11 @@ describe('a capture call that throws', () => {
 
   for (const [name, error, kind] of [
     ['a timeout with details.sent false', new GwError('GW_TIMEOUT', 'never left', { sent: false }), 'failed'],
-    ['a NotSentError (the signer threw before sending)', new NotSentError({ operation: 'capture', stage: 'sign', causeText: 'HSM down', causeName: 'Error' }), 'failed'],
+    [
+      'a NotSentError (the signer threw before sending)',
+      new NotSentError({ operation: 'capture', stage: 'sign', causeText: 'HSM down', causeName: 'Error' }),
+      'failed',
+    ],
     ['a timeout with details.sent true', new GwError('GW_TIMEOUT', 'no answer', { sent: true }), 'query'],
     ['a ConfigError-like GW_CONFIG that says outcome unknown', new GwError('GW_CONFIG', 'odd', { outcome: 'unknown' }), 'query'],
     ['a bare Error', new Error('verification service unavailable'), 'query'],

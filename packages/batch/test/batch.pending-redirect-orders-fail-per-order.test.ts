@@ -24,7 +24,12 @@ describe('a capture batch meeting orders that wait for the shopper', () => {
   it('fails the pending order with E211 and captures the authorised ones', async () => {
     const authorised = await authorisedOrders(sandbox, 2);
     const pending = await pendingCheckout(`PENDING-${process.pid}-1`);
-    const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders: [authorised[0]!, pending, authorised[1]!], reconcile: sandboxReconciler });
+    const result = await runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders: [authorised[0]!, pending, authorised[1]!],
+      reconcile: sandboxReconciler,
+    });
     expect(result.counts).toEqual({ succeeded: 2, failed: 1, rejected: 0, unknown: 0 });
     const failed = result.outcomes.find((o) => o.kind === 'failed')!;
     expect(failed).toMatchObject({ index: 1, reason: expect.stringContaining(ORDER_ERRORS.pending.split(':')[1]!) });

@@ -19,7 +19,13 @@ describe(`${COUNT} captures while the sandbox injects 10% mixed faults`, () => {
       '/v1/capture': { resetBefore: 0.035, resetAfter: 0.035, http5xx: 0.03, latencyMs: [0, 4] },
       '/v1/retrievalTrans': { resetBefore: 0.03, http5xx: 0.03, latencyMs: [0, 4] },
     });
-    const result = await runBatch({ client: clientFor(sandbox, { retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 50 } }), operation: 'capture', orders, concurrency: 8, reconcile: sandboxReconciler });
+    const result = await runBatch({
+      client: clientFor(sandbox, { retry: { attempts: 4, baseDelayMs: 5, maxDelayMs: 50 } }),
+      operation: 'capture',
+      orders,
+      concurrency: 8,
+      reconcile: sandboxReconciler,
+    });
     sandbox.faults.setRules({});
     expect(indexesOf(result.outcomes)).toEqual(orders.map((_, i) => i));
     const faults = sandbox.state.requests.filter((r) => r.path === '/v1/capture' && r.outcome !== 'ok').length;
@@ -33,7 +39,9 @@ describe(`${COUNT} captures while the sandbox injects 10% mixed faults`, () => {
       if (outcome.kind === 'succeeded') expect(applied.get(id), id).toBe(1);
       if (outcome.kind === 'failed') expect(applied.get(id) ?? 0, id).toBe(0);
     }
-    console.log(`${COUNT} captures under faults: ${JSON.stringify(result.counts)}, ${faults} faulted capture requests seen, ${result.outcomes.filter((o) => o.reconciled).length} settled by query`);
+    console.log(
+      `${COUNT} captures under faults: ${JSON.stringify(result.counts)}, ${faults} faulted capture requests seen, ${result.outcomes.filter((o) => o.reconciled).length} settled by query`,
+    );
     // An order whose every allowed send met a fault, and that a query then showed as not applied, is failed and safe to
     // send again (never applied: checked above); nothing is rejected.
     expect(result.counts.rejected).toBe(0);

@@ -27,7 +27,10 @@ describe('a chunk whose request got no answer', () => {
     const applied = await authorisedOrders(sandbox, 2);
     sandbox.faults.inject('/v1/capture', 'reset-after');
     const first = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders: applied, reconcile: sandboxReconciler });
-    expect(first.outcomes.map((o) => [o.kind, o.reconciled])).toEqual([['succeeded', true], ['succeeded', true]]);
+    expect(first.outcomes.map((o) => [o.kind, o.reconciled])).toEqual([
+      ['succeeded', true],
+      ['succeeded', true],
+    ]);
 
     const notApplied = await authorisedOrders(sandbox, 2);
     sandbox.faults.inject('/v1/capture', 'reset-before');

@@ -38,7 +38,12 @@ describe('an input order is a duplicate only when it would be the same request',
   });
 
   it('is one identity: the duplicate key inside a batch is the claim key across the batches of a ledger, for every operation that moves money', () => {
-    const rows = [{ transaction_id: 'T1', order_no: 'O1' }, { transaction_id: 'T1', order_no: 'O2', amount: '9' }, { order_no: 'N1' }, { transaction_id: '', order_no: 'N1' }];
+    const rows = [
+      { transaction_id: 'T1', order_no: 'O1' },
+      { transaction_id: 'T1', order_no: 'O2', amount: '9' },
+      { order_no: 'N1' },
+      { transaction_id: '', order_no: 'N1' },
+    ];
     for (const operation of ['capture', 'cancel', 'review'] as const) {
       for (const row of rows) expect(claimKeyOf(operation, row)).toBe(orderIdentity(operation, row));
     }

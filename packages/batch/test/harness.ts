@@ -66,5 +66,9 @@ export function refundsPerOrder(sandbox: Sandbox, orders: readonly { transaction
  */
 export function journalEntries<T = { type: string; chunk?: number }>(journal: string): T[] {
   const text = readFileSync(journal, 'utf8');
-  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 }

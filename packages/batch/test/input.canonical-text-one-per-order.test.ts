@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { CanonicalOrderTexts, canonicalOrderText, InputDigest, NOTHING_RECORDED } from '../src/intake/input-digest.ts';
 
 const value = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.constant(undefined));
-const record = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(value, fc.dictionary(fc.string({ maxLength: 4 }), value, { maxKeys: 3 }), fc.array(value, { maxLength: 3 })), { maxKeys: 6 });
+const record = fc.dictionary(
+  fc.string({ minLength: 1, maxLength: 8 }),
+  fc.oneof(value, fc.dictionary(fc.string({ maxLength: 4 }), value, { maxKeys: 3 }), fc.array(value, { maxLength: 3 })),
+  { maxKeys: 6 },
+);
 
 const reversed = (order: Record<string, unknown>) => Object.fromEntries(Object.entries(order).reverse());
 
@@ -49,7 +53,11 @@ describe('the digest of an input as it is read', () => {
 
   it('is the same for the same orders with their columns in another order, and differs for one changed or moved order', () => {
     const first = read(orders, [50, 1200]);
-    expect(first.ranges.map((r) => [r!.from, r!.upto])).toEqual([[0, 50], [50, 1200], [1200, 3000]]);
+    expect(first.ranges.map((r) => [r!.from, r!.upto])).toEqual([
+      [0, 50],
+      [50, 1200],
+      [1200, 3000],
+    ]);
     expect(read(orders.map(reversed), [50, 1200])).toEqual(first);
     const changed = orders.map((o, i) => (i === 2500 ? { ...o, amount: '1.01' } : o));
     // Only the range holding the changed order (#2500) differs, and with it the whole input's digest.

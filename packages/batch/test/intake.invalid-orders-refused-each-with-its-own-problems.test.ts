@@ -32,7 +32,9 @@ describe('invalid orders among valid ones (members checked a chunk at a time)', 
     // Invalid orders at places that fall in the first chunk, the second and at the very end.
     const orders: Record<string, unknown>[] = [...valid.slice(0, 10), invalid[0]!, ...valid.slice(10, 70), invalid[1]!, ...valid.slice(70), invalid[2]!];
     const sizes: number[] = [];
-    const client = clientFor(sandbox, { hooks: { onRequest: (e: { record: { capture_orders?: unknown[] } }) => sizes.push(e.record.capture_orders?.length ?? 0) } });
+    const client = clientFor(sandbox, {
+      hooks: { onRequest: (e: { record: { capture_orders?: unknown[] } }) => sizes.push(e.record.capture_orders?.length ?? 0) },
+    });
     const result = await runBatch({ client, operation: 'capture', orders, concurrency: 2 });
 
     expect(indexesOf(result.outcomes)).toEqual(orders.map((_, i) => i));

@@ -49,7 +49,9 @@ describe('a refund whose amount is no decimal is refused with its problems, neve
       expect(refusal?.problems, JSON.stringify(amount)).toEqual([problem]);
     });
     // Still a duplicate of the first when written another way.
-    expect(intake.refusal(refund(99, '03.0'))?.reason).toMatch(/^duplicate of input order #0 \(the same transaction_id .*, refund_amount and refund_reason\): not sent twice$/);
+    expect(intake.refusal(refund(99, '03.0'))?.reason).toMatch(
+      /^duplicate of input order #0 \(the same transaction_id .*, refund_amount and refund_reason\): not sent twice$/,
+    );
   });
 
   it('two refunds with the same non-decimal amount are each refused with their problems; a valid one after them is no duplicate of either', () => {

@@ -57,7 +57,14 @@ describe('a stale journal lock', () => {
     expect(killed.signal).toBe('SIGKILL');
     expect(holderIn(journal)).toMatchObject({ pid: child.pid, host: hostname(), role: 'run' });
 
-    const result = await resumeBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds, journal, reconcile: sandboxReconciler, ...AFTER_A_KILL });
+    const result = await resumeBatch({
+      client: clientFor(sandbox),
+      operation: 'refund',
+      orders: refunds,
+      journal,
+      reconcile: sandboxReconciler,
+      ...AFTER_A_KILL,
+    });
     expect(indexesOf(result.outcomes)).toEqual(refunds.map((_, i) => i));
     // Every order refunded exactly once. A chunk whose refund was still in flight at the kill and landed after it
     // ends unknown with how to check (the sandbox cannot tell its refund from an earlier one), never sent again.
@@ -95,7 +102,9 @@ describe('a stale journal lock', () => {
     const took = settled.filter((s) => s.status === 'fulfilled');
     expect(took).toHaveLength(1);
     expect(took[0]!.value.tookOverFrom).toMatchObject({ pid: dead, role: 'run' });
-    for (const s of settled) if (s.status === 'rejected') expect(s.reason).toMatchObject({ name: 'JournalLockedError', details: { reason: 'alive', holder: { pid: process.pid, role: 'resume' } } });
+    for (const s of settled)
+      if (s.status === 'rejected')
+        expect(s.reason).toMatchObject({ name: 'JournalLockedError', details: { reason: 'alive', holder: { pid: process.pid, role: 'resume' } } });
     expect(holderIn(journal)).toMatchObject({ pid: process.pid, role: 'resume' });
     await took[0]!.value.release();
     expect(existsSync(`${journal}.lock`)).toBe(false);
@@ -111,17 +120,28 @@ describe('a stale journal lock', () => {
 });
 
 describe('a resume that takes over from a dead holder', () => {
-  it('waits out the holder\'s own request timeout and margin (from its lock) when they are longer than its own', async () => {
+  it("waits out the holder's own request timeout and margin (from its lock) when they are longer than its own", async () => {
     const refunds = await capturedRefundOrders(sandbox, 2);
     const journal = newJournal();
     // The dead run's journal: its one chunk's intent written, the request perhaps sent, no answer recorded.
     const at = new Date().toISOString();
-    const lines = [{ type: 'start', version: 1, operation: 'refund', limit: 50, at }, { type: 'intent', chunk: 0, orders: refunds.map((order, index) => ({ index, order })), at }];
+    const lines = [
+      { type: 'start', version: 1, operation: 'refund', limit: 50, at },
+      { type: 'intent', chunk: 0, orders: refunds.map((order, index) => ({ index, order })), at },
+    ];
     writeFileSync(journal, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     // The dead run's requests could land until 3 s after it stopped; this resume's own would end within 0.21 s.
     writeLock(journal, { pid: deadPid(), requestsEndWithinMs: 3000 });
     const started = Date.now();
-    const result = await resumeBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds, journal, reconcile: sandboxReconciler, timeoutMs: 200, sendMarginMs: 10 });
+    const result = await resumeBatch({
+      client: clientFor(sandbox),
+      operation: 'refund',
+      orders: refunds,
+      journal,
+      reconcile: sandboxReconciler,
+      timeoutMs: 200,
+      sendMarginMs: 10,
+    });
     // Found dead when this resume took its lock over: it sent nothing after that, and its requests end 3 s on.
     expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
     expect(result.counts.succeeded).toBe(2);
@@ -159,8 +179,16 @@ describe('a journal lock that is not stale, or cannot be told to be', () => {
     const client = clientFor(sandbox);
     const sent = refundRequests();
     const cases = [
-      { lock: (j: string) => writeLock(j, { pid: deadPid(), host: 'batch-2.example' }), reason: 'other-host', says: /on batch-2\.example: ps -p \d+\), remove .*\.lock/ },
-      { lock: (j: string) => writeLock(j, { pid: deadPid(), pidNamespace: 'pid:[1]' }), reason: 'other-pid-namespace', says: /another container.*remove .*\.lock/ },
+      {
+        lock: (j: string) => writeLock(j, { pid: deadPid(), host: 'batch-2.example' }),
+        reason: 'other-host',
+        says: /on batch-2\.example: ps -p \d+\), remove .*\.lock/,
+      },
+      {
+        lock: (j: string) => writeLock(j, { pid: deadPid(), pidNamespace: 'pid:[1]' }),
+        reason: 'other-pid-namespace',
+        says: /another container.*remove .*\.lock/,
+      },
       { lock: (j: string) => (writeFileSync(`${j}.lock`, '{"pid": 12'), '{"pid": 12'), reason: 'unreadable', says: /not a lock gw can read.*remove .*\.lock/ },
       { lock: (j: string) => (writeFileSync(`${j}.lock`, ''), ''), reason: 'unreadable', says: /not a lock gw can read/ },
     ];

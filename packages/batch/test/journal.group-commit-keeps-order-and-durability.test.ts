@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BatchJournal, openSyncedJournalFile, type JournalFile, type SyncedJournalFile } from '../src/journal/batch-journal.ts';
 
-const intent = (chunk: number) => ({ type: 'intent' as const, chunk, orders: [{ index: chunk, order: { transaction_id: `T${chunk}` } }], at: '2026-11-23T00:00:00.000Z' });
+const intent = (chunk: number) => ({
+  type: 'intent' as const,
+  chunk,
+  orders: [{ index: chunk, order: { transaction_id: `T${chunk}` } }],
+  at: '2026-11-23T00:00:00.000Z',
+});
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -36,7 +41,10 @@ describe('the journal commits appends in groups', () => {
     await journal.close();
 
     expect(seenOnResolve.filter(Boolean)).toHaveLength(200);
-    const chunks = readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { chunk: number }).chunk);
+    const chunks = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { chunk: number }).chunk);
     expect(chunks).toEqual(Array.from({ length: 200 }, (_, i) => i));
     // 200 appends made at once: the first goes alone, the 199 that arrived during its write share the next one.
     expect(writes.mock.calls.length).toBeGreaterThanOrEqual(1);
@@ -61,7 +69,11 @@ describe('the journal commits appends in groups', () => {
     const journal = await BatchJournal.open(path);
     const fileHandle = await fileHandlePrototype(path);
     vi.spyOn(fileHandle, 'write').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
-    await expect(journal.append(intent(1))).rejects.toMatchObject({ name: 'JournalWriteError', code: 'GW_INTERRUPTED', details: { journal: path, reason: 'EIO' } });
+    await expect(journal.append(intent(1))).rejects.toMatchObject({
+      name: 'JournalWriteError',
+      code: 'GW_INTERRUPTED',
+      details: { journal: path, reason: 'EIO' },
+    });
     await expect(journal.append(intent(2))).rejects.toMatchObject({ name: 'JournalWriteError', details: { reason: 'EIO' } });
     await journal.close();
     expect(readFileSync(path, 'utf8')).toBe('');
@@ -72,11 +84,20 @@ describe('the journal commits appends in groups', () => {
     const journal = await BatchJournal.open(path, (p) => open(p, 'a'));
     const fileHandle = await fileHandlePrototype(path);
     vi.spyOn(fileHandle, 'datasync').mockRejectedValueOnce(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
-    await expect(journal.append(intent(1))).rejects.toMatchObject({ name: 'JournalWriteError', code: 'GW_INTERRUPTED', details: { journal: path, reason: 'EIO' } });
+    await expect(journal.append(intent(1))).rejects.toMatchObject({
+      name: 'JournalWriteError',
+      code: 'GW_INTERRUPTED',
+      details: { journal: path, reason: 'EIO' },
+    });
     await expect(journal.append(intent(2))).rejects.toMatchObject({ name: 'JournalWriteError', details: { reason: 'EIO' } });
     await journal.close();
     // The failed group's line is there (its sync failed, not its write); nothing was appended after it.
-    expect(readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { chunk: number }).chunk)).toEqual([1]);
+    expect(
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { chunk: number }).chunk),
+    ).toEqual([1]);
   });
 
   it('finishes a short write: the rest of the text follows, nothing lost or repeated', async () => {
@@ -91,7 +112,10 @@ describe('the journal commits appends in groups', () => {
     await journal.append(intent(1), intent(2));
     await journal.append(intent(3));
     await journal.close();
-    const chunks = readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { chunk: number }).chunk);
+    const chunks = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { chunk: number }).chunk);
     expect(chunks).toEqual([1, 2, 3]);
   });
 });

@@ -37,14 +37,19 @@ describe('a resume started while a run of the same journal is under way', () => 
     const client = clientFor(sandbox);
     const atOnce = resumeBatch({ client, operation: 'refund', orders: refunds, journal });
     await expect(atOnce).rejects.toBeInstanceOf(JournalLockedError);
-    await expect(atOnce).rejects.toMatchObject({ code: 'GW_CONFIG', details: { journal, lockFile: `${journal}.lock`, reason: 'alive', holder: { pid: run.pid, host: hostname(), role: 'run' } } });
+    await expect(atOnce).rejects.toMatchObject({
+      code: 'GW_CONFIG',
+      details: { journal, lockFile: `${journal}.lock`, reason: 'alive', holder: { pid: run.pid, host: hostname(), role: 'run' } },
+    });
     await expect(atOnce).rejects.toThrow(`pid ${run.pid} on host ${hostname()}`);
 
     // Staggered, from another process while the run goes on: refused too, naming the run.
     await sleep(300);
     const staggered = await startCrashChild({ ...env, RESUME: '1' }).ended;
     expect(staggered.code).toBe(2);
-    expect(JSON.parse(staggered.stdout)).toMatchObject({ refused: { name: 'JournalLockedError', details: { reason: 'alive', holder: { pid: run.pid, role: 'run' } } } });
+    expect(JSON.parse(staggered.stdout)).toMatchObject({
+      refused: { name: 'JournalLockedError', details: { reason: 'alive', holder: { pid: run.pid, role: 'run' } } },
+    });
 
     const ran = await run.ended;
     sandbox.faults.setRules({});

@@ -19,7 +19,13 @@ describe('runBatch given a journal that already holds a batch', () => {
     const captured = await authorisedOrders(sandbox, 60, '30.00');
     const client = clientFor(sandbox);
     await runBatch({ client, operation: 'capture', orders: captured });
-    const refunds = captured.map((o) => ({ transaction_id: o.transaction_id, currency: o.currency, amount: o.amount, refund_amount: '5.00', refund_reason: 'damaged' }));
+    const refunds = captured.map((o) => ({
+      transaction_id: o.transaction_id,
+      currency: o.currency,
+      amount: o.amount,
+      refund_amount: '5.00',
+      refund_reason: 'damaged',
+    }));
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-in-use-')), 'refunds.jsonl');
     const first = await runBatch({ client, operation: 'refund', orders: refunds, journal });
     expect(first.counts.succeeded).toBe(60);

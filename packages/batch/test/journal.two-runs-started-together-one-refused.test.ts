@@ -13,7 +13,11 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-const entries = (journal: string) => readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string });
+const entries = (journal: string) =>
+  readFileSync(journal, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { type: string });
 const refundRequests = () => sandbox.state.requests.filter((r) => r.path === '/v1/refund').length;
 
 describe('two runBatch on one new journal started at the same instant', () => {
@@ -65,7 +69,11 @@ describe('two runBatch on one new journal started at the same instant', () => {
     expect(ended.map((e) => e.code).sort()).toEqual([0, 2]);
     expect(ended[refused]!.stderr).toBe('');
     const { refused: error } = JSON.parse(ended[refused]!.stdout) as { refused: { name: string; code: string; details: Record<string, unknown> } };
-    expect(error).toMatchObject({ name: 'JournalLockedError', code: 'GW_CONFIG', details: { journal, reason: 'alive', holder: { pid: children[ran]!.pid, host: hostname(), role: 'run' } } });
+    expect(error).toMatchObject({
+      name: 'JournalLockedError',
+      code: 'GW_CONFIG',
+      details: { journal, reason: 'alive', holder: { pid: children[ran]!.pid, host: hostname(), role: 'run' } },
+    });
     expect((JSON.parse(ended[ran]!.stdout) as { counts: { succeeded: number } }).counts.succeeded).toBe(200);
     expect(refundsPerOrder(sandbox, refunds)).toEqual(refunds.map(() => 1));
     expect(refundRequests() - before).toBe(entries(journal).filter((e) => e.type === 'intent').length);

@@ -5,7 +5,7 @@ import { LedgerClock } from '../src/postgres/ledger-clock.ts';
 const OFFSET = 5_000;
 
 describe("the ledger's clock on this process's", () => {
-  it('places a database time at its moment here plus at most the quickest answer\'s way, however late other answers came', () => {
+  it("places a database time at its moment here plus at most the quickest answer's way, however late other answers came", () => {
     const clock = new LedgerClock();
     expect(clock.local(1_000)).toBeNull();
     const made = [10_000, 10_050, 10_100, 10_150];

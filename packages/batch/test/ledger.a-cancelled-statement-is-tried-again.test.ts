@@ -40,7 +40,15 @@ describe('a ledger statement the server cancels', () => {
       }
     })();
     try {
-      const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledgerUrl, batch: 'cancelled', reconcile: sandboxReconciler, concurrency: 4 });
+      const result = await runBatch({
+        client: clientFor(sandbox),
+        operation: 'capture',
+        orders,
+        ledger: ledgerUrl,
+        batch: 'cancelled',
+        reconcile: sandboxReconciler,
+        concurrency: 4,
+      });
       expect(result.counts).toEqual({ succeeded: 1_000, failed: 0, rejected: 0, unknown: 0 });
     } finally {
       running = false;

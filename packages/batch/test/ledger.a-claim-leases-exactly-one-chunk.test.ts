@@ -22,16 +22,22 @@ describe('leasing chunks in the PostgreSQL ledger', () => {
     expect(steps.map((s) => s.leased.length)).toEqual(steps.map(() => 1));
     const claims = steps.map((s) => s.leased[0]!);
     expect(new Set(claims.map((c) => c.chunk)).size).toBe(40);
-    const { rows } = await ledger.pool.query<{ holder: string; n: number }>("SELECT holder, count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'claims' AND state = 'leased' GROUP BY holder ORDER BY holder");
+    const { rows } = await ledger.pool.query<{ holder: string; n: number }>(
+      "SELECT holder, count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'claims' AND state = 'leased' GROUP BY holder ORDER BY holder",
+    );
     expect(rows).toEqual([0, 1, 2, 3].map((h) => ({ holder: `h${h}`, n: 10 })));
     // A stale token's commit is refused; the holder's own is written; the same commit again (a step tried again after
     // its connection was lost) counts as held and writes nothing twice.
     const first = claims[0]!;
     const outcome = { index: first.orders[0]!.index, kind: 'failed' as const, order: first.orders[0]!.order, reason: 'test' };
-    expect((await ledger.step('claims', 'h0', TERMS, 0, [{ claimed: { ...first, fence: first.fence - 1 }, outcomes: [outcome], resend: [] }])).held.has(first.chunk)).toBe(false);
+    expect(
+      (await ledger.step('claims', 'h0', TERMS, 0, [{ claimed: { ...first, fence: first.fence - 1 }, outcomes: [outcome], resend: [] }])).held.has(first.chunk),
+    ).toBe(false);
     expect((await ledger.step('claims', 'h0', TERMS, 0, [{ claimed: first, outcomes: [outcome], resend: [] }])).held.has(first.chunk)).toBe(true);
     expect((await ledger.step('claims', 'h0', TERMS, 0, [{ claimed: first, outcomes: [outcome], resend: [] }])).held.has(first.chunk)).toBe(true);
-    const results = await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_result WHERE batch_id = 'claims' AND chunk = $1", [first.chunk]);
+    const results = await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_result WHERE batch_id = 'claims' AND chunk = $1", [
+      first.chunk,
+    ]);
     expect(results.rows[0]!.n).toBe(1);
   });
 });

@@ -38,7 +38,6 @@ async function capturedOrders(count: number) {
   return orders;
 }
 
-
 /** How many times each order had the operation applied, by the sandbox's own state. */
 function appliedPerOrder(operation: 'refund' | 'capture', orders: readonly { transaction_id: string }[]): number[] {
   return orders.map((o) => {
@@ -50,7 +49,10 @@ function appliedPerOrder(operation: 'refund' | 'capture', orders: readonly { tra
 describe('a PostgreSQL worker stopped (SIGSTOP) while it holds chunks in flight and leased ahead, its leases taken over meanwhile', () => {
   for (const operation of ['refund', 'capture'] as const) {
     it(`${operation}: after SIGCONT it sends nothing it no longer holds; every order applied exactly once, both processes exit 0`, async () => {
-      const orders = operation === 'refund' ? (await capturedOrders(ORDERS)).map((o) => ({ ...o, refund_amount: '3.00', refund_reason: 'stalled' })) : await authorisedOrders(sandbox, ORDERS, '10.00');
+      const orders =
+        operation === 'refund'
+          ? (await capturedOrders(ORDERS)).map((o) => ({ ...o, refund_amount: '3.00', refund_reason: 'stalled' }))
+          : await authorisedOrders(sandbox, ORDERS, '10.00');
       const dir = mkdtempSync(join(tmpdir(), 'gw-stall-'));
       const file = join(dir, 'orders.json');
       writeFileSync(file, JSON.stringify(orders));

@@ -18,7 +18,9 @@ ledgerForFile((opened) => (ledger = opened));
 /** `count` chunks of `size` query orders taken into batch `id`, sealed. */
 async function batchOf(id: string, count: number, size: number): Promise<void> {
   await ledger.createBatch(id, 'query', size);
-  const chunks = Array.from({ length: count }, (_, c) => Array.from({ length: size }, (_, k) => ({ pending: { index: c * size + k, order: { order_no: `${id}-${c * size + k}` }, resends: 0 }, key: null })));
+  const chunks = Array.from({ length: count }, (_, c) =>
+    Array.from({ length: size }, (_, k) => ({ pending: { index: c * size + k, order: { order_no: `${id}-${c * size + k}` }, resends: 0 }, key: null })),
+  );
   await ledger.intake(id, 'query', chunks, [], count * size, 0, null);
   await ledger.seal(id, count * size, null, '');
 }
@@ -47,11 +49,23 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(ledger.roundTrips - before).toBe(2);
     expect((await ledger.status('steps')).counts.failed).toBe(3 + 3 + 2);
     // d is still leased by h1 under its current token: committing it, the 6 and then the resend finishes the batch.
-    const third = await ledger.step('steps', 'h1', TERMS, 8, [d, ...second.leased].map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
+    const third = await ledger.step(
+      'steps',
+      'h1',
+      TERMS,
+      8,
+      [d, ...second.leased].map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })),
+    );
     expect(third.held.size).toBe(7);
     expect(third.leased.map((l) => l.orders.map((p) => p.index))).toEqual([[c.orders[0]!.index]]);
     expect(third.finished).toBe(false);
-    const last = await ledger.step('steps', 'h1', TERMS, 8, third.leased.map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })));
+    const last = await ledger.step(
+      'steps',
+      'h1',
+      TERMS,
+      8,
+      third.leased.map((claimed) => ({ claimed, outcomes: failedAll(claimed), resend: [] })),
+    );
     expect(last.leased).toEqual([]);
     expect(last.finished).toBe(true);
     expect((await ledger.status('steps')).counts.failed).toBe(30);
@@ -71,7 +85,12 @@ describe('a worker step in the PostgreSQL ledger', () => {
     await ledger.step('again', 'h0', { leaseMs: 1, sendWindowMs: 5_000 }, 1, []);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const values = stepValues({ batch: 'again', holder: 'h1', leaseMs: 60_000, want: 3, commits: [], sendWindowMs: 0, token: 'step-1' });
-    const leasedTo = async (holder: string) => (await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'again' AND holder = $1 AND state = 'leased'", [holder])).rows[0]!.n;
+    const leasedTo = async (holder: string) =>
+      (
+        await ledger.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'again' AND holder = $1 AND state = 'leased'", [
+          holder,
+        ])
+      ).rows[0]!.n;
     type Row = { chunk: string; fence: string; body: string; taken_over: boolean; quiet_wait_ms: number };
     const first = (await ledger.pool.query<Row>(STEP, values)).rows;
     const again = (await ledger.pool.query<Row>(STEP, values)).rows;
@@ -84,7 +103,9 @@ describe('a worker step in the PostgreSQL ledger', () => {
     expect(again[0]!.quiet_wait_ms).toBeLessThanOrEqual(first[0]!.quiet_wait_ms);
     expect(await leasedTo('h1')).toBe(3);
     // Another step (another token) leases anew.
-    const next = (await ledger.pool.query<Row>(STEP, stepValues({ batch: 'again', holder: 'h1', leaseMs: 60_000, want: 2, commits: [], sendWindowMs: 0, token: 'step-2' }))).rows;
+    const next = (
+      await ledger.pool.query<Row>(STEP, stepValues({ batch: 'again', holder: 'h1', leaseMs: 60_000, want: 2, commits: [], sendWindowMs: 0, token: 'step-2' }))
+    ).rows;
     expect(next.map((r) => r.chunk).filter((c) => first.some((f) => f.chunk === c))).toEqual([]);
     expect(await leasedTo('h1')).toBe(5);
   });
@@ -103,7 +124,12 @@ describe('a worker step in the PostgreSQL ledger', () => {
       read: { from: 0, upto: 10, digest: 'digest' },
     });
     const written = async (id: string, prefix: string) => {
-      const rows = async (sql: string) => JSON.parse(JSON.stringify((await ledger.pool.query(sql, [id])).rows).replaceAll(prefix, 'P').replaceAll(id, 'B')) as unknown;
+      const rows = async (sql: string) =>
+        JSON.parse(
+          JSON.stringify((await ledger.pool.query(sql, [id])).rows)
+            .replaceAll(prefix, 'P')
+            .replaceAll(id, 'B'),
+        ) as unknown;
       return {
         batch: await rows('SELECT intake_next FROM gw_batch WHERE id = $1'),
         chunks: await rows('SELECT body, skip, state FROM gw_batch_chunk WHERE batch_id = $1 ORDER BY chunk'),
@@ -113,7 +139,8 @@ describe('a worker step in the PostgreSQL ledger', () => {
       };
     };
     for (const id of ['with-intake', 'with-unclaimed', 'unclaimed-refused']) await ledger.createBatch(id, 'capture', 3);
-    const answer = async (statement: string, id: string, prefix: string) => (await ledger.pool.query(statement, intakeValues(params(id, prefix)))).rows[0] as Record<string, unknown>;
+    const answer = async (statement: string, id: string, prefix: string) =>
+      (await ledger.pool.query(statement, intakeValues(params(id, prefix)))).rows[0] as Record<string, unknown>;
     const byIntake = await answer(INTAKE, 'with-intake', 'tx-a');
     const byUnclaimed = await answer(INTAKE_UNCLAIMED, 'with-unclaimed', 'tx-b');
     expect(byUnclaimed).toEqual(byIntake);
@@ -146,8 +173,22 @@ describe('a worker step in the PostgreSQL ledger', () => {
       const seen: Promise<boolean>[] = [];
       // A query sent from onOutcome runs after the call returns: were the outcome reported before its commit, the
       // query could run while the committing statement is still open, and not see the row.
-      const onOutcome = (o: OrderOutcome) => void seen.push(ledger.pool.query(`SELECT 1 FROM gw_batch_result WHERE batch_id = 'durable' AND outcomes LIKE '%{"index":' || $1 || ',%'`, [o.index]).then((r) => r.rowCount === 1));
-      const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledger.pool, batch: 'durable', onOutcome, concurrency: 8, keepOutcomes: false });
+      const onOutcome = (o: OrderOutcome) =>
+        void seen.push(
+          ledger.pool
+            .query(`SELECT 1 FROM gw_batch_result WHERE batch_id = 'durable' AND outcomes LIKE '%{"index":' || $1 || ',%'`, [o.index])
+            .then((r) => r.rowCount === 1),
+        );
+      const result = await runBatch({
+        client: clientFor(sandbox),
+        operation: 'capture',
+        orders,
+        ledger: ledger.pool,
+        batch: 'durable',
+        onOutcome,
+        concurrency: 8,
+        keepOutcomes: false,
+      });
       expect(result.counts.succeeded).toBe(1000);
       expect(seen).toHaveLength(1000);
       expect((await Promise.all(seen)).every(Boolean)).toBe(true);
@@ -163,9 +204,20 @@ describe('a worker step in the PostgreSQL ledger', () => {
     try {
       const orders = await authorisedOrders(sandbox, 1500, '3.00');
       const stop = new AbortController();
-      const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledger.pool, batch: 'stopped', signal: stop.signal, onOutcome: () => stop.abort(), concurrency: 4 });
+      const run = runBatch({
+        client: clientFor(sandbox),
+        operation: 'capture',
+        orders,
+        ledger: ledger.pool,
+        batch: 'stopped',
+        signal: stop.signal,
+        onOutcome: () => stop.abort(),
+        concurrency: 4,
+      });
       await expect(run).rejects.toThrow();
-      const { rows } = await ledger.pool.query<{ state: string; leased_before: boolean; n: number }>("SELECT state, leased_before, count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'stopped' GROUP BY 1, 2 ORDER BY 1, 2");
+      const { rows } = await ledger.pool.query<{ state: string; leased_before: boolean; n: number }>(
+        "SELECT state, leased_before, count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = 'stopped' GROUP BY 1, 2 ORDER BY 1, 2",
+      );
       expect(rows.filter((r) => r.state === 'leased')).toEqual([]);
       // Handed back as they were: never leased before, so the next worker sends them without querying first.
       expect(rows.find((r) => r.state === 'ready')).toMatchObject({ leased_before: false });
@@ -182,7 +234,15 @@ describe('a worker step in the PostgreSQL ledger', () => {
     await ledger.intake('first', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i))], [], 10, 0, null);
     await ledger.createBatch('second', 'capture', 50);
     // Chunk 1: orders 5-14 (5-9 claimed by 'first'); chunk 2: orders 0-4 (all claimed).
-    const added = await ledger.intake('second', 'capture', [Array.from({ length: 10 }, (_, i) => entry(i + 5)), Array.from({ length: 5 }, (_, i) => entry(i))], [], 15, 0, null);
+    const added = await ledger.intake(
+      'second',
+      'capture',
+      [Array.from({ length: 10 }, (_, i) => entry(i + 5)), Array.from({ length: 5 }, (_, i) => entry(i))],
+      [],
+      15,
+      0,
+      null,
+    );
     expect(added).toBe(1);
     await ledger.seal('second', 15, null, '');
     const step = await ledger.step('second', 'h1', TERMS, 4, []);
@@ -195,7 +255,10 @@ describe('a worker step in the PostgreSQL ledger', () => {
   });
 
   it('claims refunds by transaction, amount and reason (a key with NUL separators): a second partial refund is its own movement, the same one again is refused', async () => {
-    const refund = (i: number, amount: string) => ({ pending: { index: i, order: { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }, resends: 0 }, key: claimKeyOf('refund', { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }) });
+    const refund = (i: number, amount: string) => ({
+      pending: { index: i, order: { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }, resends: 0 },
+      key: claimKeyOf('refund', { transaction_id: 'T-refunded', refund_amount: amount, refund_reason: 'damaged' }),
+    });
     await ledger.createBatch('refunds-a', 'refund', 50);
     expect(await ledger.intake('refunds-a', 'refund', [[refund(0, '1.00'), refund(1, '2.00')]], [], 2, 0, null)).toBe(1);
     await ledger.createBatch('refunds-b', 'refund', 50);
@@ -208,12 +271,24 @@ describe('a worker step in the PostgreSQL ledger', () => {
 
   it("keeps a chunk's orders and outcomes compressed (less to write and log), and what was written is what comes back", async () => {
     await ledger.createBatch('compressed', 'capture', 50);
-    const order = (i: number) => ({ merchant_id: 'M1', account_id: 'A1', transaction_id: `T-compressed-${i}`, order_no: `N-compressed-${i}`, amount: '10.00', currency: 'EUR' });
+    const order = (i: number) => ({
+      merchant_id: 'M1',
+      account_id: 'A1',
+      transaction_id: `T-compressed-${i}`,
+      order_no: `N-compressed-${i}`,
+      amount: '10.00',
+      currency: 'EUR',
+    });
     const chunk = Array.from({ length: 50 }, (_, i) => ({ pending: { index: i, order: order(i), resends: 0 }, key: `T-compressed-${i}` }));
     expect(await ledger.intake('compressed', 'capture', [chunk], [], 50, 0, null)).toBe(1);
     await ledger.seal('compressed', 50, null, '');
     const first = await ledger.step('compressed', 'h1', TERMS, 1, []);
-    const outcomes = first.leased[0]!.orders.map((p): OrderOutcome => ({ index: p.index, kind: 'succeeded', order: p.order, result: { transaction_id: p.order.transaction_id as string, order_no: p.order.order_no as string, result_code: '0000', status: 'captured' } }));
+    const outcomes = first.leased[0]!.orders.map((p): OrderOutcome => ({
+      index: p.index,
+      kind: 'succeeded',
+      order: p.order,
+      result: { transaction_id: p.order.transaction_id as string, order_no: p.order.order_no as string, result_code: '0000', status: 'captured' },
+    }));
     expect((await ledger.step('compressed', 'h1', TERMS, 0, [{ claimed: first.leased[0]!, outcomes, resend: [] }])).finished).toBe(true);
     // pg_column_size is the size as stored, octet_length the text's.
     const { rows } = await ledger.pool.query<{ stored: number; text: number; method: string | null; result_stored: number; result_text: number }>(
@@ -232,7 +307,9 @@ describe('a worker step in the PostgreSQL ledger', () => {
     await expect(ledger.step('no-such-batch', 'h1', TERMS, 4, [])).rejects.toBeInstanceOf(LedgerBatchError);
     const entry = { pending: { index: 0, order: { transaction_id: 'T-none', order_no: 'N-0' }, resends: 0 }, key: 'T-none' };
     await expect(ledger.intake('no-such-batch', 'capture', [[entry]], [], 1, 0, null)).rejects.toBeInstanceOf(LedgerBatchError);
-    const { rows } = await ledger.pool.query<{ n: number }>("SELECT (SELECT count(*) FROM gw_order_claim WHERE batch_id = 'no-such-batch')::int + (SELECT count(*) FROM gw_batch_chunk WHERE batch_id = 'no-such-batch')::int AS n");
+    const { rows } = await ledger.pool.query<{ n: number }>(
+      "SELECT (SELECT count(*) FROM gw_order_claim WHERE batch_id = 'no-such-batch')::int + (SELECT count(*) FROM gw_batch_chunk WHERE batch_id = 'no-such-batch')::int AS n",
+    );
     expect(rows[0]!.n).toBe(0);
   });
 

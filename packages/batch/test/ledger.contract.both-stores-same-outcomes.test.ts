@@ -43,7 +43,11 @@ const stores: Store[] = [
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       // Every table of the ledger, read from the catalog: one added later is dumped too.
-      const tables = (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'gw\\_%' ORDER BY 1")).rows.map((r) => r.name);
+      const tables = (
+        await client.query<{ name: string }>(
+          "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'gw\\_%' ORDER BY 1",
+        )
+      ).rows.map((r) => r.name);
       expect(tables).toContain('gw_batch_result');
       const rows: pg.QueryResult[] = [];
       for (const t of tables) rows.push(await client.query(`SELECT * FROM ${t}`));
@@ -100,7 +104,12 @@ for (const store of stores) {
       const refunded = await runBatch({ client: clientFor(sandbox), operation: 'refund', orders: refunds as never, ...store.place() });
       expect(refunded.outcomes.map((o) => o.kind)).toEqual(['succeeded', 'rejected', 'rejected', 'succeeded']);
       expect(refunded.outcomes[2]!.reason).toMatch(/^duplicate of input order #0 \(the same transaction_id .*, refund_amount and refund_reason\)/);
-      expect(sandbox.state.orders.get(a!.transaction_id)!.refunds.map((r) => r.amountMinor).sort()).toEqual([300n, 400n]);
+      expect(
+        sandbox.state.orders
+          .get(a!.transaction_id)!
+          .refunds.map((r) => r.amountMinor)
+          .sort(),
+      ).toEqual([300n, 400n]);
     });
 
     it('a batch stopped part way is finished by resume: one outcome each, nothing captured twice', async () => {
@@ -108,7 +117,9 @@ for (const store of stores) {
       const place = store.place();
       const stop = new AbortController();
       let outcomes = 0;
-      const first = await run(place, orders, { concurrency: 2, onOutcome: () => ++outcomes === 100 && stop.abort(), signal: stop.signal }).catch((e: unknown) => e);
+      const first = await run(place, orders, { concurrency: 2, onOutcome: () => ++outcomes === 100 && stop.abort(), signal: stop.signal }).catch(
+        (e: unknown) => e,
+      );
       expect(first).toBeInstanceOf(BatchInterruptedError);
       // Says how to finish it, in its own store's words: never that it cannot be resumed.
       expect((first as Error).message).toMatch(place.journal ? /resumeBatch .* and the journal / : new RegExp(`the ledger's batch ${String(place.batch)} `));
@@ -127,6 +138,5 @@ for (const store of stores) {
       expect(result.outcomes.filter((o) => o.reconciled).length).toBeGreaterThan(0);
       for (const o of orders) expect(sandbox.state.appliedCounts('capture').get(o.transaction_id as string)).toBe(1);
     });
-
   });
 }

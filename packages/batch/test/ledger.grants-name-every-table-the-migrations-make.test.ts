@@ -10,9 +10,15 @@ ledgerForFile((opened) => (ledger = opened));
 
 describe('the grants a worker role needs', () => {
   it('name every table and sequence the migrations make (the migrations table read-only)', async () => {
-    const tables = (await ledger.pool.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")).rows.map((r) => r.name);
+    const tables = (
+      await ledger.pool.query<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1')
+    ).rows.map((r) => r.name);
     expect(tables).toEqual([...LEDGER_TABLES, 'gw_ledger_migration'].sort());
-    const sequences = (await ledger.pool.query<{ name: string }>("SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = current_schema() ORDER BY 1")).rows.map((r) => r.name);
+    const sequences = (
+      await ledger.pool.query<{ name: string }>(
+        'SELECT sequence_name AS name FROM information_schema.sequences WHERE sequence_schema = current_schema() ORDER BY 1',
+      )
+    ).rows.map((r) => r.name);
     expect(sequences).toEqual([...LEDGER_SEQUENCES].sort());
   });
 

@@ -64,8 +64,14 @@ function ledgerUrlOf(opened: PgLedger): string {
 
 /** Resolves once another session waits on a lock (the first step, blocked by `blocker`'s row lock). */
 async function waitForALockWait(blocker: pg.Client): Promise<void> {
-  await until(async () => {
-    const { rows } = await blocker.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()");
-    return rows[0]!.n > 0;
-  }, 5_000, 'a step waiting on the row lock');
+  await until(
+    async () => {
+      const { rows } = await blocker.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+      );
+      return rows[0]!.n > 0;
+    },
+    5_000,
+    'a step waiting on the row lock',
+  );
 }

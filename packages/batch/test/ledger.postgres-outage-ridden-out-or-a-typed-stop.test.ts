@@ -28,7 +28,6 @@ afterAll(async () => {
 
 const captured = (orders: readonly { transaction_id: string }[]) => orders.map((o) => sandbox.state.appliedCounts('capture').get(o.transaction_id) ?? 0);
 
-
 /** A capture batch of fresh orders under a coordinator process; PostgreSQL is halted once a tenth of them took effect. */
 async function batchWithAnOutage(outageMs: number) {
   const orders = await authorisedOrders(sandbox, ORDERS, '6.00');

@@ -21,7 +21,9 @@ describe('a ledger batch stopped by its signal part way and resumed by another p
       setTimeout(() => stop.abort(), stopAfterMs);
       // Answers take 100 ms (6 chunks, 4 at a time: at least 200 ms), so the stop always comes part way.
       sandbox.faults.setRules({ '/v1/capture': { latencyMs: 100 } });
-      const first = await runBatch({ client, operation: 'capture', orders, ledger: ledgerUrl, batch, reconcile: sandboxReconciler, signal: stop.signal }).catch((e: unknown) => e);
+      const first = await runBatch({ client, operation: 'capture', orders, ledger: ledgerUrl, batch, reconcile: sandboxReconciler, signal: stop.signal }).catch(
+        (e: unknown) => e,
+      );
       sandbox.faults.setRules({});
       expect(first).toBeInstanceOf(BatchInterruptedError);
       const capturedByTheFirst = orders.filter((o) => sandbox.state.appliedCounts('capture').get(o.transaction_id) === 1).length;
@@ -41,7 +43,10 @@ describe('a ledger batch stopped by its signal part way and resumed by another p
     // The resume joins as soon as the batch exists (its intake is under way then).
     let second: Promise<unknown> | null = null;
     while (second === null) {
-      const exists = await resumeBatch({ ...settings, signal: AbortSignal.abort() }).then(() => true, (e: unknown) => !(e instanceof Error && e.name === 'LedgerBatchError'));
+      const exists = await resumeBatch({ ...settings, signal: AbortSignal.abort() }).then(
+        () => true,
+        (e: unknown) => !(e instanceof Error && e.name === 'LedgerBatchError'),
+      );
       if (exists) second = resumeBatch(settings);
     }
     const [a, b] = (await Promise.all([first, second])) as Awaited<typeof first>[];

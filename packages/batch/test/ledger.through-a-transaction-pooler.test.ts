@@ -45,7 +45,15 @@ describe('a ledger behind PgBouncer in transaction mode', () => {
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 400 } });
     onTestFinished(() => sandbox.faults.setRules({}));
     const notices: string[] = [];
-    const settings = { client: clientFor(sandbox), ledger: transaction.urlFor(direct), batch: 'pooled', reconcile: sandboxReconciler, concurrency: 3, pollMs: 50, onNotice: (m: string) => notices.push(m) };
+    const settings = {
+      client: clientFor(sandbox),
+      ledger: transaction.urlFor(direct),
+      batch: 'pooled',
+      reconcile: sandboxReconciler,
+      concurrency: 3,
+      pollMs: 50,
+      onNotice: (m: string) => notices.push(m),
+    };
     const worker = runBatchWorker(settings);
     const run = await runBatch({ ...settings, operation: 'capture', orders });
     const joined = await worker;
@@ -58,11 +66,19 @@ describe('a ledger behind PgBouncer in transaction mode', () => {
     for (const notice of notices) expect(notice).toMatch(/delivered no notification .*--ledger-listen-url/);
   }, 60_000);
 
-  it('with a direct listen URL, a worker polling once a minute is woken by the batch\'s first chunks', async () => {
+  it("with a direct listen URL, a worker polling once a minute is woken by the batch's first chunks", async () => {
     const orders = await authorisedOrders(sandbox, 300, '4.00');
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 100 } });
     const notices: string[] = [];
-    const settings = { client: clientFor(sandbox), ledger: transaction.urlFor(direct), ledgerListen: direct, batch: 'pooled-woken', reconcile: sandboxReconciler, concurrency: 2, onNotice: (m: string) => notices.push(m) };
+    const settings = {
+      client: clientFor(sandbox),
+      ledger: transaction.urlFor(direct),
+      ledgerListen: direct,
+      batch: 'pooled-woken',
+      reconcile: sandboxReconciler,
+      concurrency: 2,
+      onNotice: (m: string) => notices.push(m),
+    };
     const worker = runBatchWorker({ ...settings, pollMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const run = await runBatch({ ...settings, operation: 'capture', orders });
@@ -77,7 +93,15 @@ describe('a ledger behind PgBouncer in transaction mode', () => {
     const orders = await authorisedOrders(sandbox, 50, '3.00');
     const before = captures();
     const pooled = transaction.urlFor(direct);
-    const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: pooled, ledgerListen: pooled, batch: 'listen-pooled', reconcile: sandboxReconciler });
+    const run = runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders,
+      ledger: pooled,
+      ledgerListen: pooled,
+      batch: 'listen-pooled',
+      reconcile: sandboxReconciler,
+    });
     await expect(run).rejects.toBeInstanceOf(LedgerConnectionError);
     await expect(run).rejects.toMatchObject({ code: 'GW_CONFIG', details: { setting: expect.stringContaining('--ledger-listen-url') } });
     expect(captures()).toBe(before);
@@ -86,7 +110,14 @@ describe('a ledger behind PgBouncer in transaction mode', () => {
   it('a pooler in statement mode is refused at start, naming pool_mode; nothing is sent', async () => {
     const orders = await authorisedOrders(sandbox, 50, '3.00');
     const before = captures();
-    const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: statement.urlFor(direct), batch: 'statement-mode', reconcile: sandboxReconciler });
+    const run = runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders,
+      ledger: statement.urlFor(direct),
+      batch: 'statement-mode',
+      reconcile: sandboxReconciler,
+    });
     await expect(run).rejects.toMatchObject({ name: 'LedgerConnectionError', details: { setting: expect.stringContaining('pool_mode') } });
     expect(captures()).toBe(before);
   }, 30_000);
@@ -117,7 +148,14 @@ describe('a ledger behind PgBouncer in session mode', () => {
     const orders = await authorisedOrders(sandbox, 300, '7.00');
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 50 } });
     const notices: string[] = [];
-    const settings = { client: clientFor(sandbox), ledger: session.urlFor(direct), batch: 'session-pooled', reconcile: sandboxReconciler, concurrency: 2, onNotice: (m: string) => notices.push(m) };
+    const settings = {
+      client: clientFor(sandbox),
+      ledger: session.urlFor(direct),
+      batch: 'session-pooled',
+      reconcile: sandboxReconciler,
+      concurrency: 2,
+      onNotice: (m: string) => notices.push(m),
+    };
     // A worker that would otherwise look once a minute: only a notification through the session pooler starts it.
     const worker = runBatchWorker({ ...settings, pollMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -46,7 +46,14 @@ describe('a ledger on a PostgreSQL that takes TLS only', () => {
     const orders = await authorisedOrders(sandbox, 50, '5.00');
     const before = captures();
     const started = performance.now();
-    const error = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledgerUrl(`sslmode=verify-full&sslrootcert=${wrongCa}`), batch: 'wrong-ca', reconcile: sandboxReconciler }).catch((e: unknown) => e);
+    const error = await runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders,
+      ledger: ledgerUrl(`sslmode=verify-full&sslrootcert=${wrongCa}`),
+      batch: 'wrong-ca',
+      reconcile: sandboxReconciler,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LedgerConnectionError);
     const refused = error as LedgerConnectionError;
     expect(refused.code).toBe('GW_CONFIG');
@@ -61,14 +68,24 @@ describe('a ledger on a PostgreSQL that takes TLS only', () => {
   it('no TLS (sslmode=disable) where the server takes TLS only: refused naming sslmode, nothing sent', async () => {
     const orders = await authorisedOrders(sandbox, 50, '5.00');
     const before = captures();
-    const run = runBatch({ client: clientFor(sandbox), operation: 'capture', orders, ledger: ledgerUrl('sslmode=disable'), batch: 'no-tls', reconcile: sandboxReconciler });
+    const run = runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders,
+      ledger: ledgerUrl('sslmode=disable'),
+      batch: 'no-tls',
+      reconcile: sandboxReconciler,
+    });
     await expect(run).rejects.toMatchObject({ name: 'LedgerConnectionError', details: { setting: expect.stringContaining('sslmode') } });
     expect(captures()).toBe(before);
   }, 30_000);
 
   it('a ledger URL as printed hides its password and the paths of its certificate and key files', () => {
-    const url = 'postgres://gw:s3cret@db.internal:5432/payments?sslmode=verify-full&sslrootcert=/etc/gw/ca.pem&sslcert=/etc/gw/client.pem&sslkey=/etc/gw/client.key&application_name=gw';
-    expect(maskedLedgerUrl(url)).toBe('postgres://gw:***@db.internal:5432/payments?sslmode=verify-full&sslrootcert=***&sslcert=***&sslkey=***&application_name=gw');
+    const url =
+      'postgres://gw:s3cret@db.internal:5432/payments?sslmode=verify-full&sslrootcert=/etc/gw/ca.pem&sslcert=/etc/gw/client.pem&sslkey=/etc/gw/client.key&application_name=gw';
+    expect(maskedLedgerUrl(url)).toBe(
+      'postgres://gw:***@db.internal:5432/payments?sslmode=verify-full&sslrootcert=***&sslcert=***&sslkey=***&application_name=gw',
+    );
     // What it masks is what makes a URL secret (the CLI then prints "$GW_LEDGER_URL" in its place).
     expect(ledgerUrlHoldsSecrets(url)).toBe(true);
     expect(ledgerUrlHoldsSecrets('postgres://gw@db.internal/payments?sslmode=verify-full&sslrootcert=/etc/gw/ca.pem')).toBe(true);

@@ -17,7 +17,10 @@ describe('two batches of the same orders in one PostgreSQL ledger', () => {
     const orders = await authorisedOrders(sandbox, 600, '18.00');
     const client = clientFor(sandbox);
     const settings = { client, operation: 'capture' as const, ledger: ledgerUrl, concurrency: 4, reconcile: sandboxReconciler };
-    const [a, b] = await Promise.all([runBatch({ ...settings, orders, batch: 'nightly-a' }), runBatch({ ...settings, orders: [...orders].reverse(), batch: 'nightly-b' })]);
+    const [a, b] = await Promise.all([
+      runBatch({ ...settings, orders, batch: 'nightly-a' }),
+      runBatch({ ...settings, orders: [...orders].reverse(), batch: 'nightly-b' }),
+    ]);
     for (const result of [a, b]) expect(indexesOf(result.outcomes)).toEqual(orders.map((_, i) => i));
     expect(a.counts.succeeded + b.counts.succeeded).toBe(600);
     expect(a.counts.rejected + b.counts.rejected).toBe(600);
@@ -26,8 +29,12 @@ describe('two batches of the same orders in one PostgreSQL ledger', () => {
     for (const o of orders) expect(applied.get(o.transaction_id), o.order_no).toBe(1);
     expect(sandbox.state.invariantViolations()).toEqual([]);
     // Each rejection names the batch that holds the order.
-    for (const [result, other] of [[a, 'nightly-b'], [b, 'nightly-a']] as const) {
-      for (const o of result.outcomes.filter((x) => x.kind === 'rejected')) expect(o.reason).toMatch(new RegExp(`^already in batch ${other} \\(input order #\\d+\\)`));
+    for (const [result, other] of [
+      [a, 'nightly-b'],
+      [b, 'nightly-a'],
+    ] as const) {
+      for (const o of result.outcomes.filter((x) => x.kind === 'rejected'))
+        expect(o.reason).toMatch(new RegExp(`^already in batch ${other} \\(input order #\\d+\\)`));
     }
   });
 
@@ -40,6 +47,9 @@ describe('two batches of the same orders in one PostgreSQL ledger', () => {
     const second = await runBatch({ client, operation: 'capture', orders, ledger: ledgerUrl, batch: 'replica' });
     expect(second.counts.rejected).toBe(120);
     expect(sandbox.state.requests.filter((r) => r.path === '/v1/capture').length).toBe(sent);
-    await expect(runBatch({ client, operation: 'capture', orders, ledger: ledgerUrl, batch: 'first' })).rejects.toMatchObject({ code: 'GW_CONFIG', name: 'LedgerBatchError' });
+    await expect(runBatch({ client, operation: 'capture', orders, ledger: ledgerUrl, batch: 'first' })).rejects.toMatchObject({
+      code: 'GW_CONFIG',
+      name: 'LedgerBatchError',
+    });
   });
 });

@@ -18,9 +18,7 @@ describe('workers of a ledger batch that have nothing left to lease', () => {
     const batch = 'idle-at-the-end';
     const settings = { client: clientFor(sandbox), ledger: ledgerUrl, batch, reconcile: sandboxReconciler, concurrency: 2 };
     // The workers poll once a minute: only the ledger's notification can tell them the batch is over in time.
-    const workers = [1, 2].map(() =>
-      runBatchWorker({ ...settings, pollMs: 60_000 }).then((result) => ({ result, at: performance.now() })),
-    );
+    const workers = [1, 2].map(() => runBatchWorker({ ...settings, pollMs: 60_000 }).then((result) => ({ result, at: performance.now() })));
     const run = await runBatch({ ...settings, operation: 'capture', orders });
     const ranAt = performance.now();
     const joined = await Promise.all(workers);
@@ -56,7 +54,14 @@ describe('a worker started before its batch exists', () => {
 
   it('gives up at batchWaitMs with a LedgerBatchError when the batch never comes, whatever its poll', async () => {
     const started = performance.now();
-    const worker = runBatchWorker({ client: clientFor(sandbox), ledger: ledgerUrl, batch: 'never-created', reconcile: sandboxReconciler, pollMs: 60_000, batchWaitMs: 300 });
+    const worker = runBatchWorker({
+      client: clientFor(sandbox),
+      ledger: ledgerUrl,
+      batch: 'never-created',
+      reconcile: sandboxReconciler,
+      pollMs: 60_000,
+      batchWaitMs: 300,
+    });
     await expect(worker).rejects.toBeInstanceOf(LedgerBatchError);
     expect(performance.now() - started).toBeLessThan(5_000);
   }, 30_000);

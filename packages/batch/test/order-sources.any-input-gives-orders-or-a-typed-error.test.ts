@@ -14,7 +14,44 @@ const BIG = 'x'.repeat(70_000);
 
 /** Pieces a hostile or broken orders file is made of. */
 const piece = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom('transaction_id', 'order_no', 'amount', 'currency', ',', ',', '"', '""', '\n', '\r\n', '\r', ' ', 'T1', '10.00', 'USD', '\uFEFF', '__proto__', 'constructor', '{', '}', '[', ']', ':', '"a"', '"__proto__"', 'null', '1e999', '-0', 'true', '\\', '\\u0000', '\u2028', '#') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom(
+      'transaction_id',
+      'order_no',
+      'amount',
+      'currency',
+      ',',
+      ',',
+      '"',
+      '""',
+      '\n',
+      '\r\n',
+      '\r',
+      ' ',
+      'T1',
+      '10.00',
+      'USD',
+      '\uFEFF',
+      '__proto__',
+      'constructor',
+      '{',
+      '}',
+      '[',
+      ']',
+      ':',
+      '"a"',
+      '"__proto__"',
+      'null',
+      '1e999',
+      '-0',
+      'true',
+      '\\',
+      '\\u0000',
+      '\u2028',
+      '#',
+    ),
+  },
   { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
 );
@@ -65,7 +102,8 @@ const fileChunks = fc
 async function outcome(orders: AsyncIterable<unknown>, lines: number): Promise<void> {
   try {
     for await (const order of orders) {
-      if (order === null || typeof order !== 'object' || Object.getPrototypeOf(order) !== Object.prototype) throw new Error('an order that is not a plain object');
+      if (order === null || typeof order !== 'object' || Object.getPrototypeOf(order) !== Object.prototype)
+        throw new Error('an order that is not a plain object');
       for (const value of Object.values(order)) if (typeof value !== 'string') throw new Error(`an order member of type ${typeof value}`);
     }
   } catch (error) {
@@ -77,7 +115,10 @@ async function outcome(orders: AsyncIterable<unknown>, lines: number): Promise<v
 }
 
 describe('order sources under arbitrary input', () => {
-  for (const [name, read] of [['CSV', ordersFromCsv], ['JSONL', ordersFromJsonl]] as const) {
+  for (const [name, read] of [
+    ['CSV', ordersFromCsv],
+    ['JSONL', ordersFromJsonl],
+  ] as const) {
     it(`${name}: ${RUNS} generated files give orders or an OrderSourceError, each within 2 s`, async () => {
       await fc.assert(
         fc.asyncProperty(fileChunks, ({ chunks, lines }) => outcome(read(chunks, { name: 'input.txt' }), lines)),
@@ -88,8 +129,20 @@ describe('order sources under arbitrary input', () => {
 
   it('well-formed files read back exactly what was written, however they are chunked', async () => {
     const text = fc.string({ maxLength: 20 }).filter((s) => s.trim() === s && !s.includes('\uFEFF'));
-    const table = fc.tuple(fc.uniqueArray(fc.stringMatching(/^[a-z_]{1,12}$/).filter((s) => s !== '__proto__'), { minLength: 1, maxLength: 5 }), fc.nat({ max: 20 }), fc.nat())
-      .chain(([columns, count, cut]) => fc.array(fc.array(text, { minLength: columns.length, maxLength: columns.length }), { minLength: count, maxLength: count }).map((rows) => ({ columns, rows, cut })));
+    const table = fc
+      .tuple(
+        fc.uniqueArray(
+          fc.stringMatching(/^[a-z_]{1,12}$/).filter((s) => s !== '__proto__'),
+          { minLength: 1, maxLength: 5 },
+        ),
+        fc.nat({ max: 20 }),
+        fc.nat(),
+      )
+      .chain(([columns, count, cut]) =>
+        fc
+          .array(fc.array(text, { minLength: columns.length, maxLength: columns.length }), { minLength: count, maxLength: count })
+          .map((rows) => ({ columns, rows, cut })),
+      );
     await fc.assert(
       fc.asyncProperty(table, fc.boolean(), async ({ columns, rows, cut }, crlf) => {
         const expected = rows.map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]!])));

@@ -76,7 +76,10 @@ describe('a malformed orders file', () => {
 
   it('reads well-formed files with a BOM and CRLF line ends, and names an unreadable file', async () => {
     const csv = file('ok.csv', '\uFEFForder_no,amount\r\nO1, 1.00 \r\n\r\n"O,2","3.00"\r\n');
-    expect((await read(ordersFromCsv(csv))).orders).toEqual([{ order_no: 'O1', amount: '1.00' }, { order_no: 'O,2', amount: '3.00' }]);
+    expect((await read(ordersFromCsv(csv))).orders).toEqual([
+      { order_no: 'O1', amount: '1.00' },
+      { order_no: 'O,2', amount: '3.00' },
+    ]);
     const jsonl = file('ok.jsonl', '\uFEFF{"order_no":"O1"}\r\n\r\n{"order_no":"O2"}');
     expect((await read(ordersFromJsonl(jsonl))).orders).toEqual([{ order_no: 'O1' }, { order_no: 'O2' }]);
     const missing = join(dir, 'missing.csv');

@@ -4,7 +4,16 @@
 import { operations, querySelection, specSchemas } from '@gw/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BATCH_OPERATIONS, OrderColumnsError, orderColumnProblems, orderColumnsOf, ordersFromCsv, ordersFromJsonl, type BatchOperation, type OrderColumnsDetails } from '../src/index.ts';
+import {
+  BATCH_OPERATIONS,
+  OrderColumnsError,
+  orderColumnProblems,
+  orderColumnsOf,
+  ordersFromCsv,
+  ordersFromJsonl,
+  type BatchOperation,
+  type OrderColumnsDetails,
+} from '../src/index.ts';
 
 const bytes = (text: string) => [new TextEncoder().encode(text)];
 
@@ -64,13 +73,23 @@ describe('order columns checked before the first order', () => {
     expect(given).toEqual([]);
     expect(error).toBeInstanceOf(OrderColumnsError);
     const { details, message } = error as OrderColumnsError;
-    expect(details).toMatchObject({ file: 'orders.jsonl', format: 'jsonl', line: 1, missing: [], unknown: [{ column: 'amout', position: 3, suggestion: 'amount' }] });
+    expect(details).toMatchObject({
+      file: 'orders.jsonl',
+      format: 'jsonl',
+      line: 1,
+      missing: [],
+      unknown: [{ column: 'amout', position: 3, suggestion: 'amount' }],
+    });
     expect(message).toContain('`amout` (did you mean `amount`?)');
   });
 
   it('a JSONL record after a blank first line is checked at its own line', async () => {
     const { error } = await read(ordersFromJsonl(bytes('\n{"order_number":"O1"}\n'), { name: 'orders.jsonl', operation: 'refund' }));
-    expect((error as OrderColumnsError).details).toMatchObject({ line: 2, unknown: [{ column: 'order_number', suggestion: 'order_no' }], missing: ['transaction_id', 'order_no'] });
+    expect((error as OrderColumnsError).details).toMatchObject({
+      line: 2,
+      unknown: [{ column: 'order_number', suggestion: 'order_no' }],
+      missing: ['transaction_id', 'order_no'],
+    });
   });
 
   it("every operation's expected columns are its order element's members in the spec; transaction_id and order_no identify an order", () => {
@@ -97,7 +116,7 @@ describe('order columns checked before the first order', () => {
     expect((error as OrderColumnsError).message).toContain('may be there and are not read');
   });
 
-  it("a file with every column of its operation, or only one identifying column, gives its orders", async () => {
+  it('a file with every column of its operation, or only one identifying column, gives its orders', async () => {
     for (const operation of BATCH_OPERATIONS) {
       const { columns } = orderColumnsOf(operation);
       const csv = `${columns.join(',')}\n${columns.map((_, i) => `v${i}`).join(',')}\n`;
@@ -138,17 +157,28 @@ describe('order columns checked before the first order', () => {
   });
 
   it('whatever the column names, an error names a column only as a name (never digits like a card number) or by its position', () => {
-    const name = fc.oneof(fc.constantFrom('transaction_id', 'order_no', 'amount', 'txn', '4111111111111111', 'card 4111111111111111', '123', '12/30'), fc.string({ maxLength: 80 }));
+    const name = fc.oneof(
+      fc.constantFrom('transaction_id', 'order_no', 'amount', 'txn', '4111111111111111', 'card 4111111111111111', '123', '12/30'),
+      fc.string({ maxLength: 80 }),
+    );
     fc.assert(
-      fc.property(fc.constantFrom(...BATCH_OPERATIONS), fc.constantFrom('csv' as const, 'jsonl' as const), fc.uniqueArray(name, { maxLength: 8 }), (operation, format, columns) => {
-        const problems = orderColumnProblems(operation, columns);
-        if (problems === null) return;
-        const error = new OrderColumnsError({ file: 'f', format, line: 1, operation }, problems);
-        for (const unknown of error.details.unknown) {
-          expect(unknown.column === `column ${unknown.position}` || (unknown.column === columns[unknown.position - 1] && /^[\p{L}_]/u.test(unknown.column) && !/\d{12,}/.test(unknown.column))).toBe(true);
-        }
-        expect(JSON.stringify(error.toJSON())).not.toMatch(/\d{12,}/);
-      }),
+      fc.property(
+        fc.constantFrom(...BATCH_OPERATIONS),
+        fc.constantFrom('csv' as const, 'jsonl' as const),
+        fc.uniqueArray(name, { maxLength: 8 }),
+        (operation, format, columns) => {
+          const problems = orderColumnProblems(operation, columns);
+          if (problems === null) return;
+          const error = new OrderColumnsError({ file: 'f', format, line: 1, operation }, problems);
+          for (const unknown of error.details.unknown) {
+            expect(
+              unknown.column === `column ${unknown.position}` ||
+                (unknown.column === columns[unknown.position - 1] && /^[\p{L}_]/u.test(unknown.column) && !/\d{12,}/.test(unknown.column)),
+            ).toBe(true);
+          }
+          expect(JSON.stringify(error.toJSON())).not.toMatch(/\d{12,}/);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -12,9 +12,24 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 const THROWERS: readonly { name: string; query?: () => never; reconcile?: Reconciler }[] = [
-  { name: 'a query that throws a bare RangeError (an answer too deep to walk)', query: () => { throw new RangeError('Maximum call stack size exceeded'); } },
-  { name: 'a query that throws a plain Error without a code', query: () => { throw new Error('verification service unavailable'); } },
-  { name: 'a reconciler that throws', reconcile: () => { throw new TypeError("Cannot read properties of undefined (reading 'payment_status')"); } },
+  {
+    name: 'a query that throws a bare RangeError (an answer too deep to walk)',
+    query: () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    },
+  },
+  {
+    name: 'a query that throws a plain Error without a code',
+    query: () => {
+      throw new Error('verification service unavailable');
+    },
+  },
+  {
+    name: 'a reconciler that throws',
+    reconcile: () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'payment_status')");
+    },
+  },
 ];
 
 describe('an unanswered capture whose reconciliation throws', () => {

@@ -35,14 +35,21 @@ describe('one refund written as 3, 3.00 or 03.000 is one refund', () => {
     // All of one spelling, then all of the next: order i's refunds are inputs i, 40 + i and 80 + i.
     const input = spellings.flatMap((refund_amount) => orders.map((o) => ({ ...o, refund_amount, refund_reason: 'damaged' })));
     const sent: string[] = [];
-    const client = clientFor(sandbox, { hooks: { onRequest: (e: { record: { refund_orders?: { refund_amount: string }[] } }) => sent.push(...(e.record.refund_orders ?? []).map((r) => r.refund_amount)) } });
+    const client = clientFor(sandbox, {
+      hooks: {
+        onRequest: (e: { record: { refund_orders?: { refund_amount: string }[] } }) => sent.push(...(e.record.refund_orders ?? []).map((r) => r.refund_amount)),
+      },
+    });
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-amount-')), 'journal.jsonl');
     const result = await runBatch({ client, operation: 'refund', orders: input, journal, concurrency: 4 });
 
     expect(indexesOf(result.outcomes)).toEqual(input.map((_, i) => i));
     expect(result.counts).toEqual({ succeeded: 40, failed: 0, rejected: 80, unknown: 0 });
     for (const outcome of result.outcomes.slice(40)) {
-      expect(outcome).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(new RegExp(`^duplicate of input order #${outcome.index % 40} \\(the same transaction_id .*\\): not sent twice$`)) });
+      expect(outcome).toMatchObject({
+        kind: 'rejected',
+        reason: expect.stringMatching(new RegExp(`^duplicate of input order #${outcome.index % 40} \\(the same transaction_id .*\\): not sent twice$`)),
+      });
     }
     // The first spelling went on the wire as it was given.
     expect(sent).toEqual(orders.map(() => '3'));
@@ -55,7 +62,10 @@ describe('one refund written as 3, 3.00 or 03.000 is one refund', () => {
     const settings = { client: clientFor(sandbox), operation: 'refund' as const, ledger: ledgerUrl, concurrency: 2, reconcile: sandboxReconciler };
     const first = await runBatch({ ...settings, batch: 'refund-a', orders: orders.map((o) => ({ ...o, refund_amount: '3.00', refund_reason: 'damaged' })) });
     expect(first.counts).toEqual({ succeeded: 60, failed: 0, rejected: 0, unknown: 0 });
-    for (const [batch, refund_amount] of [['refund-b', '3.0'], ['refund-c', '03.000']] as const) {
+    for (const [batch, refund_amount] of [
+      ['refund-b', '3.0'],
+      ['refund-c', '03.000'],
+    ] as const) {
       const later = await runBatch({ ...settings, batch, orders: orders.map((o) => ({ ...o, refund_amount, refund_reason: 'damaged' })) });
       expect(indexesOf(later.outcomes), batch).toEqual(orders.map((_, i) => i));
       expect(later.counts, batch).toEqual({ succeeded: 0, failed: 0, rejected: 60, unknown: 0 });

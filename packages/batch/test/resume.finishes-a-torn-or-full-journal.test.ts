@@ -39,7 +39,12 @@ describe('a journal with a torn last line', () => {
     const journal = journalWith(
       line({ type: 'start', version: 1, operation: 'capture', limit: 50, at }) +
         line({ type: 'intent', chunk: 1, orders: [{ index: 0, order: first }], at }) +
-        line({ type: 'outcomes', chunk: 1, outcomes: [{ index: 0, kind: 'succeeded', result: { transaction_id: first!.transaction_id, capture_status: '1' } }], at }) +
+        line({
+          type: 'outcomes',
+          chunk: 1,
+          outcomes: [{ index: 0, kind: 'succeeded', result: { transaction_id: first!.transaction_id, capture_status: '1' } }],
+          at,
+        }) +
         torn,
     );
     const settings = { client: clientFor(sandbox), journal, orders: [first!, second!], reconcile: sandboxReconciler };

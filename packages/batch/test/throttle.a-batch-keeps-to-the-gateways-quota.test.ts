@@ -80,11 +80,25 @@ interface ProcessReport {
  * Three processes on one ledger batch (the coordinator and two workers), concurrency 8 each, with `env` added;
  * `meanwhile` runs once they are started, with them and the batch's id.
  */
-async function fleet(orders: Orders, env: Record<string, string> = {}, meanwhile?: (children: Child[], batch: string) => Promise<void>): Promise<ProcessReport[]> {
+async function fleet(
+  orders: Orders,
+  env: Record<string, string> = {},
+  meanwhile?: (children: Child[], batch: string) => Promise<void>,
+): Promise<ProcessReport[]> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-quota-'));
   const file = join(dir, 'orders.json');
   writeFileSync(file, JSON.stringify(orders));
-  const common = { SANDBOX_URL: sandbox.url, LEDGER: ledger, BATCH: newBatchId(), ORDERS: file, CONCURRENCY: '8', LEASE_MS: '30000', TIMEOUT_MS: '5000', SEND_MARGIN_MS: '1000', ...env };
+  const common = {
+    SANDBOX_URL: sandbox.url,
+    LEDGER: ledger,
+    BATCH: newBatchId(),
+    ORDERS: file,
+    CONCURRENCY: '8',
+    LEASE_MS: '30000',
+    TIMEOUT_MS: '5000',
+    SEND_MARGIN_MS: '1000',
+    ...env,
+  };
   const children = [start({ ...common, ROLE: 'run' }), start({ ...common, ROLE: 'worker', HOLDER: 'w1' }), start({ ...common, ROLE: 'worker', HOLDER: 'w2' })];
   await meanwhile?.(children, common.BATCH);
   const ended = await Promise.all(children.map((c) => c.exited));
@@ -93,10 +107,18 @@ async function fleet(orders: Orders, env: Record<string, string> = {}, meanwhile
 }
 
 describe('a batch against a gateway that throttles at 40 requests a second', () => {
-  it('one process, journal, concurrency 8, no limit: a few throttled, close to the quota\'s pace, each order captured once, none unknown', async () => {
+  it("one process, journal, concurrency 8, no limit: a few throttled, close to the quota's pace, each order captured once, none unknown", async () => {
     const orders = await ordersBehindTheQuota();
     const since = Date.now();
-    const result = await runBatch({ client: clientFor(sandbox), operation: 'capture', orders, concurrency: 8, journal: join(mkdtempSync(join(tmpdir(), 'gw-quota-j-')), 'j.jsonl'), reconcile: sandboxReconciler, keepOutcomes: false });
+    const result = await runBatch({
+      client: clientFor(sandbox),
+      operation: 'capture',
+      orders,
+      concurrency: 8,
+      journal: join(mkdtempSync(join(tmpdir(), 'gw-quota-j-')), 'j.jsonl'),
+      reconcile: sandboxReconciler,
+      keepOutcomes: false,
+    });
     const seen = atTheGateway(orders, since);
     expect(result.counts).toEqual({ succeeded: ORDERS, failed: 0, rejected: 0, unknown: 0 });
     expect(result.throttled).toBe(sandbox.throttle.stats().throttled);
@@ -147,10 +169,17 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
       try {
         // The ledger's tables are made by the fleet's first process: until then, nothing is held.
         const slotsAhead = async () =>
-          (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = $1 AND holder = 'w1' AND state = 'leased' AND lease_rate_slot AND lease_send_at > clock_timestamp() + interval '150 milliseconds'", [batch]).catch((error: { code?: string }) => {
-            if (error.code === '42P01') return { rows: [{ n: 0 }] };
-            throw error;
-          })).rows[0]!.n;
+          (
+            await db
+              .query<{ n: number }>(
+                "SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = $1 AND holder = 'w1' AND state = 'leased' AND lease_rate_slot AND lease_send_at > clock_timestamp() + interval '150 milliseconds'",
+                [batch],
+              )
+              .catch((error: { code?: string }) => {
+                if (error.code === '42P01') return { rows: [{ n: 0 }] };
+                throw error;
+              })
+          ).rows[0]!.n;
         while ((await slotsAhead()) < 3) await sleep(2);
       } finally {
         await db.end();

@@ -39,7 +39,7 @@ describe('the pace after a throttle', () => {
     expect(pacer.paused).toBe(true);
   });
 
-  it('a ledger: the sum of every worker\'s count, the workers not heard from yet counted as the mean of those that were', async () => {
+  it("a ledger: the sum of every worker's count, the workers not heard from yet counted as the mean of those that were", async () => {
     await batchHeldBy('fleet', ['w1', 'w2', 'w3']);
     await ledger.throttle('fleet', 'w1', 1_000, 13);
     // One worker of the three holding leases heard: its count times three.

@@ -34,7 +34,9 @@ if (import.meta.main) {
   const next = readmeWithColumns(current);
   if (process.argv.includes('--check')) {
     if (next !== current) {
-      console.error('readme-columns --check: the batch columns table in packages/cli/README.md differs from the spec; run `pnpm --filter @gw/cli readme:columns`');
+      console.error(
+        'readme-columns --check: the batch columns table in packages/cli/README.md differs from the spec; run `pnpm --filter @gw/cli readme:columns`',
+      );
       process.exit(1);
     }
     console.log('readme-columns --check: the batch columns table matches the spec');

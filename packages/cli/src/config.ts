@@ -74,8 +74,11 @@ export function resolveConfig(io: CliIo, flags: Partial<Record<keyof GwConfig, u
 
 /** The settings a command needs to talk to a gateway, or a GW_CONFIG error naming every missing one. */
 export function requireGateway(config: GwConfig): Required<Pick<GwConfig, 'baseUrl' | 'merchantId' | 'accountId'>> & GwConfig {
-  const missing = (['baseUrl', 'merchantId', 'accountId'] as const).filter((k) => !config[k]).map((k) => `${k} (--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} or ${CONFIG_ENV[k]})`);
-  if (!config.secret && !config.signer) missing.push('a signer: secret (--secret or GW_SECRET) for the reference HMAC signer, or signer (--signer or GW_SIGNER) naming a module');
+  const missing = (['baseUrl', 'merchantId', 'accountId'] as const)
+    .filter((k) => !config[k])
+    .map((k) => `${k} (--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} or ${CONFIG_ENV[k]})`);
+  if (!config.secret && !config.signer)
+    missing.push('a signer: secret (--secret or GW_SECRET) for the reference HMAC signer, or signer (--signer or GW_SIGNER) naming a module');
   if (missing.length > 0) throw configError(`missing ${missing.join('; ')}`);
   return config as Required<Pick<GwConfig, 'baseUrl' | 'merchantId' | 'accountId'>> & GwConfig;
 }

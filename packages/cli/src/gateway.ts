@@ -20,7 +20,9 @@ export interface GatewayFlags {
 
 /** The resolved configuration of a gateway command. */
 export function gatewayConfig(io: CliIo, flags: GatewayFlags): GwConfig {
-  const sandbox = flags.sandboxDefaults ? { merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, secret: SANDBOX_DEFAULT_SECRET } : {};
+  const sandbox = flags.sandboxDefaults
+    ? { merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, secret: SANDBOX_DEFAULT_SECRET }
+    : {};
   return resolveConfig(io, { ...sandbox, ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) });
 }
 
@@ -28,5 +30,13 @@ export function gatewayConfig(io: CliIo, flags: GatewayFlags): GwConfig {
 export async function clientFor(io: CliIo, config: GwConfig, hooks?: ClientHooks): Promise<ReturnType<typeof createClient>> {
   const gateway = requireGateway(config);
   const signer = await loadSigner(gateway, io.cwd);
-  return createClient({ baseUrl: gateway.baseUrl, merchantId: gateway.merchantId, accountId: gateway.accountId, signer, verifier: signer, ...(hooks ? { hooks } : {}), ...(gateway.timeoutMs ? { timeoutMs: gateway.timeoutMs } : {}) });
+  return createClient({
+    baseUrl: gateway.baseUrl,
+    merchantId: gateway.merchantId,
+    accountId: gateway.accountId,
+    signer,
+    verifier: signer,
+    ...(hooks ? { hooks } : {}),
+    ...(gateway.timeoutMs ? { timeoutMs: gateway.timeoutMs } : {}),
+  });
 }

@@ -20,7 +20,27 @@ export function table(io: CliIo, head: string[], rows: (string | number)[][]): s
   const t = new Table({
     head: head.map((h) => paint(io, 'bold', h)),
     style: { head: [], border: [], compact: plain },
-    ...(plain ? { chars: { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' } } : {}),
+    ...(plain
+      ? {
+          chars: {
+            top: '',
+            'top-mid': '',
+            'top-left': '',
+            'top-right': '',
+            bottom: '',
+            'bottom-mid': '',
+            'bottom-left': '',
+            'bottom-right': '',
+            left: '',
+            'left-mid': '',
+            mid: '',
+            'mid-mid': '',
+            right: '',
+            'right-mid': '',
+            middle: '  ',
+          },
+        }
+      : {}),
   });
   for (const row of rows) t.push(row.map(String));
   return t.toString();

@@ -7,7 +7,12 @@ export const OWN_EXPERIMENTAL_WARNINGS: readonly string[] = ['SQLite is an exper
 
 /** True when `process.emitWarning(warning, typeOrOptions)` is one of gw's own experimental warnings. */
 export function isOwnExperimentalWarning(warning: unknown, typeOrOptions: unknown): boolean {
-  const type = typeof typeOrOptions === 'string' ? typeOrOptions : typeof typeOrOptions === 'object' && typeOrOptions !== null && 'type' in typeOrOptions ? typeOrOptions.type : undefined;
+  const type =
+    typeof typeOrOptions === 'string'
+      ? typeOrOptions
+      : typeof typeOrOptions === 'object' && typeOrOptions !== null && 'type' in typeOrOptions
+        ? typeOrOptions.type
+        : undefined;
   const name = warning instanceof Error ? warning.name : type;
   const message = warning instanceof Error ? warning.message : String(warning);
   return name === 'ExperimentalWarning' && OWN_EXPERIMENTAL_WARNINGS.some((start) => message.startsWith(start));

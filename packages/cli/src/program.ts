@@ -68,7 +68,8 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: NodeJS
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
     const status = exitCodeFor(error);
     // Said once: a line on a terminal; `gw call` off a terminal writes the typed error as JSON instead, for scripts.
-    if (isGwError(error) && argv[0] === 'call' && !io.stderr.isTTY) io.stderr.write(`${JSON.stringify({ error: error.toJSON(), exitStatus: status }, null, 2)}\n`);
+    if (isGwError(error) && argv[0] === 'call' && !io.stderr.isTTY)
+      io.stderr.write(`${JSON.stringify({ error: error.toJSON(), exitStatus: status }, null, 2)}\n`);
     else if (isGwError(error)) warn(io, paint(io, 'red', `gw: ${error.code}: ${error.message}`, io.stderr));
     else {
       warn(io, `gw: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);

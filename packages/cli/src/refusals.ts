@@ -28,7 +28,9 @@ export function refusals(operation: OperationName, result: unknown): string[] {
       const status = text(fields[batch.statusField]);
       if (status === '1') return;
       const reason = text(fields[batch.errorField ?? 'error_message']) || text(fields.error_message);
-      found.push(`${batch.responseArray}[${i}] ${text(fields.order_no) || text(fields.transaction_id)} ${batch.statusField} ${status || '(empty)'}${reason ? `: ${reason}` : ''}`);
+      found.push(
+        `${batch.responseArray}[${i}] ${text(fields.order_no) || text(fields.transaction_id)} ${batch.statusField} ${status || '(empty)'}${reason ? `: ${reason}` : ''}`,
+      );
     });
   }
   return found;

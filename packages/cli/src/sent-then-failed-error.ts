@@ -29,9 +29,20 @@ export class SentThenFailedError extends GwError<SentThenFailedDetails> {
 
   constructor(operation: OperationName, record: unknown, thrown: unknown) {
     const ids = identifiers(operation, record);
-    const by = ids.request_id ? `request_id ${ids.request_id}` : ids.order_no.length > 0 ? `order_no ${ids.order_no.join(', ')}` : ids.transaction_id.length > 0 ? `transaction_id ${ids.transaction_id.join(', ')}` : 'its identifiers';
+    const by = ids.request_id
+      ? `request_id ${ids.request_id}`
+      : ids.order_no.length > 0
+        ? `order_no ${ids.order_no.join(', ')}`
+        : ids.transaction_id.length > 0
+          ? `transaction_id ${ids.transaction_id.join(', ')}`
+          : 'its identifiers';
     const reconcile = `query by ${by} (gw call query) before sending it again`;
     const what = thrown instanceof Error ? `${thrown.name}: ${thrown.message.slice(0, 200)}` : 'a non-error value';
-    super(GW_ERROR_CODES.outcomeUnknown, `${operation}: the request was sent, then reading or verifying the answer failed (${what}); it may or may not have happened. Reconcile: ${reconcile}`, { operation, ...ids, thrown: thrown instanceof Error ? thrown.name : typeof thrown, reconcile }, { cause: thrown });
+    super(
+      GW_ERROR_CODES.outcomeUnknown,
+      `${operation}: the request was sent, then reading or verifying the answer failed (${what}); it may or may not have happened. Reconcile: ${reconcile}`,
+      { operation, ...ids, thrown: thrown instanceof Error ? thrown.name : typeof thrown, reconcile },
+      { cause: thrown },
+    );
   }
 }

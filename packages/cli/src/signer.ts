@@ -12,7 +12,7 @@ import type { GwConfig } from './config.ts';
 export async function loadSigner(config: GwConfig, cwd: string): Promise<Signer & Verifier> {
   if (config.signer) {
     const url = pathToFileURL(isAbsolute(config.signer) ? config.signer : join(cwd, config.signer)).href;
-    const module = (await import(url)) as { createSigner?: (config: GwConfig) => Signer & Verifier | Promise<Signer & Verifier> };
+    const module = (await import(url)) as { createSigner?: (config: GwConfig) => (Signer & Verifier) | Promise<Signer & Verifier> };
     if (typeof module.createSigner !== 'function') throw new GwError(GW_ERROR_CODES.config, `${config.signer} exports no createSigner(config) function`, {});
     return module.createSigner(config);
   }

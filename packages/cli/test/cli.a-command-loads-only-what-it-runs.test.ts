@@ -13,7 +13,10 @@ function modulesLoadedBy(args: string[]): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'gw-modules-'));
   const hook = join(dir, 'hook.mjs');
   const out = join(dir, 'loaded.txt');
-  writeFileSync(hook, `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(out)}, seen.join('\\n')));\n`);
+  writeFileSync(
+    hook,
+    `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(out)}, seen.join('\\n')));\n`,
+  );
   const run = spawnSync(process.execPath, ['--conditions=@gw/source', `--import=${hook}`, BIN, ...args], { encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
   return readFileSync(out, 'utf8').split('\n');

@@ -36,7 +36,10 @@ describe('gw call with bad input', () => {
     expect(result.err).toContain('capture_orders[0].order_number: is not a field the spec lists here; did you mean `order_no`?');
     expect(result.err).toContain('capture_orders[0].amt: is not a field the spec lists here; did you mean `amount`?');
     // Not a guess the spec does not back: a name with no listed counterpart at its place gets none.
-    const other = await gw(['call', 'capture', '--data', '-', ...NOWHERE], { stdin: JSON.stringify({ capture_orders: [{ order_no: 'A-1', colour: 'red' }] }), terminal: true });
+    const other = await gw(['call', 'capture', '--data', '-', ...NOWHERE], {
+      stdin: JSON.stringify({ capture_orders: [{ order_no: 'A-1', colour: 'red' }] }),
+      terminal: true,
+    });
     expect(other.err).toContain('capture_orders[0].colour: is not a field the spec lists here');
     expect(other.err).not.toContain('did you mean');
   });
@@ -47,7 +50,13 @@ describe('gw call with bad input', () => {
     expect(terminal.err.trimEnd().split('\n')).toHaveLength(1);
     expect(terminal.err).toMatch(/^gw: GW_VALIDATION: capture: 1 problem in CaptureRequest: /);
     const piped = await gw(['call', 'capture', '--data', '-', ...NOWHERE], { stdin });
-    expect(JSON.parse(piped.err)).toMatchObject({ exitStatus: 3, error: { code: 'GW_VALIDATION', details: { problems: [{ field: 'capture_orders[0].order_number', message: expect.stringContaining('did you mean `order_no`?') }] } } });
+    expect(JSON.parse(piped.err)).toMatchObject({
+      exitStatus: 3,
+      error: {
+        code: 'GW_VALIDATION',
+        details: { problems: [{ field: 'capture_orders[0].order_number', message: expect.stringContaining('did you mean `order_no`?') }] },
+      },
+    });
     expect(piped.out).toBe('');
   });
 });

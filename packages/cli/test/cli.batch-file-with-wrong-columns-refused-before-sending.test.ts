@@ -16,7 +16,10 @@ describe('gw batch with an orders file whose columns do not fit the operation', 
   it('a capture CSV headed txn,order,currency,amount exits 3 before anything is sent or journaled, with did-you-means and the expected columns', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-columns-'));
     const orders = await authoriseOrders(sandboxClient(sandbox), 2, { prefix: 'COLS', amount: '3.00' });
-    writeFileSync(join(dir, 'orders.csv'), `txn,order,currency,amount\n${orders.map((o) => `${o.transaction_id},${o.order_no},${o.currency},${o.amount}`).join('\n')}\n`);
+    writeFileSync(
+      join(dir, 'orders.csv'),
+      `txn,order,currency,amount\n${orders.map((o) => `${o.transaction_id},${o.order_no},${o.currency},${o.amount}`).join('\n')}\n`,
+    );
     const before = sandbox.state.requestCount;
     const result = await gw(['batch', 'capture', 'orders.csv', '--journal', 'j.jsonl', '--base-url', sandbox.url, '--sandbox-defaults'], { cwd: dir });
     expect(result.status).toBe(EXIT_CODES.validation);
@@ -49,7 +52,10 @@ describe('gw batch with an orders file whose columns do not fit the operation', 
   it('a file with the spec columns still runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-columns-'));
     await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), 2, { prefix: 'COLS-OK', amount: '4.00' });
-    const result = await gw(['batch', 'capture', 'orders.csv', '--journal', 'j.jsonl', '--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox'], { cwd: dir });
+    const result = await gw(
+      ['batch', 'capture', 'orders.csv', '--journal', 'j.jsonl', '--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox'],
+      { cwd: dir },
+    );
     expect(result.status).toBe(EXIT_CODES.ok);
     expect(existsSync(join(dir, 'orders.capture.results.csv'))).toBe(true);
   });

@@ -17,7 +17,7 @@ import { authorisedOrdersFile, sandboxAndLedgerForFile } from './sandbox-harness
 
 const BIN = join(import.meta.dirname, '../src/bin.ts');
 const ORDERS = 3_000;
-const POLLING = "delivered no notification within 1 s (a transaction pooler such as PgBouncer?): workers look for work every pollMs";
+const POLLING = 'delivered no notification within 1 s (a transaction pooler such as PgBouncer?): workers look for work every pollMs';
 
 let sandbox: Sandbox;
 let direct: string;
@@ -43,7 +43,12 @@ function started(args: string[], cwd: string): { kill: () => void; exited: Promi
   let err = '';
   child.stdout.on('data', (c) => (out += String(c)));
   child.stderr.on('data', (c) => (err += String(c)));
-  return { kill: () => child.kill('SIGKILL'), exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))), err: () => err, output: () => out + err };
+  return {
+    kill: () => child.kill('SIGKILL'),
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))),
+    err: () => err,
+    output: () => out + err,
+  };
 }
 
 async function until(check: () => boolean, what: string, seen: () => string): Promise<void> {
@@ -61,7 +66,25 @@ describe('gw batch through PgBouncer in transaction mode', () => {
     const pooled = bouncer.urlFor(direct);
     const batch = 'fleet-through-pgbouncer';
     // Short leases, so the killed processes' chunks are taken over soon; a gateway 20 ms away.
-    const flags = ['--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox', '--concurrency', '2', '--ledger', pooled, '--batch', batch, '--lease-ms', '1500', '--timeout-ms', '1000', '--send-margin-ms', '200'];
+    const flags = [
+      '--base-url',
+      sandbox.url,
+      '--sandbox-defaults',
+      '--reconcile',
+      'sandbox',
+      '--concurrency',
+      '2',
+      '--ledger',
+      pooled,
+      '--batch',
+      batch,
+      '--lease-ms',
+      '1500',
+      '--timeout-ms',
+      '1000',
+      '--send-margin-ms',
+      '200',
+    ];
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 20 } });
     onTestFinished(() => sandbox.faults.setRules({}));
     const before = captures();
@@ -69,7 +92,11 @@ describe('gw batch through PgBouncer in transaction mode', () => {
     const polling = started(['batch', 'worker', ...flags], dir);
     const listening = started(['batch', 'worker', ...flags, '--ledger-listen-url', direct], dir);
     onTestFinished(() => [coordinator, polling, listening].forEach((p) => p.kill()));
-    await until(() => captures() - before >= 12, 'a dozen captures', () => `${captures() - before} captures; coordinator: ${coordinator.output()}`);
+    await until(
+      () => captures() - before >= 12,
+      'a dozen captures',
+      () => `${captures() - before} captures; coordinator: ${coordinator.output()}`,
+    );
     coordinator.kill();
     polling.kill();
     expect(await coordinator.exited).toBe(null);

@@ -14,7 +14,8 @@ sandboxAndLedgerForFile('cli_ledger', (started) => {
 });
 
 /** Runs gw in `cwd`; with `interrupt`, Ctrl-C as soon as the batch has started in the ledger (its id is printed then). */
-const gw = (args: string[], cwd: string, interrupt = false) => run(args, { cwd, ...(interrupt ? { interruptWhen: (out: string) => out.includes(' in postgres://') } : {}) });
+const gw = (args: string[], cwd: string, interrupt = false) =>
+  run(args, { cwd, ...(interrupt ? { interruptWhen: (out: string) => out.includes(' in postgres://') } : {}) });
 
 /** Authorises `count` orders, writes them as `dir/name`, and returns their transaction ids. */
 async function ordersFile(dir: string, name: string, count: number): Promise<string[]> {
@@ -55,7 +56,12 @@ describe('gw batch --ledger (PostgreSQL)', () => {
     expect(stopped.status).not.toBe(EXIT_CODES.ok);
     const resumed = await gw(['batch', 'capture', 'orders.csv', '--resume', ...flags], elsewhere);
     expect(resumed.err).toBe('');
-    expect(readFileSync(join(elsewhere, 'orders.capture.results.csv'), 'utf8').split('\n').filter((l) => l && !l.includes('succeeded')).slice(0, 3)).toEqual(['index,transaction_id,order_no,outcome,status,reason,reconciled,reconcile']);
+    expect(
+      readFileSync(join(elsewhere, 'orders.capture.results.csv'), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.includes('succeeded'))
+        .slice(0, 3),
+    ).toEqual(['index,transaction_id,order_no,outcome,status,reason,reconciled,reconcile']);
     expect(resumed.status).toBe(EXIT_CODES.ok);
     expect(readFileSync(join(elsewhere, 'orders.capture.results.csv'), 'utf8').match(/succeeded/g)).toHaveLength(300);
     for (const id of ids) expect(sandbox.state.appliedCounts('capture').get(id)).toBe(1);

@@ -32,7 +32,11 @@ sandboxAndLedgerForFile('cli_resume', (started) => {
 /** A shell command run with `gw` on PATH and `env` added; `until` tells when to send it Ctrl-C (SIGINT). */
 function shell(line: string, cwd: string, env: Record<string, string>, until?: () => boolean): Promise<{ status: number; out: string; err: string }> {
   // `exec`: the shell becomes gw, so the signal reaches it as Ctrl-C would.
-  const child = spawn('/bin/sh', ['-c', `exec ${line}`], { cwd, env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', `exec ${line}`], {
+    cwd,
+    env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));
@@ -53,7 +57,8 @@ const captures = () => sandbox.state.requests.filter((r) => r.path === '/v1/capt
 const capturedOnce = (orders: readonly CaptureOrder[]) => orders.filter((o) => sandbox.state.appliedCounts('capture').get(o.transaction_id) !== 1);
 
 /** The gateway's flags as a team types them: its merchant, account and secret (the secret as a flag, on purpose). */
-const gateway = () => `--base-url ${sandbox.url} --merchant-id ${SANDBOX_DEFAULT_MERCHANT.merchantId} --account-id ${SANDBOX_DEFAULT_MERCHANT.accountId} --secret ${SANDBOX_DEFAULT_SECRET} --reconcile sandbox --concurrency 1`;
+const gateway = () =>
+  `--base-url ${sandbox.url} --merchant-id ${SANDBOX_DEFAULT_MERCHANT.merchantId} --account-id ${SANDBOX_DEFAULT_MERCHANT.accountId} --secret ${SANDBOX_DEFAULT_SECRET} --reconcile sandbox --concurrency 1`;
 
 describe('the command a stopped gw batch prints', () => {
   it('journal, Ctrl-C: runs as printed from another folder, with GW_SECRET set, and finishes the batch', async () => {
@@ -61,12 +66,19 @@ describe('the command a stopped gw batch prints', () => {
     const orders = await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), ORDERS, { prefix: 'RJ', amount: '7.00' });
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 100 } });
     const journal = join(dir, 'captures.jsonl');
-    const stopped = await shell(`gw batch capture orders.csv --journal captures.jsonl ${gateway()}`, dir, {}, () => existsSync(journal) && (readFileSync(journal, 'utf8').match(/"type":"outcomes"/g)?.length ?? 0) >= 2);
+    const stopped = await shell(
+      `gw batch capture orders.csv --journal captures.jsonl ${gateway()}`,
+      dir,
+      {},
+      () => existsSync(journal) && (readFileSync(journal, 'utf8').match(/"type":"outcomes"/g)?.length ?? 0) >= 2,
+    );
     sandbox.faults.setRules({});
     expect(stopped.status).toBe(EXIT_CODES.interrupted);
     expect(stopped.err).not.toContain(SANDBOX_DEFAULT_SECRET);
     const { line, env } = printedCommand(stopped.err);
-    expect(line).toBe(`gw batch capture ${join(dir, 'orders.csv')} --journal ${journal} --base-url ${sandbox.url} --merchant-id ${SANDBOX_DEFAULT_MERCHANT.merchantId} --account-id ${SANDBOX_DEFAULT_MERCHANT.accountId} --secret "$GW_SECRET" --concurrency 1 --reconcile sandbox --resume`);
+    expect(line).toBe(
+      `gw batch capture ${join(dir, 'orders.csv')} --journal ${journal} --base-url ${sandbox.url} --merchant-id ${SANDBOX_DEFAULT_MERCHANT.merchantId} --account-id ${SANDBOX_DEFAULT_MERCHANT.accountId} --secret "$GW_SECRET" --concurrency 1 --reconcile sandbox --resume`,
+    );
     expect(env).toEqual(['GW_SECRET']);
 
     const elsewhere = mkdtempSync(join(tmpdir(), 'gw-resume-elsewhere-'));
@@ -104,7 +116,11 @@ describe('the command a stopped gw batch prints', () => {
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 100 } });
     let halted = false;
     const before = captures();
-    const stopping = shell(`gw batch capture orders.csv --ledger ${database} --batch outage-1 --ledger-outage-ms 500 --lease-ms 2000 --timeout-ms 1000 --send-margin-ms 200 ${gateway()}`, dir, {});
+    const stopping = shell(
+      `gw batch capture orders.csv --ledger ${database} --batch outage-1 --ledger-outage-ms 500 --lease-ms 2000 --timeout-ms 1000 --send-margin-ms 200 ${gateway()}`,
+      dir,
+      {},
+    );
     while (captures() < before + 2) await sleep(5);
     cluster.halt();
     halted = true;

@@ -103,9 +103,14 @@ async function query<R extends pg.QueryResultRow>(text: string, values: unknown[
 /** Everything the ledger holds of a batch, as text: a refused resume leaves it exactly so. */
 async function ledgerState(batch: string): Promise<string> {
   const rows = await Promise.all(
-    ['gw_batch WHERE id = $1', 'gw_batch_chunk WHERE batch_id = $1 ORDER BY chunk', 'gw_batch_outcome WHERE batch_id = $1 ORDER BY idx', 'gw_batch_result WHERE batch_id = $1 ORDER BY chunk', 'gw_batch_input WHERE batch_id = $1 ORDER BY upto', 'gw_order_claim WHERE batch_id = $1 ORDER BY order_key'].map((from) =>
-      query(`SELECT * FROM ${from}`, [batch]),
-    ),
+    [
+      'gw_batch WHERE id = $1',
+      'gw_batch_chunk WHERE batch_id = $1 ORDER BY chunk',
+      'gw_batch_outcome WHERE batch_id = $1 ORDER BY idx',
+      'gw_batch_result WHERE batch_id = $1 ORDER BY chunk',
+      'gw_batch_input WHERE batch_id = $1 ORDER BY upto',
+      'gw_order_claim WHERE batch_id = $1 ORDER BY order_key',
+    ].map((from) => query(`SELECT * FROM ${from}`, [batch])),
   );
   // Chunk leases are renewed by nobody once their worker is dead; their columns do not move. The intake lease is
   // coordination, not the batch: a refused resume may take the dead process's over and hand it back.
@@ -116,7 +121,7 @@ async function ledgerState(batch: string): Promise<string> {
   return JSON.stringify(rows);
 }
 
-describe('gw batch --ledger --resume with a file that is not the batch\'s own', () => {
+describe("gw batch --ledger --resume with a file that is not the batch's own", () => {
   const gateway = (flags: string[]) => ['--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox', '--concurrency', '1', ...flags];
 
   it('killed during intake: every wrong file refused before any send; the right one finishes the batch, each order once', async () => {
@@ -125,7 +130,9 @@ describe('gw batch --ledger --resume with a file that is not the batch\'s own', 
     const batch = 'killed-in-intake';
     // The intake's second statement (orders from #50 on) waits in the database: the batch is caught with its first
     // range taken in and the rest not, as a kill in the middle of a long intake leaves it.
-    await query(`CREATE FUNCTION gw_test_hold_intake() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.batch_id = '${batch}' AND NEW.from_idx >= 50 THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`);
+    await query(
+      `CREATE FUNCTION gw_test_hold_intake() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.batch_id = '${batch}' AND NEW.from_idx >= 50 THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`,
+    );
     await query('CREATE TRIGGER gw_test_hold_intake BEFORE INSERT ON gw_batch_input FOR EACH ROW EXECUTE FUNCTION gw_test_hold_intake()');
     const flags = gateway(['--ledger', ledger, '--batch', batch, '--lease-ms', '1500', '--timeout-ms', '1000', '--send-margin-ms', '200']);
     sandbox.faults.setRules({ '/v1/capture': { latencyMs: 300 } });
@@ -163,8 +170,7 @@ describe('gw batch --ledger --resume with a file that is not the batch\'s own', 
   });
 });
 
-describe('gw batch --journal --resume with a file that is not the batch\'s own', () => {
-
+describe("gw batch --journal --resume with a file that is not the batch's own", () => {
   for (const [when, reached] of [
     ['during intake', (text: string) => text.includes('"type":"input","range"') && !text.includes('"sealed"')],
     ['after intake', (text: string) => text.includes('"sealed"')],

@@ -17,9 +17,18 @@ function filesLoadedBy(args: string[]): { status: number | null; stdout: string;
   const dir = mkdtempSync(join(tmpdir(), 'gw-bundle-'));
   const hook = join(dir, 'hook.mjs');
   const out = join(dir, 'loaded.txt');
-  writeFileSync(hook, `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(out)}, seen.join('\\n')));\n`);
+  writeFileSync(
+    hook,
+    `import { registerHooks } from 'node:module';\nimport { writeFileSync } from 'node:fs';\nconst seen = [];\nregisterHooks({ load(url, context, next) { seen.push(url); return next(url, context); } });\nprocess.on('exit', () => writeFileSync(${JSON.stringify(out)}, seen.join('\\n')));\n`,
+  );
   const run = spawnSync(process.execPath, [`--import=${hook}`, BIN, ...args], { encoding: 'utf8', cwd: dir });
-  return { status: run.status, stdout: run.stdout, files: readFileSync(out, 'utf8').split('\n').filter((url) => url.startsWith('file:')) };
+  return {
+    status: run.status,
+    stdout: run.stdout,
+    files: readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((url) => url.startsWith('file:')),
+  };
 }
 
 describe('the gw command runs one bundle', () => {
@@ -44,7 +53,7 @@ describe('the gw command runs one bundle', () => {
     expect(run.files.filter((url) => url.includes('/node_modules/'))).toEqual([]);
   });
 
-  it('keeps the compiled bundle in Node\'s compile cache, so the next command does not compile it again', () => {
+  it("keeps the compiled bundle in Node's compile cache, so the next command does not compile it again", () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-compile-cache-'));
     const env = { ...process.env, TMPDIR: dir, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
     const run = spawnSync(process.execPath, [BIN, 'batch', '--help'], { encoding: 'utf8', env });

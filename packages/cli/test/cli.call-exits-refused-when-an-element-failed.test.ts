@@ -7,7 +7,8 @@ import { sandboxForFile } from './sandbox-harness.ts';
 let sandbox: Sandbox;
 sandboxForFile((started) => (sandbox = started));
 
-const call = (operation: string, record: unknown) => gw(['call', operation, '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults'], { stdin: JSON.stringify(record) });
+const call = (operation: string, record: unknown) =>
+  gw(['call', operation, '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults'], { stdin: JSON.stringify(record) });
 
 const card = { currency: 'USD', amount: '3.00', expiration_month: '12', expiration_year: '2030', security_code: '123' };
 
@@ -21,7 +22,12 @@ describe('gw call with an answer that refuses part of the request', () => {
     const paid = await call('authoriseCard', { ...card, order_no: `CALL-${process.pid}-ok`, card: '4111111111111111' });
     expect(paid.status).toBe(EXIT_CODES.ok);
     const { transaction_id, order_no } = JSON.parse(paid.out);
-    const mixed = await call('capture', { capture_orders: [{ transaction_id, order_no, currency: 'USD', amount: '3.00' }, { transaction_id: 'T-NONE', order_no: 'O-NONE', currency: 'USD', amount: '1.00' }] });
+    const mixed = await call('capture', {
+      capture_orders: [
+        { transaction_id, order_no, currency: 'USD', amount: '3.00' },
+        { transaction_id: 'T-NONE', order_no: 'O-NONE', currency: 'USD', amount: '1.00' },
+      ],
+    });
     expect(mixed.status).toBe(EXIT_CODES.gateway);
     expect(JSON.parse(mixed.out).capture_orders.map((e: { capture_status: string }) => e.capture_status)).toEqual(['1', expect.not.stringMatching(/^1$/)]);
     const again = await call('capture', { capture_orders: [{ transaction_id: 'T-NONE-2', order_no: 'O-NONE-2', currency: 'USD', amount: '1.00' }] });

@@ -20,7 +20,9 @@ beforeAll(async () => {
     request.on('end', () => {
       const deep = `${'{"a":'.repeat(5000)}"x"${'}'.repeat(5000)}`;
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(`{"return_status":"1","return_message":"OK","capture_orders":[{"transaction_id":"T1","order_no":"O1","capture_status":"1","note":${deep}}],"encryption_data":"00"}`);
+      response.end(
+        `{"return_status":"1","return_message":"OK","capture_orders":[{"transaction_id":"T1","order_no":"O1","capture_status":"1","note":${deep}}],"encryption_data":"00"}`,
+      );
     });
   });
   await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
@@ -38,7 +40,10 @@ describe('gw call when something throws after the request was sent', () => {
     const [paid] = await authoriseOrders(sandboxClient(sandbox), 1, { prefix: 'DOWN', amount: '4.00' });
     const { order_no } = paid!;
     const capture = { capture_orders: [paid] };
-    const result = await gw(['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'verifier-down-signer.ts')], capture);
+    const result = await gw(
+      ['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'verifier-down-signer.ts')],
+      capture,
+    );
     expect(sandbox.state.appliedCounts('capture').get(paid!.transaction_id)).toBe(1);
     expect(result.status).toBe(EXIT_CODES.outcomeUnknown);
     expect(result.err).toContain('GW_OUTCOME_UNKNOWN');
@@ -48,9 +53,30 @@ describe('gw call when something throws after the request was sent', () => {
 
   it('a verifier that throws quoting what was signed, on a card payment: gw exits 8 and its output names the order but holds none of the card data sent', async () => {
     const card = '4000056655665556';
-    const payment = { order_no: `DOWN-CARD-${process.pid}`, currency: 'USD', amount: '4.00', card, expiration_month: '11', expiration_year: '2034', security_code: '918' };
+    const payment = {
+      order_no: `DOWN-CARD-${process.pid}`,
+      currency: 'USD',
+      amount: '4.00',
+      card,
+      expiration_month: '11',
+      expiration_year: '2034',
+      security_code: '918',
+    };
     const before = sandbox.state.requests.length;
-    const result = await gw(['call', 'authoriseCard', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'verifier-down-quoting-signer.ts')], payment);
+    const result = await gw(
+      [
+        'call',
+        'authoriseCard',
+        '--data',
+        '-',
+        '--base-url',
+        sandbox.url,
+        '--sandbox-defaults',
+        '--signer',
+        join('fixtures', 'verifier-down-quoting-signer.ts'),
+      ],
+      payment,
+    );
     // The payment reached the gateway (its outcome is what is unknown), with the card in it.
     expect(sandbox.state.requests.length).toBe(before + 1);
     expect(result.status).toBe(EXIT_CODES.outcomeUnknown);
@@ -63,7 +89,9 @@ describe('gw call when something throws after the request was sent', () => {
 
   it('an answer nested 5,000 deep: gw exits 8 (outcome unknown: the capture may have been applied), never 1', async () => {
     const before = hostileRequests;
-    const result = await gw(['call', 'capture', '--data', '-', '--base-url', hostileUrl, '--sandbox-defaults'], { capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] });
+    const result = await gw(['call', 'capture', '--data', '-', '--base-url', hostileUrl, '--sandbox-defaults'], {
+      capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }],
+    });
     expect(hostileRequests).toBe(before + 1);
     expect(result.err).not.toContain('unexpected failure');
     expect(result.status).toBe(EXIT_CODES.outcomeUnknown);
@@ -75,7 +103,10 @@ describe('gw call when the signer throws before anything is sent', () => {
   it('exits 12 (not sent, safe to run again) and the gateway saw nothing', async () => {
     const before = sandbox.state.requests.length;
     const capture = { capture_orders: [{ transaction_id: 'T-SIGNER-DOWN', order_no: 'O-SIGNER-DOWN', currency: 'USD', amount: '1.00' }] };
-    const result = await gw(['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'signer-down-signer.ts')], capture);
+    const result = await gw(
+      ['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--sandbox-defaults', '--signer', join('fixtures', 'signer-down-signer.ts')],
+      capture,
+    );
     expect(result.status).toBe(EXIT_CODES.notSent);
     expect(result.err).toContain('GW_NOT_SENT');
     expect(result.err).toContain('safe to send again');

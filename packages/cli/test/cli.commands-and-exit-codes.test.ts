@@ -58,7 +58,10 @@ describe('gw on the command line', () => {
     expect(missing.status).toBe(EXIT_CODES.usage);
     for (const word of ['baseUrl', 'merchantId', 'accountId', 'signer']) expect(missing.err).toContain(word);
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-'));
-    writeFileSync(join(dir, 'gw.config.json'), JSON.stringify({ baseUrl: sandbox.url, merchantId: 'M100200', accountId: 'A300400', secret: 'gw-sandbox-secret' }));
+    writeFileSync(
+      join(dir, 'gw.config.json'),
+      JSON.stringify({ baseUrl: sandbox.url, merchantId: 'M100200', accountId: 'A300400', secret: 'gw-sandbox-secret' }),
+    );
     const fromFile = await gw(['call', 'query', '--data', '-'], { stdin: '{"order_no":"A"}', cwd: dir });
     expect(fromFile.status).toBe(0);
     writeFileSync(join(dir, 'gw.config.json'), JSON.stringify({ baseUrl: sandbox.url, colour: 'red' }));
@@ -66,9 +69,12 @@ describe('gw on the command line', () => {
   });
 
   it('maps gateway refusals to their exit status', async () => {
-    const refused = await gw(['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--merchant-id', 'M-OTHER', '--account-id', 'A300400', '--secret', 'gw-sandbox-secret'], {
-      stdin: JSON.stringify({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] }),
-    });
+    const refused = await gw(
+      ['call', 'capture', '--data', '-', '--base-url', sandbox.url, '--merchant-id', 'M-OTHER', '--account-id', 'A300400', '--secret', 'gw-sandbox-secret'],
+      {
+        stdin: JSON.stringify({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] }),
+      },
+    );
     expect(refused.status).toBe(EXIT_CODES.gateway);
     expect(refused.err).toContain('GW_GATEWAY');
   });

@@ -28,7 +28,10 @@ function bashOffers(script: string, lines: string[][]): string[][] {
   const program = `source '${script}'\noffer() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _gw; echo "\${COMPREPLY[*]}"; }\n${calls}\n`;
   const run = spawnSync('bash', ['--norc', '--noprofile', '-c', program], { encoding: 'utf8' });
   expect(run.stderr).toBe('');
-  return run.stdout.split('\n').slice(0, lines.length).map((line) => line.split(' ').filter(Boolean));
+  return run.stdout
+    .split('\n')
+    .slice(0, lines.length)
+    .map((line) => line.split(' ').filter(Boolean));
 }
 
 /** The flags `gw <command> --help` lists. */
@@ -76,8 +79,23 @@ describe('gw completion', () => {
 
   it('bash offers every flag each command lists in its help, and nothing else', async () => {
     const script = await scriptFile('bash');
-    const commands = [['batch'], ['sandbox'], ['call'], ['listen'], ['proxy'], ['trigger'], ['demo'], ['spec', 'drift'], ['spec', 'check'], ['ledger', 'migrate'], ['notifications', 'list']];
-    const offered = bashOffers(script, commands.map((command) => ['gw', ...command, '--']));
+    const commands = [
+      ['batch'],
+      ['sandbox'],
+      ['call'],
+      ['listen'],
+      ['proxy'],
+      ['trigger'],
+      ['demo'],
+      ['spec', 'drift'],
+      ['spec', 'check'],
+      ['ledger', 'migrate'],
+      ['notifications', 'list'],
+    ];
+    const offered = bashOffers(
+      script,
+      commands.map((command) => ['gw', ...command, '--']),
+    );
     for (const [i, command] of commands.entries()) {
       expect(offered[i]!.toSorted(), command.join(' ')).toEqual((await helpFlags(command)).toSorted());
     }
@@ -106,7 +124,10 @@ offer gw ba; offer gw batch capture f.csv --led; offer gw completion ''; offer g
     const offer = (line: string) => {
       const run = spawnSync(fish!, ['--no-config', '-c', `source '${script}'; complete -C '${line}'`], { encoding: 'utf8' });
       expect(run.stderr).toBe('');
-      return run.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]);
+      return run.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((entry) => entry.split('\t')[0]);
     };
     expect(offer('gw ba')).toEqual(['batch']);
     expect(offer('gw batch capture f.csv --led')).toContain('--ledger');

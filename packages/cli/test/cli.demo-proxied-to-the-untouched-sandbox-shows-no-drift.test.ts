@@ -14,7 +14,11 @@ describe('gw demo through gw proxy to the untouched sandbox', () => {
   it('every demo step, unknown orders and refused elements: spec drift exits 0 with an empty report', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gw-cli-clean-'));
     await using sandbox = await startSandbox({ seed: 7 });
-    const proxy = await gwStarted(['proxy', '--upstream', sandbox.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'], /on (http:\/\/127\.0\.0\.1:\d+)/, { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } });
+    const proxy = await gwStarted(
+      ['proxy', '--upstream', sandbox.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'],
+      /on (http:\/\/127\.0\.0\.1:\d+)/,
+      { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } },
+    );
     const client = createClient({ baseUrl: proxy.url, ...SANDBOX_DEFAULT_MERCHANT, signer, verifier: signer });
     // The drift step drives its own proxy in front of a sandbox told to drift: the one step left out here.
     const steps = demoSteps({ io: capturedIo().io, client: client as never, sandbox, orders: 60 }).filter(([name]) => !name.startsWith('drift report'));

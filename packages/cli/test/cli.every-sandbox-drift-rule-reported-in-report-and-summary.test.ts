@@ -14,13 +14,22 @@ const RULES: Record<string, AnswerDriftRule> = {
   authoriseCard: { add: { settlement_window: 'T+1' }, drop: ['result_info'], wrongSignature: true },
   authoriseAlternative: { add: { issuer_hint: 'pix' }, drop: ['issuer_url'], wrongSignature: true },
   checkout: { drop: ['orderNo'] },
-  query: { add: { 'orders_list[].settled_at': '2026' }, drop: ['orders_list[].transaction_date', 'orders_list[].delivery_information.delivery_city'], retype: ['orders_list[].delivery_information.delivery_state', 'return_status'] },
+  query: {
+    add: { 'orders_list[].settled_at': '2026' },
+    drop: ['orders_list[].transaction_date', 'orders_list[].delivery_information.delivery_city'],
+    retype: ['orders_list[].delivery_information.delivery_state', 'return_status'],
+  },
   capture: { add: { 'capture_orders[].settled_at': '2026' }, drop: ['capture_orders[].amount'], retype: ['capture_orders[].order_no'], wrongSignature: true },
   refund: { add: { refund_batch: 'B1' }, drop: ['refund_orders[].refund_amount'], retype: ['refund_orders[].refund_status'], wrongSignature: true },
   review: { drop: ['review_orders[].currency'], retype: ['review_orders[].review_status'], wrongSignature: true },
   cancel: { drop: ['cancel_orders[].transaction_id'], retype: ['cancel_orders[].amount'], wrongSignature: true },
   cancelSubscription: { add: { cancelled_at: '2026' }, drop: ['cancel_status'], retype: ['error_message'], wrongSignature: true },
-  payout: { add: { 'beneficiary.bank_details.iban_hint': 'PT' }, drop: ['beneficiary.bank_details.swift_code'], retype: ['beneficiary.bank_details.account_number', 'beneficiary.first_name'], wrongSignature: true },
+  payout: {
+    add: { 'beneficiary.bank_details.iban_hint': 'PT' },
+    drop: ['beneficiary.bank_details.swift_code'],
+    retype: ['beneficiary.bank_details.account_number', 'beneficiary.first_name'],
+    wrongSignature: true,
+  },
 };
 
 /** The report entries the rules must give: add → unknown-field, drop → missing-field, retype → wrong-type, a bad signature. */
@@ -41,12 +50,35 @@ async function everyOperation(client: GwClient, tag: string, batches: boolean): 
   const card = { currency: 'USD', amount: '40.00', card: TEST_CARDS.approved, expiration_month: '12', expiration_year: '2031', security_code: '737' };
   const one = await client.authoriseCard({ ...card, order_no: `${tag}-1` });
   const two = await client.authoriseCard({ ...card, order_no: `${tag}-2` });
-  const sub = await client.authoriseCard({ ...card, order_no: `${tag}-3`, subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30', billing_cycle: 12 } });
-  await ignored(client.authoriseAlternative({ order_no: `${tag}-4`, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back' }));
+  const sub = await client.authoriseCard({
+    ...card,
+    order_no: `${tag}-3`,
+    subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30', billing_cycle: 12 },
+  });
+  await ignored(
+    client.authoriseAlternative({
+      order_no: `${tag}-4`,
+      currency: 'BRL',
+      amount: '80.00',
+      payment_method: 'PIX',
+      return_url: 'https://shop.example.test/back',
+    }),
+  );
   await ignored(client.checkout({ order_no: `${tag}-5`, currency: 'USD', amount: '59.90', return_url: 'https://shop.example.test/ok' }));
   await ignored(client.query({ transaction_id: [one.transaction_id!] }));
   await ignored(client.cancelSubscription({ recurring_id: sub.recurring_id, contract_name: 'Gold' }));
-  await ignored(client.payout({ request_id: crypto.randomUUID(), payment_amount: '250.00', payment_currency: 'USD', source_amount: '250.00', source_currency: 'USD', payment_method: 'SWIFT', fee_paid_by: 'PAYER', beneficiary: { first_name: 'Rui', last_name: 'Costa', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKPTPL' } } }));
+  await ignored(
+    client.payout({
+      request_id: crypto.randomUUID(),
+      payment_amount: '250.00',
+      payment_currency: 'USD',
+      source_amount: '250.00',
+      source_currency: 'USD',
+      payment_method: 'SWIFT',
+      fee_paid_by: 'PAYER',
+      beneficiary: { first_name: 'Rui', last_name: 'Costa', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKPTPL' } },
+    }),
+  );
   if (!batches) return;
   const ref = (r: typeof one, n: number) => ({ transaction_id: r.transaction_id!, order_no: `${tag}-${n}`, currency: 'USD', amount: '40.00' });
   await ignored(client.capture({ capture_orders: [ref(one, 1)] }));
@@ -60,7 +92,11 @@ describe('every drift rule of the sandbox, through gw proxy, then gw spec drift'
   it('each rule kind on each operation is in the report and the summary; the header agrees with the lines', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gw-cli-rules-'));
     await using sandbox = await startSandbox();
-    const proxy = await gwStarted(['proxy', '--upstream', sandbox.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'], /on (http:\/\/127\.0\.0\.1:\d+)/, { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } });
+    const proxy = await gwStarted(
+      ['proxy', '--upstream', sandbox.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'],
+      /on (http:\/\/127\.0\.0\.1:\d+)/,
+      { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } },
+    );
     const client = createClient({ baseUrl: proxy.url, ...SANDBOX_DEFAULT_MERCHANT, signer, verifyResponses: false });
     await everyOperation(client, 'CLEAN', false);
     // Switched on as a team would: the sandbox's control API.

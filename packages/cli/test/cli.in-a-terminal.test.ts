@@ -54,7 +54,19 @@ describe('gw in a terminal', () => {
     open('demo', `${gw} demo --orders 300`);
     const text = await waitFor('demo', /GW_EXIT=\d+/, 120_000);
     expect(text).toContain('GW_EXIT=0');
-    for (const step of ['card payment with 3-D Secure', 'issuer_url', 'hosted checkout page', 'partial refund', 'subscription cancel', 'payout', 'drift report', 'settlement_window', 'batch capture of 300 orders', 'Summary', 'invariants hold']) {
+    for (const step of [
+      'card payment with 3-D Secure',
+      'issuer_url',
+      'hosted checkout page',
+      'partial refund',
+      'subscription cancel',
+      'payout',
+      'drift report',
+      'settlement_window',
+      'batch capture of 300 orders',
+      'Summary',
+      'invariants hold',
+    ]) {
       expect(text).toContain(step);
     }
     expect(text).toMatch(/300\/300 orders/);

@@ -58,10 +58,29 @@ async function sql<R extends pg.QueryResultRow>(url: string, text: string, value
 const captures = () => sandbox.state.requests.filter((r) => r.path === '/v1/capture').length;
 
 /** The gateway and the batch's timing: short leases, so a killed process's chunks and intake are taken over soon. */
-const gateway = (ledger: string, batch: string) => ['--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox', '--concurrency', '2', '--ledger', ledger, '--batch', batch, '--lease-ms', '1500', '--timeout-ms', '1000', '--send-margin-ms', '200'];
+const gateway = (ledger: string, batch: string) => [
+  '--base-url',
+  sandbox.url,
+  '--sandbox-defaults',
+  '--reconcile',
+  'sandbox',
+  '--concurrency',
+  '2',
+  '--ledger',
+  ledger,
+  '--batch',
+  batch,
+  '--lease-ms',
+  '1500',
+  '--timeout-ms',
+  '1000',
+  '--send-margin-ms',
+  '200',
+];
 
 /** Authorises `count` orders and writes them as `dir/orders.csv`. */
-const ordersFile = (dir: string, count: number, prefix: string): Promise<CaptureOrder[]> => authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), count, { prefix, amount: '4.00' });
+const ordersFile = (dir: string, count: number, prefix: string): Promise<CaptureOrder[]> =>
+  authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), count, { prefix, amount: '4.00' });
 
 /** `gw ledger migrate` as the owner at `owner` for `role`: exit 0, stdout only GRANT lines (returned), what it did on stderr. */
 async function migrateAsOwner(owner: string, role: string): Promise<{ grants: string[]; said: string }> {
@@ -104,7 +123,10 @@ async function until(check: () => boolean | Promise<boolean>, what: string, seen
  */
 async function holdIntakeFrom(db: string, batch: string, from: number): Promise<() => Promise<void>> {
   const admin = urlAs('postgres', db);
-  await sql(admin, `CREATE FUNCTION gw_test_hold_intake() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.batch_id = '${batch}' AND NEW.from_idx >= ${from} THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`);
+  await sql(
+    admin,
+    `CREATE FUNCTION gw_test_hold_intake() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.batch_id = '${batch}' AND NEW.from_idx >= ${from} THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`,
+  );
   await sql(admin, 'CREATE TRIGGER gw_test_hold_intake BEFORE INSERT ON gw_batch_input FOR EACH ROW EXECUTE FUNCTION gw_test_hold_intake()');
   // The waiting statement ends first: it holds gw_batch_input against the DROP TRIGGER.
   return async () => {
@@ -149,7 +171,11 @@ describe('gw ledger migrate, then a worker role without CREATE', () => {
     const coordinator = started(['batch', 'capture', 'orders.csv', ...flags], dir);
     const joined = started(['batch', 'worker', ...flags], dir);
     onTestFinished(() => (coordinator.kill(), joined.kill()));
-    await until(async () => captures() > before && (await intakeHeld(MIGRATED)), 'a capture to reach the sandbox while the intake waits', () => `${captures()} captures; coordinator: ${coordinator.output()}; worker: ${joined.output()}`);
+    await until(
+      async () => captures() > before && (await intakeHeld(MIGRATED)),
+      'a capture to reach the sandbox while the intake waits',
+      () => `${captures()} captures; coordinator: ${coordinator.output()}; worker: ${joined.output()}`,
+    );
     coordinator.kill();
     expect(await coordinator.exited).toBe(null);
     await release();
@@ -171,17 +197,40 @@ describe('gw ledger migrate, then a worker role without CREATE', () => {
     const err = await refusedBeforeSending('gw_worker', NEVER_MIGRATED, 'never-migrated');
     expect(err).toContain("the PostgreSQL ledger's database is at migration 0 of 4 and this role may not create tables");
     expect(err).toContain('gw ledger migrate --ledger "$GW_LEDGER_URL"');
-    const [tables] = await sql<{ batch: string | null; migrations: string | null }>(urlAs('postgres', NEVER_MIGRATED), "SELECT to_regclass('gw_batch')::text AS batch, to_regclass('gw_ledger_migration')::text AS migrations");
+    const [tables] = await sql<{ batch: string | null; migrations: string | null }>(
+      urlAs('postgres', NEVER_MIGRATED),
+      "SELECT to_regclass('gw_batch')::text AS batch, to_regclass('gw_ledger_migration')::text AS migrations",
+    );
     expect(tables).toEqual({ batch: null, migrations: null });
   });
 
   // Each role gets the printed grants but one (a line skipped, or a privilege revoked after), and is told what it lacks.
   // Skipping `GRANT USAGE ON SCHEMA public` takes nothing away: PUBLIC has that on public.
   const short: { role: string; without: string; skip?: RegExp; revoke?: string; named: string }[] = [
-    { role: 'gw_short_pace', without: 'UPDATE on gw_batch_pace_report (revoked)', revoke: 'REVOKE UPDATE ON gw_batch_pace_report FROM gw_short_pace', named: 'this role may not use gw_batch_pace_report (UPDATE)' },
-    { role: 'gw_short_sequence', without: 'the GRANT line for the chunk sequence', skip: /ON SEQUENCE public\.gw_batch_chunk_seq /, named: 'this role may not use gw_batch_chunk_seq (USAGE)' },
-    { role: 'gw_short_migrations', without: 'the GRANT line for the migrations table', skip: /ON public\.gw_ledger_migration /, named: 'this role may not use gw_ledger_migration' },
-    { role: 'gw_short_tables', without: "the GRANT line for the ledger's tables", skip: /ON public\.gw_batch, /, named: 'this role may not use gw_batch (SELECT), gw_batch_chunk (SELECT)' },
+    {
+      role: 'gw_short_pace',
+      without: 'UPDATE on gw_batch_pace_report (revoked)',
+      revoke: 'REVOKE UPDATE ON gw_batch_pace_report FROM gw_short_pace',
+      named: 'this role may not use gw_batch_pace_report (UPDATE)',
+    },
+    {
+      role: 'gw_short_sequence',
+      without: 'the GRANT line for the chunk sequence',
+      skip: /ON SEQUENCE public\.gw_batch_chunk_seq /,
+      named: 'this role may not use gw_batch_chunk_seq (USAGE)',
+    },
+    {
+      role: 'gw_short_migrations',
+      without: 'the GRANT line for the migrations table',
+      skip: /ON public\.gw_ledger_migration /,
+      named: 'this role may not use gw_ledger_migration',
+    },
+    {
+      role: 'gw_short_tables',
+      without: "the GRANT line for the ledger's tables",
+      skip: /ON public\.gw_batch, /,
+      named: 'this role may not use gw_batch (SELECT), gw_batch_chunk (SELECT)',
+    },
   ];
   for (const { role, without, skip, revoke, named } of short) {
     it(`a role with the printed grants but ${without} exits 2 before sending, naming what it lacks`, async () => {

@@ -32,7 +32,9 @@ async function app(): Promise<{ url: string; handled: NotificationEvent[] }> {
 
 /** Runs `gw listen` in this process with `flags`; resolves with its URL once it listens. */
 async function listen(forwardTo: string, flags: string[]) {
-  const started = await gwStarted(['listen', '--forward-to', forwardTo, '--port', '0', '--secret-env', 'GW_TEST_SECRET', ...flags], /receiving on (\S+),/, { env: { GW_TEST_SECRET: SECRET } });
+  const started = await gwStarted(['listen', '--forward-to', forwardTo, '--port', '0', '--secret-env', 'GW_TEST_SECRET', ...flags], /receiving on (\S+),/, {
+    env: { GW_TEST_SECRET: SECRET },
+  });
   listeners.push(started.stop);
   return { ...started, port: Number(new URL(started.url).port) };
 }
@@ -117,7 +119,11 @@ describe('gw listen cuts slow connections', () => {
     const socket = await open(listener.port);
     const n = await signedNotification({ event: { kind: 'payout.completed', operation: 'payout', data: { status: 'COMPLETED' } }, secret: SECRET });
     const watched = closed(socket, Date.now(), 5000);
-    socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(n.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Content-Length: ${Buffer.byteLength(n.body)}\r\n\r\n${n.body}`);
+    socket.write(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(n.headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}Content-Length: ${Buffer.byteLength(n.body)}\r\n\r\n${n.body}`,
+    );
     const { afterMs, received } = await watched;
     expect(received).toMatch(/^HTTP\/1\.1 200/);
     expect(afterMs).not.toBeNull();
@@ -135,7 +141,11 @@ describe('gw listen cuts slow connections', () => {
     for (const s of held) s.destroy();
     const n = await signedNotification({ event: { kind: 'payout.completed', operation: 'payout', data: { status: 'COMPLETED' } }, secret: SECRET });
     // Served once the listener has seen the held connections close (until then a new one is closed at once).
-    const status = () => fetch(listener.url, { method: 'POST', headers: n.headers, body: n.body }).then((r) => r.status, () => null);
+    const status = () =>
+      fetch(listener.url, { method: 'POST', headers: n.headers, body: n.body }).then(
+        (r) => r.status,
+        () => null,
+      );
     await until(async () => (await status()) === 200, 3000, 'gw listen to serve again below --max-connections');
     expect(await listener.stop()).toBe(0);
   }, 15_000);
@@ -143,20 +153,58 @@ describe('gw listen cuts slow connections', () => {
   it("uses the sandbox's limits by default, says them, and lists the flags with their defaults in its help", async () => {
     const target = await app();
     const listener = await listen(target.url, []);
-    expect(listener.c.out()).toContain('cuts slow connections: headers 10000 ms, request 30000 ms, body pause 10000 ms, idle keep-alive 5000 ms; at most 256 connections');
+    expect(listener.c.out()).toContain(
+      'cuts slow connections: headers 10000 ms, request 30000 ms, body pause 10000 ms, idle keep-alive 5000 ms; at most 256 connections',
+    );
     expect(await listener.stop()).toBe(0);
     const help = capturedIo();
     expect(await runCli(['listen', '--help'], help.io, help.signals)).toBe(0);
-    for (const text of ['--headers-timeout-ms <ms>', '(default 10000)', '--request-timeout-ms <ms>', '(default 30000)', '--body-timeout-ms <ms>', '--keep-alive-timeout-ms <ms>', '(default 5000)', '--max-connections <n>', '(default 256)']) {
+    for (const text of [
+      '--headers-timeout-ms <ms>',
+      '(default 10000)',
+      '--request-timeout-ms <ms>',
+      '(default 30000)',
+      '--body-timeout-ms <ms>',
+      '--keep-alive-timeout-ms <ms>',
+      '(default 5000)',
+      '--max-connections <n>',
+      '(default 256)',
+    ]) {
       expect(help.out().replace(/\s+/g, ' ')).toContain(text);
     }
   });
 
   it('refuses bad limits, every one named, with exit 2', async () => {
     const c = capturedIo({ env: { GW_TEST_SECRET: SECRET } });
-    const status = await runCli(['listen', '--forward-to', 'http://127.0.0.1:9/', '--port', '0', '--secret-env', 'GW_TEST_SECRET', '--headers-timeout-ms', '0', '--body-timeout-ms', 'soon', '--max-connections', '1.5', '--tolerance-seconds', '-5'], c.io, c.signals);
+    const status = await runCli(
+      [
+        'listen',
+        '--forward-to',
+        'http://127.0.0.1:9/',
+        '--port',
+        '0',
+        '--secret-env',
+        'GW_TEST_SECRET',
+        '--headers-timeout-ms',
+        '0',
+        '--body-timeout-ms',
+        'soon',
+        '--max-connections',
+        '1.5',
+        '--tolerance-seconds',
+        '-5',
+      ],
+      c.io,
+      c.signals,
+    );
     expect(status).toBe(EXIT_CODES.usage);
-    for (const flag of ['--headers-timeout-ms "0"', '--body-timeout-ms "soon"', '--max-connections "1.5"', '--tolerance-seconds must be a positive number of seconds, not -5']) expect(c.err()).toContain(flag);
+    for (const flag of [
+      '--headers-timeout-ms "0"',
+      '--body-timeout-ms "soon"',
+      '--max-connections "1.5"',
+      '--tolerance-seconds must be a positive number of seconds, not -5',
+    ])
+      expect(c.err()).toContain(flag);
     expect(c.err()).toMatch(/4 bad flag/);
     expect(c.err() + c.out()).not.toContain(SECRET);
   });

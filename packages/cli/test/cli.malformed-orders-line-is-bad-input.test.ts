@@ -29,10 +29,14 @@ describe('gw batch with a malformed orders file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-bad-'));
     writeFileSync(join(dir, 'orders.jsonl'), '{"transaction_id":"T1","order_no":"O1","currency":"USD","amount":"1.00"}\n{"order_no":"O2","amount":1}\n');
     writeFileSync(join(dir, 'j.jsonl'), '');
-    const result = await gw(['batch', 'capture', 'orders.jsonl', '--journal', 'j.jsonl', '--resume', '--base-url', sandbox.url, '--sandbox-defaults'], { cwd: dir });
+    const result = await gw(['batch', 'capture', 'orders.jsonl', '--journal', 'j.jsonl', '--resume', '--base-url', sandbox.url, '--sandbox-defaults'], {
+      cwd: dir,
+    });
     expect(result.status).toBe(EXIT_CODES.decode);
     expect(result.err).toContain('orders.jsonl, line 2');
     // The command that resumes it, as it can be run from any folder.
-    expect(result.err).toContain(`then resume the batch (orders already taken in are not sent again):\n  gw batch capture ${join(dir, 'orders.jsonl')} --journal ${join(dir, 'j.jsonl')} --base-url ${sandbox.url} --sandbox-defaults --resume`);
+    expect(result.err).toContain(
+      `then resume the batch (orders already taken in are not sent again):\n  gw batch capture ${join(dir, 'orders.jsonl')} --journal ${join(dir, 'j.jsonl')} --base-url ${sandbox.url} --sandbox-defaults --resume`,
+    );
   });
 });

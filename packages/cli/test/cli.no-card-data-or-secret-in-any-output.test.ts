@@ -77,12 +77,29 @@ describe('card data and the secret in what users and operators see', () => {
 
     // 2. A CLI batch over orders paid with the test card and the demo's CVV.
     const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-    const client = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer, hooks });
+    const client = createClient({
+      baseUrl: sandbox.url,
+      merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+      accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+      signer,
+      verifier: signer,
+      hooks,
+    });
     const card = { currency: 'USD', card: TEST_CARDS.approved, expiration_month: '12', expiration_year: '2030', security_code: CVV, notify_url: receiverUrl };
     const dir = mkdtempSync(join(tmpdir(), 'gw-leaks-'));
     await authorisedOrdersFile(sandbox, join(dir, 'orders.csv'), 60, { prefix: 'LEAK', amount: '7.00', card, client });
-    const batchIo = capturedIo({ cwd: dir, env: { GW_BASE_URL: sandbox.url, GW_MERCHANT_ID: SANDBOX_DEFAULT_MERCHANT.merchantId, GW_ACCOUNT_ID: SANDBOX_DEFAULT_MERCHANT.accountId, GW_SECRET: SANDBOX_DEFAULT_SECRET } });
-    expect(await runCli(['batch', 'capture', 'orders.csv', '--journal', 'orders.journal.jsonl', '--reconcile', 'sandbox'], batchIo.io, batchIo.signals)).toBe(0);
+    const batchIo = capturedIo({
+      cwd: dir,
+      env: {
+        GW_BASE_URL: sandbox.url,
+        GW_MERCHANT_ID: SANDBOX_DEFAULT_MERCHANT.merchantId,
+        GW_ACCOUNT_ID: SANDBOX_DEFAULT_MERCHANT.accountId,
+        GW_SECRET: SANDBOX_DEFAULT_SECRET,
+      },
+    });
+    expect(await runCli(['batch', 'capture', 'orders.csv', '--journal', 'orders.journal.jsonl', '--reconcile', 'sandbox'], batchIo.io, batchIo.signals)).toBe(
+      0,
+    );
     seen.stdout!.push(batchIo.out());
     seen.stderr!.push(batchIo.err());
     seen.journal!.push(readFileSync(join(dir, 'orders.journal.jsonl'), 'utf8'));
@@ -90,8 +107,23 @@ describe('card data and the secret in what users and operators see', () => {
 
     // 3. Refusals that carry card data in their request: invalid input, a wrong secret, a declined card, on the CLI too.
     const wrong = createHmacSha256Signer({ secret: 'not-the-secret' });
-    const looseClient = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer, hooks, unknownFields: 'send' });
-    const wrongClient = createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer: wrong, verifier: wrong, hooks });
+    const looseClient = createClient({
+      baseUrl: sandbox.url,
+      merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+      accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+      signer,
+      verifier: signer,
+      hooks,
+      unknownFields: 'send',
+    });
+    const wrongClient = createClient({
+      baseUrl: sandbox.url,
+      merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+      accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+      signer: wrong,
+      verifier: wrong,
+      hooks,
+    });
     for (const attempt of [
       () => client.authoriseCard({ ...card, order_no: 'LEAK-BAD', amount: '1.234', currency: 'usd' }),
       () => wrongClient.authoriseCard({ ...card, order_no: `LEAK-WRONG-${process.pid}`, amount: '2.00' }),
@@ -100,21 +132,45 @@ describe('card data and the secret in what users and operators see', () => {
       () => client.checkout({ ...card, order_no: `LEAK-CHECKOUT-${process.pid}`, amount: '4.00' } as never),
       () => looseClient.checkout({ ...card, order_no: `LEAK-CHECKOUT-LOOSE-${process.pid}`, amount: '4.00' } as never),
     ]) {
-      const error = await attempt().then(() => null, (e: unknown) => e);
+      const error = await attempt().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).not.toBeNull();
       seen.errors!.push(String((error as Error).message), JSON.stringify(error), inspect(error, { depth: 10 }), (error as Error).stack ?? '');
     }
-    for (const record of [{ ...card, order_no: 'LEAK-CLI-BAD', amount: '9.999' }, { ...card, card: TEST_CARDS.declined, order_no: `LEAK-CLI-DECLINED-${process.pid}`, amount: '3.00' }]) {
-      const callIo = capturedIo({ stdin: JSON.stringify(record), env: { GW_BASE_URL: sandbox.url, GW_MERCHANT_ID: SANDBOX_DEFAULT_MERCHANT.merchantId, GW_ACCOUNT_ID: SANDBOX_DEFAULT_MERCHANT.accountId, GW_SECRET: SANDBOX_DEFAULT_SECRET } });
+    for (const record of [
+      { ...card, order_no: 'LEAK-CLI-BAD', amount: '9.999' },
+      { ...card, card: TEST_CARDS.declined, order_no: `LEAK-CLI-DECLINED-${process.pid}`, amount: '3.00' },
+    ]) {
+      const callIo = capturedIo({
+        stdin: JSON.stringify(record),
+        env: {
+          GW_BASE_URL: sandbox.url,
+          GW_MERCHANT_ID: SANDBOX_DEFAULT_MERCHANT.merchantId,
+          GW_ACCOUNT_ID: SANDBOX_DEFAULT_MERCHANT.accountId,
+          GW_SECRET: SANDBOX_DEFAULT_SECRET,
+        },
+      });
       expect(await runCli(['call', 'authoriseCard', '--data', '-'], callIo.io, callIo.signals)).not.toBe(0);
       seen.stdout!.push(callIo.out());
       seen.stderr!.push(callIo.err());
     }
 
     // The same checkout sent past the client, correctly signed: the sandbox refuses it and echoes none of it.
-    const raw = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, ...card, order_no: `LEAK-RAW-${process.pid}`, amount: '4.00' };
+    const raw = {
+      merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
+      account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
+      ...card,
+      order_no: `LEAK-RAW-${process.pid}`,
+      amount: '4.00',
+    };
     const signature = signer.sign(createSignableMessage({ operation: 'checkout', record: raw, body: () => JSON.stringify(raw) }));
-    const answer = await fetch(`${sandbox.url}/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...raw, encryption_data: signature }) });
+    const answer = await fetch(`${sandbox.url}/v1/checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...raw, encryption_data: signature }),
+    });
     expect(answer.status).toBe(400);
     seen.pages!.push(`${answer.status}\n${await answer.text()}`);
 

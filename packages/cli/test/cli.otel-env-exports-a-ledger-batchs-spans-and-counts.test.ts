@@ -42,7 +42,26 @@ describe('gw batch capture on a ledger, with OTEL_* set', () => {
     const url = new URL(ledger);
     url.password = PASSWORD;
     const before = sandbox.state.requests.filter((r) => r.path === operations.capture.path).length;
-    const run = await gw(['batch', 'capture', 'orders.csv', '--ledger', url.href, '--batch', 'otel-1', '--base-url', sandbox.url, '--sandbox-defaults', '--reconcile', 'sandbox', '--concurrency', '2'], receiver.env, dir);
+    const run = await gw(
+      [
+        'batch',
+        'capture',
+        'orders.csv',
+        '--ledger',
+        url.href,
+        '--batch',
+        'otel-1',
+        '--base-url',
+        sandbox.url,
+        '--sandbox-defaults',
+        '--reconcile',
+        'sandbox',
+        '--concurrency',
+        '2',
+      ],
+      receiver.env,
+      dir,
+    );
     expect(run.status, run.err).toBe(EXIT_CODES.ok);
     const sent = sandbox.state.requests.filter((r) => r.path === operations.capture.path).length - before;
 

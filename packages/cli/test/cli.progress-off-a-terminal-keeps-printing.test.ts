@@ -7,7 +7,8 @@ import { progressReporterFor } from '../src/commands/batch-progress.ts';
 import { runDemo } from '../src/demo/run-demo.ts';
 import { capturedIo } from './io.ts';
 
-const progress = (done: number, total: number): BatchProgress => ({ done, total, ratePerSecond: done, etaSeconds: total - done, counts: { succeeded: done, failed: 0, rejected: 0, unknown: 0 } }) as unknown as BatchProgress;
+const progress = (done: number, total: number): BatchProgress =>
+  ({ done, total, ratePerSecond: done, etaSeconds: total - done, counts: { succeeded: done, failed: 0, rejected: 0, unknown: 0 } }) as unknown as BatchProgress;
 
 describe('batch progress off a terminal (a log, a pipe)', () => {
   it('prints the first update at once, then the latest state every interval while it runs, and the end', async () => {
@@ -32,7 +33,7 @@ describe('batch progress off a terminal (a log, a pipe)', () => {
     expect(c.out().trimEnd().split('\n')).toHaveLength(lines.length); // stopped: nothing more
   });
 
-  it('the demo\'s batch table gives the time of the capture and of authorising its orders first, which make up the step', async () => {
+  it("the demo's batch table gives the time of the capture and of authorising its orders first, which make up the step", async () => {
     const sandbox = await startSandbox();
     try {
       const c = capturedIo();

@@ -38,9 +38,15 @@ function answer(req: IncomingMessage, res: ServerResponse, card: WrittenCard): v
   const name = `n${card.digits}`;
   const headers = { [`x-${card.digits}`]: card.text, 'x-card': card.text };
   if (path === '/v1/authorise') {
-    res.writeHead(200, { ...headers, 'content-type': 'text/xml' }).end(`<respon><card>${card.text}</card><${name} a="${card.text}">${card.text}</${name}><order_no>${card.text}</order_no></respon>`);
+    res
+      .writeHead(200, { ...headers, 'content-type': 'text/xml' })
+      .end(`<respon><card>${card.text}</card><${name} a="${card.text}">${card.text}</${name}><order_no>${card.text}</order_no></respon>`);
   } else if (path === '/v1/checkout') {
-    res.writeHead(200, { ...headers, 'content-type': 'text/html' }).end(`<html><body><form><input type="hidden" name="${card.text}" value="${card.text}"><input type="hidden" name="order_no" value="${card.text}"></form><p>${card.text}</p></body></html>`);
+    res
+      .writeHead(200, { ...headers, 'content-type': 'text/html' })
+      .end(
+        `<html><body><form><input type="hidden" name="${card.text}" value="${card.text}"><input type="hidden" name="order_no" value="${card.text}"></form><p>${card.text}</p></body></html>`,
+      );
   } else if (path === '/v1/capture' || path === '/v1/cancelsubscription') {
     const record = { [card.text]: card.text, result: card.text, cvv: '123', capture_orders: [{ order_no: card.text, [card.text]: { pan: card.text } }] };
     res.writeHead(200, { ...headers, 'content-type': `application/json; charset=${card.digits}` }).end(JSON.stringify(record));
@@ -55,14 +61,32 @@ function answer(req: IncomingMessage, res: ServerResponse, card: WrittenCard): v
 async function sendEverywhere(proxy: string, card: WrittenCard): Promise<void> {
   const headers = { [`x-${card.digits}`]: card.text, 'x-card': card.text };
   const send = async (path: string, contentType: string, body?: string): Promise<void> => {
-    await (await fetch(`${proxy}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { ...headers, 'content-type': contentType }, ...(body === undefined ? {} : { body }) })).text();
+    await (
+      await fetch(`${proxy}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { ...headers, 'content-type': contentType },
+        ...(body === undefined ? {} : { body }),
+      })
+    ).text();
   };
   const member = { [card.text]: card.text, card: card.text, cvv: '123', card_number: card.text, note: `paid with ${card.text}` };
   await send(`/v1/cards/${encodeURIComponent(card.text)}?card=${encodeURIComponent(card.text)}`, 'text/plain');
   await send(`/v1/${card.digits}`, 'text/plain', card.text);
-  await send(`/v1/capture?pan=${card.digits}`, `application/json; x=${card.digits}`, JSON.stringify({ capture_orders: [{ transaction_id: card.text, order_no: card.text, currency: 'USD', amount: card.text, ...member }], ...member }));
-  await send('/v1/authorise', 'application/x-www-form-urlencoded', new URLSearchParams({ ...member, order_no: card.text, amount: card.text, currency: 'USD' }).toString());
-  await send('/v1/cancelsubscription', 'application/xml', `<cancel_subscription><recurring_id>${card.text}</recurring_id><n${card.digits} card="${card.text}">${card.text}</n${card.digits}><cvv>123</cvv></cancel_subscription>`);
+  await send(
+    `/v1/capture?pan=${card.digits}`,
+    `application/json; x=${card.digits}`,
+    JSON.stringify({ capture_orders: [{ transaction_id: card.text, order_no: card.text, currency: 'USD', amount: card.text, ...member }], ...member }),
+  );
+  await send(
+    '/v1/authorise',
+    'application/x-www-form-urlencoded',
+    new URLSearchParams({ ...member, order_no: card.text, amount: card.text, currency: 'USD' }).toString(),
+  );
+  await send(
+    '/v1/cancelsubscription',
+    'application/xml',
+    `<cancel_subscription><recurring_id>${card.text}</recurring_id><n${card.digits} card="${card.text}">${card.text}</n${card.digits}><cvv>123</cvv></cancel_subscription>`,
+  );
   await send('/v1/checkout', 'application/json', JSON.stringify({ order_no: card.text, return_url: `https://shop.example/${card.text}`, ...member }));
   await send('/v1/refund', 'application/json', JSON.stringify({ refund_orders: [member] }));
   await send('/v1/authorise', 'application/json', `{"order_no":"${card.text}",${card.text}]}`);
@@ -101,7 +125,8 @@ describe('gw proxy and gw spec drift hold no card number', () => {
     expect(JSON.parse(file).exchanges).toBe(sent.length * 8);
     const everything = [file, proxy.c.out(), proxy.c.err(), summary.out, summary.err, json.out, json.err].join('\n');
     for (const { digits, text } of sent) {
-      for (const written of new Set([digits, text, digits.match(/.{1,4}/g)!.join(' '), digits.match(/.{1,4}/g)!.join('-')])) expect(everything).not.toContain(written);
+      for (const written of new Set([digits, text, digits.match(/.{1,4}/g)!.join(' '), digits.match(/.{1,4}/g)!.join('-')]))
+        expect(everything).not.toContain(written);
     }
     expect(everything).not.toContain('"123"');
   }, 120_000);

@@ -13,10 +13,22 @@ describe('gw proxy, then gw spec drift', () => {
   it('the proxy writes a report of the drift the gateway showed; spec drift summarises it and exits 13', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gw-cli-proxy-'));
     await using sandbox = await startSandbox({ answerDrift: { capture: { add: { settlement_window: 'T+1' } } } });
-    const proxy = await gwStarted(['proxy', '--upstream', sandbox.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'], /on (http:\/\/127\.0\.0\.1:\d+)/, { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } });
+    const proxy = await gwStarted(
+      ['proxy', '--upstream', sandbox.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'],
+      /on (http:\/\/127\.0\.0\.1:\d+)/,
+      { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } },
+    );
     const { c, url: proxyUrl } = proxy;
     const client = createClient({ baseUrl: proxyUrl, ...SANDBOX_DEFAULT_MERCHANT, signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }) });
-    const paid = await client.authoriseCard({ order_no: 'CLI-1', currency: 'USD', amount: '10.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: '737' });
+    const paid = await client.authoriseCard({
+      order_no: 'CLI-1',
+      currency: 'USD',
+      amount: '10.00',
+      card: CARD,
+      expiration_month: '12',
+      expiration_year: '2031',
+      security_code: '737',
+    });
     await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'CLI-1', currency: 'USD', amount: '10.00' }] });
     expect(await proxy.stop()).toBe(0);
     expect(c.out()).toContain('2 exchange(s), 1 kind(s) of drift');
@@ -28,7 +40,7 @@ describe('gw proxy, then gw spec drift', () => {
     const json = await gw(['spec', 'drift', 'drift.json', '--json'], { cwd: dir });
     expect(json.status).toBe(13);
     expect(JSON.parse(json.out).drift).toEqual([expect.objectContaining({ operation: 'capture', kind: 'unknown-field', path: 'settlement_window', count: 1 })]);
-    const text = await readFile(join(dir, 'drift.json'), 'utf8') + c.out() + c.err() + summary.out + json.out;
+    const text = (await readFile(join(dir, 'drift.json'), 'utf8')) + c.out() + c.err() + summary.out + json.out;
     for (const secret of [CARD, '"737"', SANDBOX_DEFAULT_SECRET]) expect(text).not.toContain(secret);
   });
 

@@ -26,10 +26,18 @@ async function throttlingFront(upstream: string, throttled: Record<string, numbe
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '2' }).end('{"error":"slow down"}');
       return;
     }
-    req.pipe(httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => (res.writeHead(answer.statusCode!, answer.headers), answer.pipe(res))));
+    req.pipe(
+      httpRequest(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => (res.writeHead(answer.statusCode!, answer.headers), answer.pipe(res)),
+      ),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, [Symbol.asyncDispose]: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    [Symbol.asyncDispose]: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
+  };
 }
 
 describe('gw proxy in front of a gateway that throttles, then gw spec drift', () => {
@@ -37,9 +45,26 @@ describe('gw proxy in front of a gateway that throttles, then gw spec drift', ()
     const dir = await mkdtemp(join(tmpdir(), 'gw-cli-proxy-'));
     await using sandbox = await startSandbox();
     await using front = await throttlingFront(sandbox.url, { '/v1/capture': 2, '/v1/retrievalTrans': 1 });
-    const proxy = await gwStarted(['proxy', '--upstream', front.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'], /on (http:\/\/127\.0\.0\.1:\d+)/, { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } });
-    const client = createClient({ baseUrl: proxy.url, ...SANDBOX_DEFAULT_MERCHANT, signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }), retry: { attempts: 1, maxThrottleWaitMs: 0 } });
-    const paid = await client.authoriseCard({ order_no: 'CLI-T1', currency: 'USD', amount: '10.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: '737' });
+    const proxy = await gwStarted(
+      ['proxy', '--upstream', front.url, '--port', '0', '--report', 'drift.json', '--secret-env', 'GW_TEST_SECRET'],
+      /on (http:\/\/127\.0\.0\.1:\d+)/,
+      { cwd: dir, env: { GW_TEST_SECRET: SANDBOX_DEFAULT_SECRET } },
+    );
+    const client = createClient({
+      baseUrl: proxy.url,
+      ...SANDBOX_DEFAULT_MERCHANT,
+      signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }),
+      retry: { attempts: 1, maxThrottleWaitMs: 0 },
+    });
+    const paid = await client.authoriseCard({
+      order_no: 'CLI-T1',
+      currency: 'USD',
+      amount: '10.00',
+      card: CARD,
+      expiration_month: '12',
+      expiration_year: '2031',
+      security_code: '737',
+    });
     await expect(client.query({ order_no: ['CLI-T1'] })).rejects.toBeInstanceOf(ThrottledError);
     await client.query({ order_no: ['CLI-T1'] });
     const capture = () => client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'CLI-T1', currency: 'USD', amount: '10.00' }] });
@@ -52,13 +77,19 @@ describe('gw proxy in front of a gateway that throttles, then gw spec drift', ()
     expect(summary.status).toBe(0);
     expect(summary.out).toContain('no drift: every exchange matched the spec, apart from 3 throttle(s), which are not drift (below)');
     expect(summary.out).toContain('throttled (UNKNOWNS U50; not drift');
-    expect(summary.out).toMatch(/capture: 2 throttle\(s\) \(HTTP 429 x2\), first \S+, last \S+\n {2}Retry-After: 2 s \(2 s x2\)\n {2}when throttled: (1|1-2) request\(s\) of capture in the second before, \d+(-\d+)? of all \/v1/);
+    expect(summary.out).toMatch(
+      /capture: 2 throttle\(s\) \(HTTP 429 x2\), first \S+, last \S+\n {2}Retry-After: 2 s \(2 s x2\)\n {2}when throttled: (1|1-2) request\(s\) of capture in the second before, \d+(-\d+)? of all \/v1/,
+    );
     expect(summary.out).toMatch(/query: 1 throttle\(s\) \(HTTP 429 x1\)/);
     const json = await gw(['spec', 'drift', 'drift.json', '--json'], { cwd: dir });
     expect(json.status).toBe(0);
     const printed = JSON.parse(json.out);
     expect(printed.drift).toEqual([]);
-    expect(printed.throttles.capture).toMatchObject({ count: 2, statuses: { '429': 2 }, retryAfterMs: { count: 2, min: 2000, max: 2000, values: { '2000': 2 } } });
+    expect(printed.throttles.capture).toMatchObject({
+      count: 2,
+      statuses: { '429': 2 },
+      retryAfterMs: { count: 2, min: 2000, max: 2000, values: { '2000': 2 } },
+    });
     expect(printed.throttles.query).toMatchObject({ count: 1, requestsInSecondBefore: { operation: { min: 1, max: 1 } } });
     const patched = await gw(['spec', 'drift', 'drift.json', '--patch', '--spec', spec, '--out', 'proposed.yaml'], { cwd: dir });
     expect(patched.status).toBe(0);

@@ -30,11 +30,49 @@ const running = (args: string[], env: Record<string, string> = {}) => gwStarted(
 describe('gw sandbox flags', () => {
   it('refuses bad flags naming every problem at once, exit 2, without printing a secret', async () => {
     const c = capturedIo({ cwd: dir });
-    const args = ['sandbox', '--port', 'eighty', '--latency', '-5', '--faults', '{"/v1/nope":{"http5xx":2}}', '--notify-attempts', '0', '--unknown-fields', 'maybe', '--secret', SECRET, '--secret-env', 'NO_SUCH_VAR', '--merchants', 'missing.json', '--max-connections', '1.5', '--redirect-expiry', '10 minutes', '--allowed-host', 'team.test:8787'];
+    const args = [
+      'sandbox',
+      '--port',
+      'eighty',
+      '--latency',
+      '-5',
+      '--faults',
+      '{"/v1/nope":{"http5xx":2}}',
+      '--notify-attempts',
+      '0',
+      '--unknown-fields',
+      'maybe',
+      '--secret',
+      SECRET,
+      '--secret-env',
+      'NO_SUCH_VAR',
+      '--merchants',
+      'missing.json',
+      '--max-connections',
+      '1.5',
+      '--redirect-expiry',
+      '10 minutes',
+      '--allowed-host',
+      'team.test:8787',
+    ];
     const status = await runCli(args, c.io, c.signals);
     expect(status).toBe(EXIT_CODES.usage);
     const err = c.err();
-    for (const flag of ['--port', '--latency', '--faults: "/v1/nope"', '"/v1/nope".http5xx', '--notify-attempts', '--unknown-fields', '--secret and --secret-env', '--secret-env NO_SUCH_VAR', '--merchants missing.json', '--max-connections', '--redirect-expiry "10 minutes"', '--allowed-host "team.test:8787"']) expect(err).toContain(flag);
+    for (const flag of [
+      '--port',
+      '--latency',
+      '--faults: "/v1/nope"',
+      '"/v1/nope".http5xx',
+      '--notify-attempts',
+      '--unknown-fields',
+      '--secret and --secret-env',
+      '--secret-env NO_SUCH_VAR',
+      '--merchants missing.json',
+      '--max-connections',
+      '--redirect-expiry "10 minutes"',
+      '--allowed-host "team.test:8787"',
+    ])
+      expect(err).toContain(flag);
     expect(err).toMatch(/12 bad flag/);
     expect(err + c.out()).not.toContain(SECRET);
   });
@@ -42,7 +80,28 @@ describe('gw sandbox flags', () => {
   it('lists every flag in its help', async () => {
     const c = capturedIo();
     expect(await runCli(['sandbox', '--help'], c.io, c.signals)).toBe(0);
-    for (const flag of ['--faults', '--latency', '--seed', '--secret', '--secret-env', '--merchants', '--notify-attempts', '--notify-base-delay-ms', '--redirect-expiry', '--state', '--no-control', '--control-token-env', '--allowed-host', '--max-body-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--body-timeout-ms', '--keep-alive-timeout-ms', '--max-connections', '--unknown-fields']) {
+    for (const flag of [
+      '--faults',
+      '--latency',
+      '--seed',
+      '--secret',
+      '--secret-env',
+      '--merchants',
+      '--notify-attempts',
+      '--notify-base-delay-ms',
+      '--redirect-expiry',
+      '--state',
+      '--no-control',
+      '--control-token-env',
+      '--allowed-host',
+      '--max-body-bytes',
+      '--headers-timeout-ms',
+      '--request-timeout-ms',
+      '--body-timeout-ms',
+      '--keep-alive-timeout-ms',
+      '--max-connections',
+      '--unknown-fields',
+    ]) {
       expect(c.out()).toContain(flag);
     }
   });
@@ -50,12 +109,33 @@ describe('gw sandbox flags', () => {
   it('runs with a secret from the environment, merchants, faults and a state file that survives a restart', async () => {
     writeFileSync(join(dir, 'merchants.json'), JSON.stringify([{ merchantId: 'M777', accountId: 'A777' }]));
     const state = 'team.sqlite';
-    const args = ['--port', '0', '--secret-env', 'TEAM_SECRET', '--merchants', 'merchants.json', '--faults', '{"/v1/refund":{"http5xx":1}}', '--state', state, '--notify-attempts', '2'];
+    const args = [
+      '--port',
+      '0',
+      '--secret-env',
+      'TEAM_SECRET',
+      '--merchants',
+      'merchants.json',
+      '--faults',
+      '{"/v1/refund":{"http5xx":1}}',
+      '--state',
+      state,
+      '--notify-attempts',
+      '2',
+    ];
     const first = await running(args, { TEAM_SECRET: SECRET });
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const signer = createHmacSha256Signer({ secret: SECRET });
     const client = createClient({ baseUrl: first.url, merchantId: 'M777', accountId: 'A777', signer, verifier: signer });
-    const paid = await client.authoriseCard({ order_no: 'CLI-STATE-1', amount: '12.00', currency: 'USD', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+    const paid = await client.authoriseCard({
+      order_no: 'CLI-STATE-1',
+      amount: '12.00',
+      currency: 'USD',
+      card: '4111111111111111',
+      expiration_month: '12',
+      expiration_year: '2030',
+      security_code: '123',
+    });
     expect(paid.order_status).toBe('1');
     const refund = await fetch(`${first.url}/v1/refund`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(refund.status).toBe(503);
@@ -76,14 +156,22 @@ describe('gw sandbox flags', () => {
   it('expires a redirect payment the shopper left after --redirect-expiry', async () => {
     const run = await running(['--port', '0', '--redirect-expiry', '300ms']);
     const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-    const client = createClient({ baseUrl: run.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+    const client = createClient({
+      baseUrl: run.url,
+      merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+      accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+      signer,
+      verifier: signer,
+    });
     try {
       await client.authoriseAlternative({ order_no: 'CLI-EXPIRY-1', currency: 'BRL', amount: '80.00', payment_method: 'PIX' });
       const found = async () => (await client.query({ order_no: 'CLI-EXPIRY-1' })).orders_list![0]!;
       const status = async () => (await found()).payment_status;
       expect(await status()).toBe(SANDBOX_PAYMENT_STATUS.pending);
       await expect.poll(status, { timeout: 5000, interval: 50 }).toBe(SANDBOX_PAYMENT_STATUS.expired);
-      const detail = (await (await fetch(`${run.url}/sandbox/api/orders/${(await found()).transaction_id}`)).json()) as { order: { history: { event: string; by: string; at: string }[] } };
+      const detail = (await (await fetch(`${run.url}/sandbox/api/orders/${(await found()).transaction_id}`)).json()) as {
+        order: { history: { event: string; by: string; at: string }[] };
+      };
       const [created, expired] = detail.order.history;
       expect([created!.event, expired!.event, expired!.by]).toEqual(['created', 'expired', 'clock']);
       expect(Date.parse(expired!.at) - Date.parse(created!.at)).toBeGreaterThanOrEqual(300);
@@ -98,7 +186,8 @@ describe('gw sandbox flags', () => {
     const port = new URL(run.url).port;
     try {
       expect(run.c.out()).toContain('team.test, .corp.test');
-      for (const host of [`team.test:${port}`, `ci.corp.test:${port}`, `127.0.0.1:${port}`, `localhost:${port}`]) expect([host, (await getWithHost(run.url, '/sandbox/api/clock', host)).status]).toEqual([host, 200]);
+      for (const host of [`team.test:${port}`, `ci.corp.test:${port}`, `127.0.0.1:${port}`, `localhost:${port}`])
+        expect([host, (await getWithHost(run.url, '/sandbox/api/clock', host)).status]).toEqual([host, 200]);
       for (const host of [`evil.test:${port}`, `team.test.evil.test:${port}`]) {
         const refused = await getWithHost(run.url, '/sandbox/api/clock', host);
         expect([host, refused.status]).toEqual([host, 403]);

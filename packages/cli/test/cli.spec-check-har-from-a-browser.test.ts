@@ -16,7 +16,13 @@ const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
 const clock = (): Date => new Date('2026-03-04T05:06:07Z');
 
 function clientAt(baseUrl: string, form = false): GwClient {
-  return createClient({ baseUrl, ...SANDBOX_DEFAULT_MERCHANT, signer, retry: { attempts: 1 }, ...(form ? { encodingOverrides: { authoriseCard: 'form' as const } } : {}) });
+  return createClient({
+    baseUrl,
+    ...SANDBOX_DEFAULT_MERCHANT,
+    signer,
+    retry: { attempts: 1 },
+    ...(form ? { encodingOverrides: { authoriseCard: 'form' as const } } : {}),
+  });
 }
 
 /** Real client traffic (JSON, form, XML answer, HTML answer, batch) to a sandbox, as the bytes that went over the wire. */
@@ -90,13 +96,21 @@ describe('gw spec check --har', () => {
     const dir = await mkdtemp(join(tmpdir(), 'gw-cli-har-'));
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'not.har'), '{"log":{}}');
-    await writeFile(join(dir, 'bad.har'), JSON.stringify({ log: { entries: [{ request: { url: 'http://127.0.0.1/v1/capture' }, response: {}, startedDateTime: 'soon' }, 7] } }));
+    await writeFile(
+      join(dir, 'bad.har'),
+      JSON.stringify({ log: { entries: [{ request: { url: 'http://127.0.0.1/v1/capture' }, response: {}, startedDateTime: 'soon' }, 7] } }),
+    );
     const not = await gw(['spec', 'check', '--har', 'not.har'], { cwd: dir });
     expect(not.status).toBe(7);
     expect(not.err).toContain('not a HAR recording: it has no log.entries array');
     const bad = await gw(['spec', 'check', '--har', 'bad.har'], { cwd: dir });
     expect(bad.status).toBe(7);
-    for (const problem of ['log.entries[0].response.status: missing', 'log.entries[0].startedDateTime: missing or not a date', 'log.entries[1]: is not an object']) expect(bad.err).toContain(problem);
+    for (const problem of [
+      'log.entries[0].response.status: missing',
+      'log.entries[0].startedDateTime: missing or not a date',
+      'log.entries[1]: is not an object',
+    ])
+      expect(bad.err).toContain(problem);
     const missing = await gw(['spec', 'check', '--har', 'none.har'], { cwd: dir });
     expect(missing.status).toBe(2);
     expect(missing.err).toContain('cannot read the HAR file none.har: ENOENT');

@@ -11,7 +11,11 @@ const CARD = '4111111111111111';
 
 function harWithParams(params: unknown): unknown {
   const request = { method: 'POST', url: 'https://gw.example/v1/authorise', headers: [], postData: { mimeType: 'application/x-www-form-urlencoded', params } };
-  return { log: { entries: [{ startedDateTime: '2026-03-04T05:06:07Z', request, response: { status: 200, headers: [], content: { size: 0, mimeType: 'text/xml' } } }] } };
+  return {
+    log: {
+      entries: [{ startedDateTime: '2026-03-04T05:06:07Z', request, response: { status: 200, headers: [], content: { size: 0, mimeType: 'text/xml' } } }],
+    },
+  };
 }
 
 async function checkText(dir: string, text: string): Promise<{ status: number; out: string; err: string }> {
@@ -40,11 +44,17 @@ describe('gw spec check --har on a malformed recording', () => {
   it('arbitrary text, and arbitrary JSON where the params go, exit 7 or check normally (0 or 13), never 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gw-cli-har-bad-'));
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(harWithParams(v)))), async (text) => {
-        const run = await checkText(dir, text);
-        expect([0, 7, 13]).toContain(run.status);
-        expect(run.err).not.toContain('unexpected failure');
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(harWithParams(v))),
+        ),
+        async (text) => {
+          const run = await checkText(dir, text);
+          expect([0, 7, 13]).toContain(run.status);
+          expect(run.err).not.toContain('unexpected failure');
+        },
+      ),
       { numRuns: 150 },
     );
     const withDigits = await checkText(dir, `[${CARD.slice(0, 8)} ${CARD.slice(8)}`);

@@ -41,8 +41,18 @@ async function driftReport(dir: string): Promise<void> {
   await using sandbox = await startSandbox({ answerDrift: { capture: { add: { settlement_window: 'T+1', 'capture_orders[].capture_status': '5' } } } });
   await using proxy = await startProxy({ upstream: sandbox.url, reportFile: join(dir, 'drift.json'), verifier: signer });
   const client = createClient({ baseUrl: proxy.url, ...SANDBOX_DEFAULT_MERCHANT, signer, retry: { attempts: 1 } });
-  const paid = await client.authoriseCard({ order_no: 'PATCH-1', currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2031', security_code: '737' });
-  await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'PATCH-1', currency: 'USD', amount: '10.00' }] }).catch(() => undefined);
+  const paid = await client.authoriseCard({
+    order_no: 'PATCH-1',
+    currency: 'USD',
+    amount: '10.00',
+    card: '4111111111111111',
+    expiration_month: '12',
+    expiration_year: '2031',
+    security_code: '737',
+  });
+  await client
+    .capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'PATCH-1', currency: 'USD', amount: '10.00' }] })
+    .catch(() => undefined);
   await proxy.settled();
 }
 
@@ -73,7 +83,18 @@ describe('gw spec drift REPORT --patch', () => {
 
     const typesFile = 'packages/types/src/generated/types.gen.ts';
     writeFileSync(join(dir, 'uses-new-field.ts'), usesNewField(`./${typesFile}`));
-    const tscArgs = (file: string) => [tsc, '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--allowImportingTsExtensions', '--module', 'nodenext', '--target', 'es2022', file];
+    const tscArgs = (file: string) => [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--exactOptionalPropertyTypes',
+      '--allowImportingTsExtensions',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      file,
+    ];
     const typed = await run(tscArgs('uses-new-field.ts'), dir);
     expect(typed.output).toBe('');
     expect(typed.code).toBe(0);
@@ -86,7 +107,21 @@ describe('gw spec drift REPORT --patch', () => {
 
   it('refuses to write over the spec itself (exit 2), and names a spec it cannot read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-cli-patch-'));
-    writeFileSync(join(dir, 'drift.json'), JSON.stringify({ type: 'gw-drift-report', version: 1, upstream: 'x', startedAt: '', updatedAt: '', signaturesChecked: false, exchanges: 0, unchecked: 0, drift: [], observations: {} }));
+    writeFileSync(
+      join(dir, 'drift.json'),
+      JSON.stringify({
+        type: 'gw-drift-report',
+        version: 1,
+        upstream: 'x',
+        startedAt: '',
+        updatedAt: '',
+        signaturesChecked: false,
+        exchanges: 0,
+        unchecked: 0,
+        drift: [],
+        observations: {},
+      }),
+    );
     const over = await gw(['spec', 'drift', 'drift.json', '--patch', '--spec', 'openapi.yaml', '--out', './openapi.yaml'], { cwd: dir });
     expect(over.status).toBe(2);
     expect(over.err).toContain('--out ./openapi.yaml is the spec itself');

@@ -19,8 +19,18 @@ async function driftReport(dir: string): Promise<void> {
   await using sandbox = await startSandbox({ answerDrift: { capture: { add: { settlement_window: 'T+1' } } } });
   await using proxy = await startProxy({ upstream: sandbox.url, reportFile: join(dir, 'drift.json'), verifier: signer });
   const client = createClient({ baseUrl: proxy.url, ...SANDBOX_DEFAULT_MERCHANT, signer, retry: { attempts: 1 } });
-  const paid = await client.authoriseCard({ order_no: 'SHIPPED-1', currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2031', security_code: '737' });
-  await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'SHIPPED-1', currency: 'USD', amount: '10.00' }] }).catch(() => undefined);
+  const paid = await client.authoriseCard({
+    order_no: 'SHIPPED-1',
+    currency: 'USD',
+    amount: '10.00',
+    card: '4111111111111111',
+    expiration_month: '12',
+    expiration_year: '2031',
+    security_code: '737',
+  });
+  await client
+    .capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'SHIPPED-1', currency: 'USD', amount: '10.00' }] })
+    .catch(() => undefined);
   await proxy.settled();
 }
 
@@ -49,7 +59,7 @@ describe('gw spec drift --patch: which spec it starts from', () => {
     expect(withoutNewField(readFileSync(join(project, 'openapi.proposed.yaml'), 'utf8'))).toBe(repoSpec);
   });
 
-  it('inside the repository, in any folder below its root: the repository\'s spec/v1/openapi.yaml', async () => {
+  it("inside the repository, in any folder below its root: the repository's spec/v1/openapi.yaml", async () => {
     const repo = mkdtempSync(join(tmpdir(), 'gw-repo-'));
     mkdirSync(join(repo, 'spec/v1'), { recursive: true });
     writeFileSync(join(repo, 'package.json'), JSON.stringify({ name: 'gw-monorepo', private: true }));

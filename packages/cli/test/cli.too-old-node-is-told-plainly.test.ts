@@ -22,7 +22,16 @@ function oldNode(): { path: string; version: string } | null {
 
 /** The package's sources compiled as the build compiles them (tsconfig.build.json), into a fresh folder. */
 function compiledSources(): string {
-  const config = ts.getParsedCommandLineOfConfigFile(join(src, '../tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(String(d.messageText)); } });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(src, '../tsconfig.build.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(String(d.messageText));
+      },
+    },
+  );
   const out = mkdtempSync(join(tmpdir(), 'gw-cli-dist-'));
   writeFileSync(join(out, 'package.json'), '{ "type": "module" }');
   const walk = (dir: string, rel: string) => {
@@ -31,7 +40,10 @@ function compiledSources(): string {
         mkdirSync(join(out, rel, entry.name), { recursive: true });
         walk(join(dir, entry.name), join(rel, entry.name));
       } else if (entry.name.endsWith('.ts')) {
-        const js = ts.transpileModule(readFileSync(join(dir, entry.name), 'utf8'), { compilerOptions: { ...config!.options, sourceMap: false, declaration: false }, fileName: entry.name.replace(/\.ts$/, '.mts') }).outputText; // .mts: an ES module, as package.json's "type" makes it
+        const js = ts.transpileModule(readFileSync(join(dir, entry.name), 'utf8'), {
+          compilerOptions: { ...config!.options, sourceMap: false, declaration: false },
+          fileName: entry.name.replace(/\.ts$/, '.mts'),
+        }).outputText; // .mts: an ES module, as package.json's "type" makes it
         writeFileSync(join(out, rel, entry.name.replace(/\.ts$/, '.js')), js);
       }
     }
@@ -61,18 +73,21 @@ describe('gw on a Node.js that is too old', () => {
     }
   });
 
-  it.skipIf(old === null)(`the installed command (bin/gw.js, run by npx gw) on the system Node (${old?.version}) says so and exits ${EXIT_CODES.unsupportedNode}, not a SyntaxError`, () => {
-    const bin = join(src, '..', 'bin', 'gw.js');
-    expect(existsSync(join(src, '..', 'dist', 'bundle', 'gw.js')), 'run pnpm build first').toBe(true);
-    for (const args of [['--version'], ['demo'], ['--help']]) {
-      const run = spawnSync(old!.path, [bin, ...args], { encoding: 'utf8', timeout: 20_000 });
-      expect(run.stderr).toContain('gw needs Node.js 22.18 or newer');
-      expect(run.stderr).toContain(`this is Node.js ${old!.version}`);
-      expect(run.stderr).not.toMatch(/SyntaxError|TypeError|ERR_|at .*\.js:\d+/);
-      expect(run.stdout).toBe('');
-      expect(run.status).toBe(EXIT_CODES.unsupportedNode);
-    }
-  });
+  it.skipIf(old === null)(
+    `the installed command (bin/gw.js, run by npx gw) on the system Node (${old?.version}) says so and exits ${EXIT_CODES.unsupportedNode}, not a SyntaxError`,
+    () => {
+      const bin = join(src, '..', 'bin', 'gw.js');
+      expect(existsSync(join(src, '..', 'dist', 'bundle', 'gw.js')), 'run pnpm build first').toBe(true);
+      for (const args of [['--version'], ['demo'], ['--help']]) {
+        const run = spawnSync(old!.path, [bin, ...args], { encoding: 'utf8', timeout: 20_000 });
+        expect(run.stderr).toContain('gw needs Node.js 22.18 or newer');
+        expect(run.stderr).toContain(`this is Node.js ${old!.version}`);
+        expect(run.stderr).not.toMatch(/SyntaxError|TypeError|ERR_|at .*\.js:\d+/);
+        expect(run.stdout).toBe('');
+        expect(run.status).toBe(EXIT_CODES.unsupportedNode);
+      }
+    },
+  );
 
   it('the bin on this Node.js runs the program', () => {
     const run = spawnSync(process.execPath, ['--conditions=@gw/source', join(src, 'bin.ts'), '--help'], { encoding: 'utf8', timeout: 30_000 });

@@ -26,7 +26,13 @@ describe('gw trigger <change kind>', () => {
     await until(() => app.handled.length === 9, 10_000);
     const changes = app.handled.filter((e) => e.kind !== 'payment.authorised');
     expect(app.handled.filter((e) => e.kind === 'payment.authorised')).toHaveLength(4);
-    expect(changes.map((e) => `${e.operation} ${e.kind}`)).toEqual(['capture payment.captured', 'capture payment.captured' /* the refunded kind captures first */, 'refund payment.refunded', 'review payment.reviewed', 'cancelSubscription subscription.cancelled']);
+    expect(changes.map((e) => `${e.operation} ${e.kind}`)).toEqual([
+      'capture payment.captured',
+      'capture payment.captured' /* the refunded kind captures first */,
+      'refund payment.refunded',
+      'review payment.reviewed',
+      'cancelSubscription subscription.cancelled',
+    ]);
     const refunded = app.handled.find((e) => e.kind === 'payment.refunded');
     expect(refunded?.kind === 'payment.refunded' && refunded.data).toMatchObject({ refund_state: 'full', refund_amount: '10.00', refunded_amount: '10.00' });
     const cancelled = app.handled.find((e) => e.kind === 'subscription.cancelled');
@@ -36,7 +42,13 @@ describe('gw trigger <change kind>', () => {
 
   it('lists the change kinds among those it supports', async () => {
     const t = capturedIo();
-    expect(await runCli(['trigger', 'payment.chargeback', '--notify-url', 'http://127.0.0.1:9/', '--base-url', 'http://127.0.0.1:9', '--sandbox-defaults'], t.io, t.signals)).toBe(2);
+    expect(
+      await runCli(
+        ['trigger', 'payment.chargeback', '--notify-url', 'http://127.0.0.1:9/', '--base-url', 'http://127.0.0.1:9', '--sandbox-defaults'],
+        t.io,
+        t.signals,
+      ),
+    ).toBe(2);
     for (const kind of ['payment.captured', 'payment.refunded', 'payment.reviewed', 'subscription.cancelled']) expect(t.err()).toContain(kind);
   });
 });

@@ -127,7 +127,12 @@ export async function startOtlpReceiver() {
           sm.metrics
             .filter((m: any) => m.sum)
             .flatMap((m: any) =>
-              m.sum.dataPoints.map((p: any) => ({ metric: m.name, scope: sm.scope?.name, value: Number(p.asInt ?? p.asDouble ?? 0), attributes: plain(p.attributes) })),
+              m.sum.dataPoints.map((p: any) => ({
+                metric: m.name,
+                scope: sm.scope?.name,
+                value: Number(p.asInt ?? p.asDouble ?? 0),
+                attributes: plain(p.attributes),
+              })),
             ),
         ),
       );

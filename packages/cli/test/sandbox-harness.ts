@@ -11,11 +11,23 @@ import { afterAll, beforeAll } from 'vitest';
 /** A client of `sandbox`'s default merchant, signing and verifying with its secret. */
 export function sandboxClient(sandbox: Sandbox, options: Partial<ClientOptions> = {}): GwClient {
   const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  return createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer, ...options });
+  return createClient({
+    baseUrl: sandbox.url,
+    merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+    signer,
+    verifier: signer,
+    ...options,
+  });
 }
 
 /** Authorises `count` orders on `sandbox` (through `client`, or a client of its default merchant), writes them as the orders file `file`, and returns them. */
-export async function authorisedOrdersFile(sandbox: Sandbox, file: string, count: number, options: AuthoriseOptions & { client?: GwClient }): Promise<CaptureOrder[]> {
+export async function authorisedOrdersFile(
+  sandbox: Sandbox,
+  file: string,
+  count: number,
+  options: AuthoriseOptions & { client?: GwClient },
+): Promise<CaptureOrder[]> {
   const orders = await authoriseOrders(options.client ?? sandboxClient(sandbox), count, options);
   writeFileSync(file, ordersCsv(orders));
   return orders;

@@ -63,6 +63,9 @@ export class AnswerPolicy {
     });
     if (fresh.length === 0) return;
     const listed = fresh.map((p) => `${p.field || '(the answer)'} ${p.message}`).join('; ');
-    process.emitWarning(`${event.operation}: the answer differs from the spec (${listed}); accepted (answers: 'report'). Pass hooks.onAnswerDrift to handle it, or answers: 'refuse' | 'accept'.`, { code: 'GW_ANSWER_DRIFT' });
+    process.emitWarning(
+      `${event.operation}: the answer differs from the spec (${listed}); accepted (answers: 'report'). Pass hooks.onAnswerDrift to handle it, or answers: 'refuse' | 'accept'.`,
+      { code: 'GW_ANSWER_DRIFT' },
+    );
   }
 }

@@ -152,13 +152,29 @@ export class OperationCaller {
             // A query waits what the gateway asked and goes again, within the budget; anything else is the caller's.
             const wait = error.retryAfterMs ?? backoffDelay(this.#options.retry, ++throttles);
             if (op.retryClass !== 'safe' || waitedMs + wait > this.#options.retry.maxThrottleWaitMs) throw throttled;
-            if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: throttled, willRetry: true }));
+            if (hooks.onError)
+              emit(hooks.onError, () => ({
+                operation,
+                path: op.path,
+                attempt: tryNumber,
+                durationMs: performance.now() - started,
+                error: throttled,
+                willRetry: true,
+              }));
             waitedMs += wait;
             await sleep(wait);
             continue;
           }
           if (!(error instanceof Retryable) || ++failed >= this.#options.retry.attempts) throw error instanceof Retryable ? error.error : error;
-          if (hooks.onError) emit(hooks.onError, () => ({ operation, path: op.path, attempt: tryNumber, durationMs: performance.now() - started, error: error.error, willRetry: true }));
+          if (hooks.onError)
+            emit(hooks.onError, () => ({
+              operation,
+              path: op.path,
+              attempt: tryNumber,
+              durationMs: performance.now() - started,
+              error: error.error,
+              willRetry: true,
+            }));
           await sleep(backoffDelay(this.#options.retry, failed));
         }
       }
@@ -201,7 +217,11 @@ export class OperationCaller {
     } catch (error) {
       throw notSent(operation, 'sign', error);
     }
-    if (typeof signature !== 'string' || signature === '') throw new ConfigError('signer', `returned ${typeof signature === 'string' ? 'an empty string' : typeof signature} for ${operation}; a signer returns the encryption_data text`);
+    if (typeof signature !== 'string' || signature === '')
+      throw new ConfigError(
+        'signer',
+        `returned ${typeof signature === 'string' ? 'an empty string' : typeof signature} for ${operation}; a signer returns the encryption_data text`,
+      );
     return {
       op,
       record,
@@ -226,7 +246,13 @@ export class OperationCaller {
   }
 
   /** One try. Throws a Retryable when the try may be made again. */
-  async #attempt(prepared: PreparedRequest, attempt: number, timeoutMs: number, beforeSend: (() => void) | undefined, telemetry: AttemptTelemetry | null): Promise<unknown> {
+  async #attempt(
+    prepared: PreparedRequest,
+    attempt: number,
+    timeoutMs: number,
+    beforeSend: (() => void) | undefined,
+    telemetry: AttemptTelemetry | null,
+  ): Promise<unknown> {
     const { op } = prepared;
     const operation = op.name as OperationName;
     const hooks = this.#options.hooks;
@@ -260,7 +286,13 @@ export class OperationCaller {
   }
 
   /** Decodes, reports, verifies and checks a 2xx answer; the expected refusals are returned, never thrown. */
-  async #readAnswer(prepared: PreparedRequest, exchange: Exchange, attempt: number, sentAt: number, identifiers: () => RequestIdentifiers | null): Promise<{ readonly result: unknown } | { readonly error: Error }> {
+  async #readAnswer(
+    prepared: PreparedRequest,
+    exchange: Exchange,
+    attempt: number,
+    sentAt: number,
+    identifiers: () => RequestIdentifiers | null,
+  ): Promise<{ readonly result: unknown } | { readonly error: Error }> {
     const { op } = prepared;
     const operation = op.name as OperationName;
     const hooks = this.#options.hooks;
@@ -276,10 +308,26 @@ export class OperationCaller {
     const names = this.#options.fieldNames;
     if (decoded.kind === 'page') {
       const page = renamePage(decoded.page, names);
-      if (hooks.onResponse) emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord({ ...page.fields }) }));
+      if (hooks.onResponse)
+        emit(hooks.onResponse, () => ({
+          operation,
+          path: op.path,
+          attempt,
+          status: exchange.status,
+          durationMs: performance.now() - sentAt,
+          record: redactRecord({ ...page.fields }),
+        }));
       return { result: { ...page, html: text } satisfies CheckoutResult };
     }
-    if (hooks.onResponse) emit(hooks.onResponse, () => ({ operation, path: op.path, attempt, status: exchange.status, durationMs: performance.now() - sentAt, record: redactRecord(names.fromWire(decoded.record)) }));
+    if (hooks.onResponse)
+      emit(hooks.onResponse, () => ({
+        operation,
+        path: op.path,
+        attempt,
+        status: exchange.status,
+        durationMs: performance.now() - sentAt,
+        record: redactRecord(names.fromWire(decoded.record)),
+      }));
 
     const verifier = this.#options.verifier;
     if (verifier) {
@@ -310,7 +358,15 @@ export class OperationCaller {
   #throttledError(prepared: PreparedRequest, throttle: Throttle, waitedMs: number): ThrottledError {
     const operation = prepared.op.name as OperationName;
     const identifiers = prepared.moneyMoving ? requestIdentifiers(operation, prepared.record) : null;
-    return new ThrottledError({ operation, path: prepared.op.path, status: throttle.status, retryAfterMs: throttle.retryAfterMs, waitedMs, outcome: prepared.moneyMoving ? this.#options.throttled : null, identifiers });
+    return new ThrottledError({
+      operation,
+      path: prepared.op.path,
+      status: throttle.status,
+      retryAfterMs: throttle.retryAfterMs,
+      waitedMs,
+      outcome: prepared.moneyMoving ? this.#options.throttled : null,
+      identifiers,
+    });
   }
 
   /** The typed error of a wire failure, wrapped in Retryable when the request may be sent again. */

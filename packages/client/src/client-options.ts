@@ -87,12 +87,15 @@ const OPEN_ENCODINGS: readonly string[] = (Object.values(operations) as Operatio
 
 function resolveEncodingOverrides(value: unknown): ReadonlyMap<OperationName, RequestBodyEncoding> {
   if (value === undefined) return new Map();
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError('encodingOverrides', 'must be an object of operation name -> "json" | "form"');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigError('encodingOverrides', 'must be an object of operation name -> "json" | "form"');
   const problems: string[] = [];
   const overrides = new Map<OperationName, RequestBodyEncoding>();
   for (const [name, encoding] of Object.entries(value)) {
     if (!OPEN_ENCODINGS.includes(name)) {
-      problems.push(`${name}: ${Object.hasOwn(operations, name) ? 'the seed declares its body type' : 'is not an operation'}; only ${OPEN_ENCODINGS.join(', ')} may be changed`);
+      problems.push(
+        `${name}: ${Object.hasOwn(operations, name) ? 'the seed declares its body type' : 'is not an operation'}; only ${OPEN_ENCODINGS.join(', ')} may be changed`,
+      );
     } else if (encoding !== 'json' && encoding !== 'form') {
       problems.push(`${name}: ${JSON.stringify(encoding)} is not "json" or "form"`);
     } else {
@@ -146,7 +149,8 @@ function stringRecord(value: unknown, option: string): Readonly<Record<string, s
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(option, 'must be an object of strings');
   const problems: ConfigProblem[] = [];
-  for (const [key, member] of Object.entries(value)) if (typeof member !== 'string' || member === '') problems.push({ option: `${option}[${JSON.stringify(key)}]`, message: 'must be a non-empty string' });
+  for (const [key, member] of Object.entries(value))
+    if (typeof member !== 'string' || member === '') problems.push({ option: `${option}[${JSON.stringify(key)}]`, message: 'must be a non-empty string' });
   if (problems.length > 0) throw new ConfigError(problems);
   return { ...(value as Record<string, string>) };
 }
@@ -190,13 +194,15 @@ function resolveUnknownFields(value: unknown): UnknownFieldsOption {
 
 function resolveThrottled(value: unknown): ThrottledMeaning {
   if (value === undefined) return 'not-applied';
-  if (value !== 'not-applied' && value !== 'unknown') throw new ConfigError('throttled', `must be "not-applied" or "unknown", not ${JSON.stringify(value)} (UNKNOWNS U50)`);
+  if (value !== 'not-applied' && value !== 'unknown')
+    throw new ConfigError('throttled', `must be "not-applied" or "unknown", not ${JSON.stringify(value)} (UNKNOWNS U50)`);
   return value;
 }
 
 function resolveAnswers(value: unknown): AnswersOption {
   if (value === undefined) return DEFAULT_ANSWERS;
-  if (value !== 'refuse' && value !== 'report' && value !== 'accept') throw new ConfigError('answers', `must be "refuse", "report" or "accept", not ${JSON.stringify(value)} (UNKNOWNS U57)`);
+  if (value !== 'refuse' && value !== 'report' && value !== 'accept')
+    throw new ConfigError('answers', `must be "refuse", "report" or "accept", not ${JSON.stringify(value)} (UNKNOWNS U57)`);
   return value;
 }
 
@@ -225,7 +231,8 @@ function resolveUrl(value: unknown): URL {
     throw new ConfigError('baseUrl', 'is not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('baseUrl', 'must be an http: or https: URL');
-  if (url.username || url.password) throw new ConfigError('baseUrl', 'must not carry credentials (the interface uses none, seed §5.3; a proxy goes in transport.dispatcher)');
+  if (url.username || url.password)
+    throw new ConfigError('baseUrl', 'must not carry credentials (the interface uses none, seed §5.3; a proxy goes in transport.dispatcher)');
   return url;
 }
 
@@ -234,8 +241,10 @@ function checkFunctions(options: ClientOptions, list: ProblemList): void {
   for (const name of ['onRequest', 'onResponse', 'onError', 'onAnswerDrift'] as const) {
     if (hooks[name] !== undefined && typeof hooks[name] !== 'function') list.problems.push({ option: `hooks.${name}`, message: 'must be a function' });
   }
-  if (options.querySelection !== undefined && typeof options.querySelection !== 'function') list.problems.push({ option: 'querySelection', message: 'must be a function' });
-  if (options.exactNumbers !== undefined && typeof options.exactNumbers !== 'boolean') list.problems.push({ option: 'exactNumbers', message: 'must be true or false' });
+  if (options.querySelection !== undefined && typeof options.querySelection !== 'function')
+    list.problems.push({ option: 'querySelection', message: 'must be a function' });
+  if (options.exactNumbers !== undefined && typeof options.exactNumbers !== 'boolean')
+    list.problems.push({ option: 'exactNumbers', message: 'must be true or false' });
 }
 
 function checkTransport(transport: TransportOptions, list: ProblemList): void {

@@ -1,6 +1,14 @@
 // Responses are decoded by the operation's declared encoding, never by their Content-Type (UNKNOWNS U33).
 import { operations, type OperationName } from '@gw/types';
-import { decodeAlternativeRespon, decodeCardRespon, decodeCheckoutPage, DecodeError, type CheckoutPage, type DecodeErrorDetails, type DecodeFormat } from '@gw/xml-codec';
+import {
+  decodeAlternativeRespon,
+  decodeCardRespon,
+  decodeCheckoutPage,
+  DecodeError,
+  type CheckoutPage,
+  type DecodeErrorDetails,
+  type DecodeFormat,
+} from '@gw/xml-codec';
 import { parseJsonKeepingNumberText, responseHasNumbers } from './exact-numbers.ts';
 import { jsonNestsDeeperThan, MAX_ANSWER_DEPTH } from './json-depth.ts';
 import { reconcileAdvice, type RequestIdentifiers } from './request-identifiers.ts';
@@ -38,7 +46,8 @@ function parseJsonRecord(text: string, exact: boolean): Record<string, unknown> 
     const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
     throw jsonFailure('malformed', `the body is not valid JSON${position === undefined ? '' : ` (at character ${position})`}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw jsonFailure('type', `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw jsonFailure('type', `expected a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
   return value as Record<string, unknown>;
 }
 
@@ -62,7 +71,10 @@ export function decodeResponseBody(operation: OperationName, text: string, optio
 /** A DecodeError of a response body that is too large (the transport stopped reading it). */
 export function tooLargeBody(operation: OperationName, maxInputBytes: number): DecodeError {
   const format: ClientDecodeFormat = operations[operation].responseEncoding;
-  return new DecodeError({ format, failure: 'too-large', path: '' } as DecodeErrorDetails, `the response body is larger than maxInputBytes (${maxInputBytes} bytes)`);
+  return new DecodeError(
+    { format, failure: 'too-large', path: '' } as DecodeErrorDetails,
+    `the response body is larger than maxInputBytes (${maxInputBytes} bytes)`,
+  );
 }
 
 /**

@@ -22,7 +22,13 @@ export { ConnectionError, type ConnectionErrorDetails } from './errors/connectio
 export { OutcomeUnknownError, type OutcomeUnknownErrorDetails, type OutcomeUnknownReason } from './errors/outcome-unknown-error.ts';
 export { ConfigError, type ConfigErrorDetails, type ConfigProblem } from './errors/config-error.ts';
 export { ReturnParametersError, type ReturnParametersErrorDetails, type ReturnParametersFailure } from './errors/return-parameters-error.ts';
-export { RETURN_PARAMETERS, verifyReturnParameters, type ReturnOperation, type ReturnParameters, type VerifyReturnOptions } from './verify-return-parameters.ts';
+export {
+  RETURN_PARAMETERS,
+  verifyReturnParameters,
+  type ReturnOperation,
+  type ReturnParameters,
+  type VerifyReturnOptions,
+} from './verify-return-parameters.ts';
 export { NotSentError, type NotSentErrorDetails, type NotSentStage } from './errors/not-sent-error.ts';
 export { retryAfterMs, ThrottledError, type ThrottledErrorDetails, type ThrottledMeaning } from './errors/throttled-error.ts';
 export { DecodeError, type DecodeErrorDetails, type DecodeFailure } from '@gw/xml-codec';

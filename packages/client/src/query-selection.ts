@@ -42,7 +42,12 @@ export function readQuerySelection(input: QueryInput): { selection: QuerySelecti
   for (const name of Object.keys(input)) {
     if ((FIELDS as readonly string[]).includes(name) || IDENTITY.has(name)) continue;
     const guess = closestName(name, FIELDS);
-    problems.push({ pointer: `/${name}`, field: name, keyword: 'unknown', message: `is not a query selection member (${FIELDS.join(', ')})${guess ? `; did you mean \`${guess}\`?` : ''}` });
+    problems.push({
+      pointer: `/${name}`,
+      field: name,
+      keyword: 'unknown',
+      message: `is not a query selection member (${FIELDS.join(', ')})${guess ? `; did you mean \`${guess}\`?` : ''}`,
+    });
   }
   const selection = { order_no: [] as unknown[], transaction_id: [] as unknown[] };
   for (const field of FIELDS) {
@@ -54,9 +59,15 @@ export function readQuerySelection(input: QueryInput): { selection: QuerySelecti
     selection[field] = list as unknown[];
     if (list.length > limit) problems.push({ pointer: `/${field}`, field, keyword: 'maxItems', message: `has ${list.length} values, more than ${limit}` });
     list.forEach((value, index) => {
-      if (typeof value !== 'string') problems.push({ pointer: `/${field}/${index}`, field: `${field}[${index}]`, keyword: 'type', message: 'must be of type string' });
+      if (typeof value !== 'string')
+        problems.push({ pointer: `/${field}/${index}`, field: `${field}[${index}]`, keyword: 'type', message: 'must be of type string' });
       else if (value === '' || value.includes(SEPARATOR)) {
-        problems.push({ pointer: `/${field}/${index}`, field: `${field}[${index}]`, keyword: 'pattern', message: `must be a non-empty value without the separator "${SEPARATOR}"` });
+        problems.push({
+          pointer: `/${field}/${index}`,
+          field: `${field}[${index}]`,
+          keyword: 'pattern',
+          message: `must be a non-empty value without the separator "${SEPARATOR}"`,
+        });
       }
     });
   }

@@ -167,8 +167,7 @@ export class Transport {
   constructor(options: TransportOptions = {}) {
     this.#owned = options.dispatcher === undefined;
     this.#dispatcher =
-      options.dispatcher ??
-      new Agent({ keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000, connections: options.connections ?? null, pipelining: 1 });
+      options.dispatcher ?? new Agent({ keepAliveTimeout: options.keepAliveTimeoutMs ?? 4_000, connections: options.connections ?? null, pipelining: 1 });
   }
 
   /** Sends one POST and resolves with the answer, or rejects with a TransportFailure. */

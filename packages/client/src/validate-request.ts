@@ -1,8 +1,18 @@
-import { operations, RecordValidator, ValidationError, type OperationName, type OperationSpec, type UnknownFieldPolicy, type ValidationProblem } from '@gw/types';
+import {
+  operations,
+  RecordValidator,
+  ValidationError,
+  type OperationName,
+  type OperationSpec,
+  type UnknownFieldPolicy,
+  type ValidationProblem,
+} from '@gw/types';
 
 const SPECS = Object.values(operations) as readonly OperationSpec[];
 // The other operations on the same path, per operation (two share /v1/authorise).
-const SIBLINGS: ReadonlyMap<string, readonly OperationSpec[]> = new Map(SPECS.map((op) => [op.name, SPECS.filter((other) => other.path === op.path && other.name !== op.name)]));
+const SIBLINGS: ReadonlyMap<string, readonly OperationSpec[]> = new Map(
+  SPECS.map((op) => [op.name, SPECS.filter((other) => other.path === op.path && other.name !== op.name)]),
+);
 
 // UNKNOWNS U34: two operations share /v1/authorise and the gateway tells them apart by one member's presence, so a
 // request that would be read as the other variant is refused before it leaves.
@@ -13,7 +23,12 @@ function variantProblems(operation: OperationName, record: Record<string, unknow
   const problems: ValidationProblem[] = [];
   if (op.selectWhenPresent && record[op.selectWhenPresent] === undefined) {
     const field = op.selectWhenPresent;
-    problems.push({ pointer: `/${field}`, field, keyword: 'required', message: `is required by ${operation}: its presence is what selects this variant of ${op.path} (UNKNOWNS U34)` });
+    problems.push({
+      pointer: `/${field}`,
+      field,
+      keyword: 'required',
+      message: `is required by ${operation}: its presence is what selects this variant of ${op.path} (UNKNOWNS U34)`,
+    });
   }
   for (const sibling of siblings) {
     const field = sibling.selectWhenPresent;
@@ -34,7 +49,12 @@ export class RequestValidation {
   readonly #validator = new RecordValidator();
 
   /** Throws one ValidationError naming every problem; a batch over its limit points to @gw/batch. */
-  check(operation: OperationName, record: Record<string, unknown>, known: readonly ValidationProblem[] = [], unknownFields: UnknownFieldPolicy = 'refuse'): void {
+  check(
+    operation: OperationName,
+    record: Record<string, unknown>,
+    known: readonly ValidationProblem[] = [],
+    unknownFields: UnknownFieldPolicy = 'refuse',
+  ): void {
     const op: OperationSpec = operations[operation];
     const schemaProblems = this.#validator.requestProblems(operation, record, { unknownFields });
     const variant = variantProblems(operation, record);

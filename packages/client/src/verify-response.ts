@@ -16,7 +16,11 @@ function reencode(operation: OperationName, unsigned: Record<string, unknown>): 
  * `required` (missing or wrong → not accepted), `if-present`, `none`. The message is built from the record without
  * `encryption_data`; its body is encoded only if the verifier reads it.
  */
-export function checkResponseSignature(operation: OperationName, record: Record<string, unknown>, verifier: Verifier): ResponseSignatureCheck | Promise<ResponseSignatureCheck> {
+export function checkResponseSignature(
+  operation: OperationName,
+  record: Record<string, unknown>,
+  verifier: Verifier,
+): ResponseSignatureCheck | Promise<ResponseSignatureCheck> {
   const rule = operations[operation].responseSignature;
   if (rule === 'none') return 'not-required';
   const { encryption_data: signature, ...unsigned } = record;

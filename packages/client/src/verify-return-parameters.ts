@@ -29,7 +29,10 @@ function asParams(query: URLSearchParams | string | Readonly<Record<string, stri
  * parameters) and returns them; throws ReturnParametersError when one is absent or the signature does not verify.
  * The merchant's own query parameters on return_url are ignored.
  */
-export async function verifyReturnParameters(query: URLSearchParams | string | Readonly<Record<string, string>>, options: VerifyReturnOptions): Promise<ReturnParameters> {
+export async function verifyReturnParameters(
+  query: URLSearchParams | string | Readonly<Record<string, string>>,
+  options: VerifyReturnOptions,
+): Promise<ReturnParameters> {
   const params = asParams(query);
   const record: Record<string, string> = {};
   const absent: string[] = [];
@@ -39,7 +42,8 @@ export async function verifyReturnParameters(query: URLSearchParams | string | R
     else record[name] = value;
   }
   const signature = params.get('encryption_data');
-  const fail = (reason: 'incomplete' | 'missing' | 'mismatch') => new ReturnParametersError({ reason, operation: options.operation, absent, parameters: record });
+  const fail = (reason: 'incomplete' | 'missing' | 'mismatch') =>
+    new ReturnParametersError({ reason, operation: options.operation, absent, parameters: record });
   if (absent.length > 0) throw fail('incomplete');
   if (!signature) throw fail('missing');
   const parameters = Object.freeze(record) as ReturnParameters;

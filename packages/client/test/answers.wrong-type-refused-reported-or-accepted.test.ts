@@ -10,8 +10,20 @@ import { RecordValidator } from '@gw/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerDriftError, ConfigError, createClient, DEFAULT_ANSWERS, type AnswerDriftEvent, type ClientOptions } from '../src/index.ts';
 
-const CAPTURE_ANSWER = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, return_status: '1', return_message: 'OK', capture_orders: [{ transaction_id: 'T-1', order_no: 0, currency: 'USD' }] };
-const QUERY_ANSWER = { merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId, account_id: SANDBOX_DEFAULT_MERCHANT.accountId, return_status: '1', return_message: 'OK', orders_list: [{ order_no: 0 }] };
+const CAPTURE_ANSWER = {
+  merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
+  account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
+  return_status: '1',
+  return_message: 'OK',
+  capture_orders: [{ transaction_id: 'T-1', order_no: 0, currency: 'USD' }],
+};
+const QUERY_ANSWER = {
+  merchant_id: SANDBOX_DEFAULT_MERCHANT.merchantId,
+  account_id: SANDBOX_DEFAULT_MERCHANT.accountId,
+  return_status: '1',
+  return_message: 'OK',
+  orders_list: [{ order_no: 0 }],
+};
 const CAPTURE = { capture_orders: [{ transaction_id: 'T-1', order_no: 'ORD-1', currency: 'USD', amount: '10.00' }] };
 
 let server: Server;
@@ -35,13 +47,20 @@ afterEach(() => void (warnings.length = 0));
 
 /** A client of the upstream; its answers are not signed, so they are not verified. */
 function client(options: Partial<ClientOptions> = {}) {
-  return createClient({ baseUrl, ...SANDBOX_DEFAULT_MERCHANT, signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }), verifyResponses: false, retry: { attempts: 1 }, ...options } as ClientOptions);
+  return createClient({
+    baseUrl,
+    ...SANDBOX_DEFAULT_MERCHANT,
+    signer: createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET }),
+    verifyResponses: false,
+    retry: { attempts: 1 },
+    ...options,
+  } as ClientOptions);
 }
 
 /** Warnings are emitted on the next tick. */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-describe("answers: what the client does with an answer field of the wrong type", () => {
+describe('answers: what the client does with an answer field of the wrong type', () => {
   it("defaults to 'report'", () => {
     expect(DEFAULT_ANSWERS).toBe('report');
   });
@@ -65,7 +84,10 @@ describe("answers: what the client does with an answer field of the wrong type",
     await gw.query({ order_no: ['ORD-1'] });
     await tick();
     const ours = warnings.filter((w) => (w as Error & { code?: string }).code === 'GW_ANSWER_DRIFT');
-    expect(ours.map((w) => w.message)).toEqual([expect.stringMatching(/^capture: the answer differs from the spec \(capture_orders\[0\]\.order_no must be of type string\); accepted/), expect.stringMatching(/^query: .*orders_list\[0\]\.order_no/)]);
+    expect(ours.map((w) => w.message)).toEqual([
+      expect.stringMatching(/^capture: the answer differs from the spec \(capture_orders\[0\]\.order_no must be of type string\); accepted/),
+      expect.stringMatching(/^query: .*orders_list\[0\]\.order_no/),
+    ]);
   });
 
   it("'refuse' throws AnswerDriftError: a capture's outcome unknown with what to reconcile by, a query's refused", async () => {
@@ -73,12 +95,18 @@ describe("answers: what the client does with an answer field of the wrong type",
     const gw = client({ answers: 'refuse', hooks: { onAnswerDrift: (event) => events.push(event) } });
     const captured = await gw.capture(CAPTURE).catch((error: unknown) => error);
     expect(captured).toBeInstanceOf(AnswerDriftError);
-    expect(captured).toMatchObject({ code: 'GW_ANSWER_DRIFT', details: { operation: 'capture', outcome: 'unknown', identifiers: { order_no: ['ORD-1'], transaction_id: ['T-1'] } } });
+    expect(captured).toMatchObject({
+      code: 'GW_ANSWER_DRIFT',
+      details: { operation: 'capture', outcome: 'unknown', identifiers: { order_no: ['ORD-1'], transaction_id: ['T-1'] } },
+    });
     expect((captured as Error).message).toMatch(/outcome is unknown/);
     expect((captured as Error).message).not.toMatch(/not applied/);
     const queried = await gw.query({ order_no: ['ORD-1'] }).catch((error: unknown) => error);
     expect(queried).toMatchObject({ code: 'GW_ANSWER_DRIFT', details: { operation: 'query', outcome: null } });
-    expect(events.map((e) => [e.operation, e.policy, e.outcome])).toEqual([['capture', 'refuse', 'unknown'], ['query', 'refuse', 'refused']]);
+    expect(events.map((e) => [e.operation, e.policy, e.outcome])).toEqual([
+      ['capture', 'refuse', 'unknown'],
+      ['query', 'refuse', 'refused'],
+    ]);
   });
 
   it("'accept' takes the answer without a word", async () => {

@@ -5,13 +5,15 @@ import { authorisedOrder, requestsTo, sandboxClient } from './support.ts';
 
 class LeaseLapsed extends Error {}
 
-describe('CallOptions.beforeSend: the caller\'s last check, just before the request is written', () => {
+describe("CallOptions.beforeSend: the caller's last check, just before the request is written", () => {
   it('runs once per try, just before the write, and a pass sends the request as usual', async () => {
     await using sandbox = await startSandbox();
     await using client = sandboxClient(sandbox);
     const order = await authorisedOrder(client);
     let checks = 0;
-    await expect(client.capture({ capture_orders: [order] }, { beforeSend: () => void (checks += 1) })).resolves.toMatchObject({ capture_orders: [{ capture_status: '1' }] });
+    await expect(client.capture({ capture_orders: [order] }, { beforeSend: () => void (checks += 1) })).resolves.toMatchObject({
+      capture_orders: [{ capture_status: '1' }],
+    });
     expect(checks).toBe(1);
     expect(requestsTo(sandbox, '/v1/capture')).toHaveLength(1);
   });
@@ -22,10 +24,17 @@ describe('CallOptions.beforeSend: the caller\'s last check, just before the requ
     const order = await authorisedOrder(client);
     const lapsed = new LeaseLapsed('lease of chunk 7 ends in 12 ms, under the 500 ms margin');
     let checks = 0;
-    const error = await client.capture({ capture_orders: [order] }, { beforeSend: () => {
-      checks += 1;
-      throw lapsed;
-    } }).catch((e: unknown) => e);
+    const error = await client
+      .capture(
+        { capture_orders: [order] },
+        {
+          beforeSend: () => {
+            checks += 1;
+            throw lapsed;
+          },
+        },
+      )
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotSentError);
     expect((error as NotSentError).details).toMatchObject({ operation: 'capture', stage: 'before-send', sent: false, outcome: 'not-sent' });
     expect((error as NotSentError).cause).toBe(lapsed);
@@ -41,7 +50,9 @@ describe('CallOptions.beforeSend: the caller\'s last check, just before the requ
     await using client = sandboxClient({ url: probe.url }, { retry: { attempts: 3, baseDelayMs: 1 } });
     let checks = 0;
     // Connection refused: undici never reaches the write, so the check never runs and the try is retried.
-    const error = await client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] }, { beforeSend: () => void (checks += 1) }).catch((e: unknown) => e);
+    const error = await client
+      .capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] }, { beforeSend: () => void (checks += 1) })
+      .catch((e: unknown) => e);
     expect((error as { details?: { sent?: boolean } }).details?.sent).toBe(false);
     expect(checks).toBe(0);
   });

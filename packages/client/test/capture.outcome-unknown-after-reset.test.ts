@@ -43,7 +43,11 @@ describe('OutcomeUnknownError: sent, no answer, never sent again', () => {
     const before = requestsTo(sandbox, '/v1/capture').length;
     sandbox.faults.inject('/v1/capture', 'reset-before');
     await expect(client.capture({ capture_orders: [order] })).rejects.toBeInstanceOf(OutcomeUnknownError);
-    expect(requestsTo(sandbox, '/v1/capture').slice(before).map((r) => r.outcome)).toEqual(['reset-before']);
+    expect(
+      requestsTo(sandbox, '/v1/capture')
+        .slice(before)
+        .map((r) => r.outcome),
+    ).toEqual(['reset-before']);
     expect(sandbox.state.orders.get(order.transaction_id)?.state).toBe('authorised');
   });
 
@@ -56,7 +60,9 @@ describe('OutcomeUnknownError: sent, no answer, never sent again', () => {
 
     const requestId = randomUUID();
     sandbox.faults.inject('/v1/payout', 'reset-after');
-    const payout = (await client.payout({ request_id: requestId, payment_amount: '10.00', payment_currency: 'USD' }).catch((e: unknown) => e)) as OutcomeUnknownError;
+    const payout = (await client
+      .payout({ request_id: requestId, payment_amount: '10.00', payment_currency: 'USD' })
+      .catch((e: unknown) => e)) as OutcomeUnknownError;
     expect(payout).toBeInstanceOf(OutcomeUnknownError);
     expect(payout.requestId).toBe(requestId);
     expect(payout.message).toContain(`request_id ${requestId}`);

@@ -30,13 +30,24 @@ describe('createClient checks its options (ConfigError names the option)', () =>
   ])('%s', (option, override) => {
     const create = () => createClient({ ...base, ...(override as object) } as ClientOptions);
     expect(create).toThrow(ConfigError);
-    expect(create).toThrow(expect.objectContaining({ code: 'GW_CONFIG', details: expect.objectContaining({ option }), message: expect.stringContaining(option) }));
+    expect(create).toThrow(
+      expect.objectContaining({ code: 'GW_CONFIG', details: expect.objectContaining({ option }), message: expect.stringContaining(option) }),
+    );
   });
 
   it('names every bad option at once, as BatchSettingsError does', () => {
     const error = (() => {
       try {
-        createClient({ ...base, baseUrl: 'ftp://x', merchantId: '', timeoutMs: -5, retry: { attempts: 0 }, headers: { a: 1, b: '' }, hooks: { onRequest: 'log' }, unknownFields: 'drop' } as never);
+        createClient({
+          ...base,
+          baseUrl: 'ftp://x',
+          merchantId: '',
+          timeoutMs: -5,
+          retry: { attempts: 0 },
+          headers: { a: 1, b: '' },
+          hooks: { onRequest: 'log' },
+          unknownFields: 'drop',
+        } as never);
       } catch (e) {
         return e;
       }

@@ -6,14 +6,23 @@ const capture = { capture_orders: [{ transaction_id: 'T1', order_no: 'O1', curre
 
 describe('DecodeError', () => {
   it('a respon that is not the XML it should be; a money-moving outcome is marked unknown', async () => {
-    await using server = await startRecordingServer((_request, res) => reply(res, 200, '<respon><order_no>O1</order_no><risk_score>high</risk_score></respon>', 'application/xml'));
+    await using server = await startRecordingServer((_request, res) =>
+      reply(res, 200, '<respon><order_no>O1</order_no><risk_score>high</risk_score></respon>', 'application/xml'),
+    );
     await using client = sandboxClient(server);
     const payment = cardPayment();
     const error = await client.authoriseCard(payment).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DecodeError);
     const decode = error as DecodeError;
     expect(decode.code).toBe('GW_DECODE');
-    expect(decode.details).toMatchObject({ format: 'xml', failure: 'type', path: 'respon.risk_score', operation: 'authoriseCard', outcome: 'unknown', identifiers: { order_no: [payment.order_no] } });
+    expect(decode.details).toMatchObject({
+      format: 'xml',
+      failure: 'type',
+      path: 'respon.risk_score',
+      operation: 'authoriseCard',
+      outcome: 'unknown',
+      identifiers: { order_no: [payment.order_no] },
+    });
     expect(decode.message).toContain(`order_no ${payment.order_no}`);
   });
 

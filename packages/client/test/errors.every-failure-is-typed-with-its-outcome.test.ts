@@ -27,7 +27,10 @@ function deepObject(depth: number): Record<string, unknown> {
 }
 
 describe('every failure leaves the client as a GwError that says whether anything may have happened', () => {
-  for (const [name, verifier] of [['throws', downVerifier], ['rejects', rejectingVerifier]] as const) {
+  for (const [name, verifier] of [
+    ['throws', downVerifier],
+    ['rejects', rejectingVerifier],
+  ] as const) {
     it(`a verifier that ${name}: capture and authoriseCard applied by the gateway are an unknown outcome`, async () => {
       await using sandbox = await startSandbox();
       await using setup = sandboxClient(sandbox);
@@ -55,7 +58,9 @@ describe('every failure leaves the client as a GwError that says whether anythin
       },
     };
     await using client = sandboxClient(sandbox, { signer: broken, verifier: sandboxSigner });
-    const error = await client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] }).catch((e: unknown) => e);
+    const error = await client
+      .capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GwError);
     expect((error as GwError).code).toBe('GW_NOT_SENT');
     expect((error as GwError).details).toMatchObject({ operation: 'capture', sent: false, outcome: 'not-sent', stage: 'sign' });
@@ -76,7 +81,10 @@ describe('every failure leaves the client as a GwError that says whether anythin
       else reply(res, 200, text.replace('</respon>', `<extra>${'<a>'.repeat(5_000)}x${'</a>'.repeat(5_000)}</extra></respon>`), 'application/xml');
     });
     const seen: unknown[] = [];
-    await using client = sandboxClient(proxy, { fieldNameOverrides: { amount: 'amount' }, hooks: { onResponse: (event) => seen.push(event), onError: (event) => seen.push(event) } });
+    await using client = sandboxClient(proxy, {
+      fieldNameOverrides: { amount: 'amount' },
+      hooks: { onResponse: (event) => seen.push(event), onError: (event) => seen.push(event) },
+    });
     const error = await client.capture({ capture_orders: [order] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GwError);
     expect((error as GwError).details).toMatchObject({ operation: 'capture', outcome: 'unknown' });

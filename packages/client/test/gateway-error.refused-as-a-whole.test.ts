@@ -24,7 +24,13 @@ describe('GatewayError (UNKNOWNS U47)', () => {
     expect(error).toBeInstanceOf(GwError);
     const gateway = error as GatewayError;
     expect(gateway.code).toBe('GW_GATEWAY');
-    expect(gateway.details).toMatchObject({ operation: 'capture', return_status: '0', return_message: 'E001:unknown merchant_id or account_id', returnCode: 'E001', returnText: 'unknown merchant_id or account_id' });
+    expect(gateway.details).toMatchObject({
+      operation: 'capture',
+      return_status: '0',
+      return_message: 'E001:unknown merchant_id or account_id',
+      returnCode: 'E001',
+      returnText: 'unknown merchant_id or account_id',
+    });
     expect(gateway.response).toMatchObject({ merchant_id: 'M999999', return_status: '0' });
     expect(gateway.message).toContain('E001:unknown merchant_id or account_id');
     expect(sandbox.state.orders.get(order.transaction_id)?.state).toBe('authorised');

@@ -15,15 +15,38 @@ describe('hooks for logging and metrics', () => {
     expect(seen.map(([kind]) => kind)).toEqual(['request', 'response']);
     const [, request] = seen[0] as ['request', RequestEvent];
     const [, response] = seen[1] as ['response', ResponseEvent];
-    expect(request).toEqual({ operation: 'authoriseCard', path: '/v1/authorise', attempt: 1, record: { ...payment, merchant_id: 'M100200', account_id: 'A300400', card: '[redacted]', security_code: '[redacted]', expiration_month: '[redacted]', expiration_year: '[redacted]' } });
+    expect(request).toEqual({
+      operation: 'authoriseCard',
+      path: '/v1/authorise',
+      attempt: 1,
+      record: {
+        ...payment,
+        merchant_id: 'M100200',
+        account_id: 'A300400',
+        card: '[redacted]',
+        security_code: '[redacted]',
+        expiration_month: '[redacted]',
+        expiration_year: '[redacted]',
+      },
+    });
     expect(request.record).not.toHaveProperty('encryption_data');
-    expect(response).toMatchObject({ operation: 'authoriseCard', attempt: 1, status: 200, record: { order_no: payment.order_no, card: '[redacted]', order_status: '1' } });
+    expect(response).toMatchObject({
+      operation: 'authoriseCard',
+      attempt: 1,
+      status: 200,
+      record: { order_no: payment.order_no, card: '[redacted]', order_status: '1' },
+    });
     expect(response.durationMs).toBeGreaterThan(0);
 
     seen.length = 0;
     sandbox.faults.inject('/v1/retrievalTrans', 'reset-before');
     await client.query({ order_no: [payment.order_no] });
-    expect(seen.map(([kind, e]) => `${kind}:${e.attempt}${kind === 'error' ? `:${(e as ErrorEvent).willRetry}` : ''}`)).toEqual(['request:1', 'error:1:true', 'request:2', 'response:2']);
+    expect(seen.map(([kind, e]) => `${kind}:${e.attempt}${kind === 'error' ? `:${(e as ErrorEvent).willRetry}` : ''}`)).toEqual([
+      'request:1',
+      'error:1:true',
+      'request:2',
+      'response:2',
+    ]);
 
     seen.length = 0;
     const order = await authorisedOrder(client);

@@ -32,7 +32,11 @@ describe('HttpError (UNKNOWNS U49)', () => {
     sandbox.faults.inject('/v1/retrievalTrans', 'http-5xx', 2);
     const result = await client.query({ order_no: ['NOPE'] });
     expect(result.return_status).toBe('1');
-    expect(requestsTo(sandbox, '/v1/retrievalTrans').slice(before).map((r) => r.outcome)).toEqual(['http-5xx', 'http-5xx', 'ok']);
+    expect(
+      requestsTo(sandbox, '/v1/retrievalTrans')
+        .slice(before)
+        .map((r) => r.outcome),
+    ).toEqual(['http-5xx', 'http-5xx', 'ok']);
   });
 
   it('a query 5xx beyond the attempts is an HttpError with no outcome to reconcile', async () => {

@@ -21,7 +21,15 @@ const element = () => ({ transaction_id: unique('T'), order_no: unique('O'), cur
 
 /** A record each method accepts, fresh for every input (order numbers are unique); other methods take their spec example. */
 const FRESH: Readonly<Partial<Record<Method, () => Record<string, unknown>>>> = {
-  authoriseCard: () => ({ order_no: unique('A'), currency: 'USD', amount: '1.00', card: CARD, security_code: CVV, expiration_month: '12', expiration_year: '2031' }),
+  authoriseCard: () => ({
+    order_no: unique('A'),
+    currency: 'USD',
+    amount: '1.00',
+    card: CARD,
+    security_code: CVV,
+    expiration_month: '12',
+    expiration_year: '2031',
+  }),
   authoriseAlternative: () => ({ order_no: unique('ALT'), currency: 'USD', amount: '1.00', payment_method: 'PIX' }),
   checkout: () => ({ order_no: unique('CO'), currency: 'USD', amount: '1.00' }),
   query: () => ({ order_no: [unique('Q')] }),
@@ -34,7 +42,10 @@ const FRESH: Readonly<Partial<Record<Method, () => Record<string, unknown>>>> = 
 };
 // Every operation of the spec: one added since gets its example request (spec/v1/examples) as its base record.
 const METHODS: readonly Method[] = METHOD_NAMES;
-const BASES = Object.fromEntries(METHODS.map((method) => [method, FRESH[method] ?? (() => structuredClone(exampleInput(method)))])) as Record<Method, () => Record<string, unknown>>;
+const BASES = Object.fromEntries(METHODS.map((method) => [method, FRESH[method] ?? (() => structuredClone(exampleInput(method)))])) as Record<
+  Method,
+  () => Record<string, unknown>
+>;
 
 const SECRET_NAMES: ReadonlySet<string> = new Set(['card', 'security_code', 'expiration_month', 'expiration_year']);
 
@@ -45,19 +56,69 @@ function nested(depth: number, leaf: unknown): unknown {
 }
 
 const names = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'card', 'security_code', 'expiration_month', 'expiration_year') },
-  { weight: 1, arbitrary: fc.constantFrom('amount', 'amout', 'currency', 'order_no', 'transaction_id', 'capture_orders', 'subscription', 'person', 'beneficiary', 'cart_items', 'merchant_id', 'encryption_data', 'the service') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      'hasOwnProperty',
+      'card',
+      'security_code',
+      'expiration_month',
+      'expiration_year',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'amount',
+      'amout',
+      'currency',
+      'order_no',
+      'transaction_id',
+      'capture_orders',
+      'subscription',
+      'person',
+      'beneficiary',
+      'cart_items',
+      'merchant_id',
+      'encryption_data',
+      'the service',
+    ),
+  },
   { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
 );
 const values: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 4, arbitrary: fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 10 }), fc.constantFrom('1.00', '12.345', 'USD', 'usd', '', '\ud800')) },
+  {
+    weight: 4,
+    arbitrary: fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: 'binary', maxLength: 10 }),
+      fc.constantFrom('1.00', '12.345', 'USD', 'usd', '', '\ud800'),
+    ),
+  },
   { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.bigInt().map(String)) },
   { weight: 2, arbitrary: fc.anything({ maxDepth: 3, maxKeys: 4, withNullPrototype: true, withObjectString: true }) },
   // Deep nesting: mostly just past the 32-level limit, now and then up to 100,000 levels.
-  { weight: 1, arbitrary: fc.tuple(fc.oneof({ weight: 30, arbitrary: fc.integer({ min: 20, max: 300 }) }, { weight: 1, arbitrary: fc.integer({ min: 300, max: 100_000 }) }), fc.constantFrom<unknown>('x', { card: CARD }, [])).map(([depth, leaf]) => nested(depth, leaf)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.oneof({ weight: 30, arbitrary: fc.integer({ min: 20, max: 300 }) }, { weight: 1, arbitrary: fc.integer({ min: 300, max: 100_000 }) }),
+        fc.constantFrom<unknown>('x', { card: CARD }, []),
+      )
+      .map(([depth, leaf]) => nested(depth, leaf)),
+  },
   // Arrays over the batch limits.
-  { weight: 1, arbitrary: fc.oneof({ weight: 10, arbitrary: fc.integer({ min: 51, max: 200 }) }, { weight: 1, arbitrary: fc.integer({ min: 200, max: 5_000 }) }).map((n) => Array.from({ length: n }, () => ({ order_no: 'O', amount: '1.00' }))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .oneof({ weight: 10, arbitrary: fc.integer({ min: 51, max: 200 }) }, { weight: 1, arbitrary: fc.integer({ min: 200, max: 5_000 }) })
+      .map((n) => Array.from({ length: n }, () => ({ order_no: 'O', amount: '1.00' }))),
+  },
 );
 
 /** One change to a record: set a member (at the top or in its first element or nested object), or delete one. */
@@ -80,8 +141,18 @@ function apply(record: Record<string, unknown>, change: { where: string; name: s
 }
 
 const input = fc.oneof(
-  { weight: 80, arbitrary: fc.tuple(fc.constantFrom(...METHODS), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([method, changes]) => ({ method, build: () => changes.reduce((r, c) => (apply(r, c), r), BASES[method]()) })) },
-  { weight: 8, arbitrary: fc.tuple(fc.constantFrom(...METHODS), fc.oneof(fc.anything({ maxDepth: 2 }), fc.constant(null), fc.constant([]))).map(([method, raw]) => ({ method, build: () => raw })) },
+  {
+    weight: 80,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...METHODS), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+      .map(([method, changes]) => ({ method, build: () => changes.reduce((r, c) => (apply(r, c), r), BASES[method]()) })),
+  },
+  {
+    weight: 8,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...METHODS), fc.oneof(fc.anything({ maxDepth: 2 }), fc.constant(null), fc.constant([])))
+      .map(([method, raw]) => ({ method, build: () => raw })),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...METHODS).map((method) => ({ method, build: () => BASES[method]() })) },
 );
 
@@ -101,10 +172,18 @@ afterAll(async () => {
 
 async function outcome(client: GwClient, method: Method, record: unknown): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`hang: ${method} did not settle in ${PER_CALL_MS} ms`)), PER_CALL_MS)));
+  const hang = new Promise(
+    (_resolve, reject) => (timer = setTimeout(() => reject(new Error(`hang: ${method} did not settle in ${PER_CALL_MS} ms`)), PER_CALL_MS)),
+  );
   try {
     const call = (client[method] as (input: unknown) => Promise<unknown>)(record);
-    return await Promise.race([call.then(() => null, (error: unknown) => error), hang]);
+    return await Promise.race([
+      call.then(
+        () => null,
+        (error: unknown) => error,
+      ),
+      hang,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -114,23 +193,27 @@ describe('client inputs', () => {
   it(`${RUNS} generated records to every method: success or a typed error, nothing else`, { timeout: 300_000 }, async () => {
     const seen = { ok: 0, refusedBeforeSending: 0, answered: 0 };
     await fc.assert(
-      fc.asyncProperty(input, fc.nat(19).map((n) => n === 0), async ({ method, build }, useLoose) => {
-        const before = sandbox.state.requestCount;
-        const error = await outcome(useLoose ? loose : strict, method, build());
-        if (error === null) {
-          seen.ok += 1;
-          return;
-        }
-        // Plain checks rather than expect() in this hot loop: the same failures, a fraction of the cost per input.
-        if (!(error instanceof GwError) || !CODES.has(error.code)) throw new Error(`${method}: not a typed error: ${inspect(error)}`);
-        if (error.code === 'GW_VALIDATION' || error.code === 'GW_CONFIG') {
-          if (sandbox.state.requestCount !== before) throw new Error(`${method}: refused with ${error.code} but a request reached the sandbox`);
-          seen.refusedBeforeSending += 1;
-        } else seen.answered += 1;
-        // A ValidationError has no cause or other hidden state: its toJSON shows all; others are inspected too.
-        const text = `${error.message}\n${JSON.stringify(error)}\n${error.code === 'GW_VALIDATION' ? '' : inspect(error, { depth: 6 })}`;
-        if (text.includes(CARD)) throw new Error(`${method}: the card number is in a ${error.name}`);
-      }),
+      fc.asyncProperty(
+        input,
+        fc.nat(19).map((n) => n === 0),
+        async ({ method, build }, useLoose) => {
+          const before = sandbox.state.requestCount;
+          const error = await outcome(useLoose ? loose : strict, method, build());
+          if (error === null) {
+            seen.ok += 1;
+            return;
+          }
+          // Plain checks rather than expect() in this hot loop: the same failures, a fraction of the cost per input.
+          if (!(error instanceof GwError) || !CODES.has(error.code)) throw new Error(`${method}: not a typed error: ${inspect(error)}`);
+          if (error.code === 'GW_VALIDATION' || error.code === 'GW_CONFIG') {
+            if (sandbox.state.requestCount !== before) throw new Error(`${method}: refused with ${error.code} but a request reached the sandbox`);
+            seen.refusedBeforeSending += 1;
+          } else seen.answered += 1;
+          // A ValidationError has no cause or other hidden state: its toJSON shows all; others are inspected too.
+          const text = `${error.message}\n${JSON.stringify(error)}\n${error.code === 'GW_VALIDATION' ? '' : inspect(error, { depth: 6 })}`;
+          if (text.includes(CARD)) throw new Error(`${method}: the card number is in a ${error.name}`);
+        },
+      ),
       { numRuns: RUNS },
     );
     if (process.env.RUNS_OVERRIDE) console.log(seen);

@@ -16,7 +16,11 @@ const capture = { capture_orders: [{ transaction_id: 'T1', order_no: 'O1', curre
 describe('the options for what the interface leaves open', () => {
   it('jsonContentType (U32) and headers (U33) go on every request', async () => {
     await using server = await startRecordingServer((_request, res) => reply(res, 200, '{"return_status":"1"}'));
-    await using client = sandboxClient(server, { verifyResponses: false, jsonContentType: 'application/x-www-form-urlencoded', headers: { 'x-proxy-route': 'gw' } });
+    await using client = sandboxClient(server, {
+      verifyResponses: false,
+      jsonContentType: 'application/x-www-form-urlencoded',
+      headers: { 'x-proxy-route': 'gw' },
+    });
     await client.capture(capture);
     await client.query({ order_no: ['O1'] });
     expect(server.received.map((r) => [r.headers['content-type'], r.headers['x-proxy-route']])).toEqual([
@@ -32,7 +36,11 @@ describe('the options for what the interface leaves open', () => {
   it('encodingOverrides (U31) sends authorise and checkout as a form, signed over that form, and the sandbox reads it', async () => {
     await using server = await startRecordingServer((_request, res) => reply(res, 200, '<respon></respon>', 'application/xml'));
     // `billing` is no field of the spec: sent as given (unknownFields: 'send') to show a nested member in a form.
-    await using client = sandboxClient(server, { verifyResponses: false, unknownFields: 'send', encodingOverrides: { authoriseCard: 'form', checkout: 'json' } });
+    await using client = sandboxClient(server, {
+      verifyResponses: false,
+      unknownFields: 'send',
+      encodingOverrides: { authoriseCard: 'form', checkout: 'json' },
+    });
     const payment = cardPayment({ billing: { billing_city: 'Köln & Bonn' } });
     await client.authoriseCard(payment).catch(() => undefined);
     const [request] = server.received;
@@ -57,7 +65,9 @@ describe('the options for what the interface leaves open', () => {
     expect(() => sandboxClient(sandbox, { encodingOverrides: { capture: 'form', authoriseCard: 'xml', nope: 'json' } as never })).toThrow(
       expect.objectContaining({
         code: 'GW_CONFIG',
-        message: expect.stringMatching(/3 problem\(s\): capture: the seed declares its body type.*authoriseCard: "xml" is not "json" or "form".*nope: is not an operation/),
+        message: expect.stringMatching(
+          /3 problem\(s\): capture: the seed declares its body type.*authoriseCard: "xml" is not "json" or "form".*nope: is not an operation/,
+        ),
       }),
     );
   });
@@ -93,13 +103,16 @@ describe('the options for what the interface leaves open', () => {
     expect(page.fields).not.toHaveProperty('website');
     expect(page.entries.filter(([name]) => name === 'website')).toEqual([]);
 
-    await using server = await startRecordingServer((_request, res) => reply(res, 200, '{"return_status":"1","orders_list":[{"order_no":"O1","website":"shop"}]}'));
+    await using server = await startRecordingServer((_request, res) =>
+      reply(res, 200, '{"return_status":"1","orders_list":[{"order_no":"O1","website":"shop"}]}'),
+    );
     await using renamed = sandboxClient(server, { fieldNameOverrides: { 'the service': 'website' } });
     expect((await renamed.query({ order_no: ['O1'] })).orders_list).toEqual([{ order_no: 'O1', 'the service': 'shop' }]);
   });
 
   it('exactNumbers (U15): the wire text of every JSON number, on by default', async () => {
-    const body = '{"request_id":"r","amount_payer_pays":10.10,"fee_amount":12345678901234567.89,"amount_beneficiary_receives":1e2,"beneficiary":{"x":{"n":0.30}},"list":[1.50]}';
+    const body =
+      '{"request_id":"r","amount_payer_pays":10.10,"fee_amount":12345678901234567.89,"amount_beneficiary_receives":1e2,"beneficiary":{"x":{"n":0.30}},"list":[1.50]}';
     await using server = await startRecordingServer((_request, res) => reply(res, 200, body));
     await using client = sandboxClient(server, { verifyResponses: false, fieldNameOverrides: { fee_currency: 'feeCurrency' } });
     const payout = await client.payout({ request_id: '7d3f8b1e-2c4a-4b7e-9f1a-0c2d3e4f5a6b' });

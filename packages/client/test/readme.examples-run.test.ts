@@ -7,8 +7,23 @@ afterAll(() => scratch.remove());
 
 describe('README examples', () => {
   it('show the quick start, reconciling, hooks and the open points', () => {
-    for (const name of ['createClient(', 'authoriseCard(', 'capture(', 'refund(', 'query(', 'OutcomeUnknownError', 'hooks:', 'exactNumber(', 'fieldNameOverrides', 'splitCodeMessage(', 'ConsoleSpanExporter']) {
-      expect(blocks.some((block) => block.includes(name)), name).toBe(true);
+    for (const name of [
+      'createClient(',
+      'authoriseCard(',
+      'capture(',
+      'refund(',
+      'query(',
+      'OutcomeUnknownError',
+      'hooks:',
+      'exactNumber(',
+      'fieldNameOverrides',
+      'splitCodeMessage(',
+      'ConsoleSpanExporter',
+    ]) {
+      expect(
+        blocks.some((block) => block.includes(name)),
+        name,
+      ).toBe(true);
     }
   });
 

@@ -14,7 +14,12 @@ afterAll(() => sandbox.stop());
 
 /** Posts a form to a sandbox page as the shopper's browser would, and returns where it sends the browser. */
 async function submit(url: string, form: Record<string, string>): Promise<string> {
-  const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form), redirect: 'manual' });
+  const reply = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+    redirect: 'manual',
+  });
   expect(reply.status).toBe(303);
   return reply.headers.get('location')!;
 }
@@ -23,19 +28,38 @@ describe('verifyReturnParameters', () => {
   it('accepts what the sandbox sends to return_url, and refuses it altered, unsigned or incomplete', async () => {
     const client = sandboxClient(sandbox);
     const no = orderNo('CHK');
-    const page = await client.checkout({ order_no: no, currency: 'USD', amount: '12.50', return_url: 'https://shop.example.test/back?basket=3', cancel_url: 'https://shop.example.test/cancel' });
+    const page = await client.checkout({
+      order_no: no,
+      currency: 'USD',
+      amount: '12.50',
+      return_url: 'https://shop.example.test/back?basket=3',
+      cancel_url: 'https://shop.example.test/cancel',
+    });
     const back = await submit(page.action, { sandbox_action: 'pay', card_number: TEST_CARDS.approved, expiry: '11/31', cvv: '123', holder: 'Ana Lee' });
     const verified = await verifyReturnParameters(back, { verifier: sandboxSigner, operation: 'checkout' });
-    expect(verified).toEqual({ transaction_id: expect.stringMatching(/^T\d+$/), order_no: no, amount: '12.50', currency: 'USD', result: 'authorised', result_info: '0000:Success' });
+    expect(verified).toEqual({
+      transaction_id: expect.stringMatching(/^T\d+$/),
+      order_no: no,
+      amount: '12.50',
+      currency: 'USD',
+      result: 'authorised',
+      result_info: '0000:Success',
+    });
     expect(Object.keys(verified)).toEqual([...RETURN_PARAMETERS]);
 
     const url = new URL(back);
     url.searchParams.set('result', 'declined');
-    await expect(verifyReturnParameters(url.searchParams, { verifier: sandboxSigner, operation: 'checkout' })).rejects.toMatchObject({ name: 'ReturnParametersError', code: 'GW_SIGNATURE', details: { reason: 'mismatch' } });
+    await expect(verifyReturnParameters(url.searchParams, { verifier: sandboxSigner, operation: 'checkout' })).rejects.toMatchObject({
+      name: 'ReturnParametersError',
+      code: 'GW_SIGNATURE',
+      details: { reason: 'mismatch' },
+    });
     const wrongSecret = createHmacSha256Signer({ secret: 'not-the-sandbox-secret' });
     await expect(verifyReturnParameters(back, { verifier: wrongSecret, operation: 'checkout' })).rejects.toBeInstanceOf(ReturnParametersError);
     url.searchParams.delete('encryption_data');
-    await expect(verifyReturnParameters(url.search, { verifier: sandboxSigner, operation: 'checkout' })).rejects.toMatchObject({ details: { reason: 'missing' } });
+    await expect(verifyReturnParameters(url.search, { verifier: sandboxSigner, operation: 'checkout' })).rejects.toMatchObject({
+      details: { reason: 'missing' },
+    });
     url.searchParams.delete('amount');
     const error = await verifyReturnParameters(url.searchParams, { verifier: sandboxSigner, operation: 'checkout' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ details: { reason: 'incomplete', absent: ['amount'] } });
@@ -44,7 +68,13 @@ describe('verifyReturnParameters', () => {
 
   it('verifies the return of an alternative-method order as one of authoriseAlternative', async () => {
     const client = sandboxClient(sandbox);
-    const respon = await client.authoriseAlternative({ order_no: orderNo('ALT'), currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back' });
+    const respon = await client.authoriseAlternative({
+      order_no: orderNo('ALT'),
+      currency: 'BRL',
+      amount: '80.00',
+      payment_method: 'PIX',
+      return_url: 'https://shop.example.test/back',
+    });
     const back = await submit(respon.issuer_url!, { sandbox_action: 'decline' });
     expect(await verifyReturnParameters(back, { verifier: sandboxSigner, operation: 'authoriseAlternative' })).toMatchObject({ result: 'declined' });
   });
@@ -59,11 +89,17 @@ describe('a direct card payment that asks for a 3-D Secure challenge', () => {
     expect(respon.challenge_url).toMatch(new RegExp(`^${sandbox.url}/sandbox/3ds/[A-Za-z0-9_-]{22}$`));
     const before = await client.query({ order_no: payment.order_no });
     expect(before.orders_list?.[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.pending });
-    const done = await fetch(respon.challenge_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'sandbox_action=complete' });
+    const done = await fetch(respon.challenge_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'sandbox_action=complete',
+    });
     expect(done.status).toBe(200);
     const after = await client.query({ order_no: payment.order_no });
     expect(after.orders_list?.[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS.authorised, is3ds: '1' });
-    const capture = await client.capture({ capture_orders: [{ transaction_id: respon.transaction_id, order_no: payment.order_no, currency: 'USD', amount: payment.amount }] });
+    const capture = await client.capture({
+      capture_orders: [{ transaction_id: respon.transaction_id, order_no: payment.order_no, currency: 'USD', amount: payment.amount }],
+    });
     expect(capture.capture_orders?.[0]).toMatchObject({ capture_status: '1' });
   });
 });

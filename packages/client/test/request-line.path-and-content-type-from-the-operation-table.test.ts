@@ -13,7 +13,9 @@ describe('every request goes to its table path with the spec media type as Conte
     try {
       for (const name of Object.keys(operations) as OperationName[]) {
         const before = server.received.length;
-        await expect((client[name] as (input: unknown) => Promise<unknown>)(INPUTS[name]), name).rejects.toMatchObject({ name: expect.stringMatching(/HttpError|OutcomeUnknownError/) });
+        await expect((client[name] as (input: unknown) => Promise<unknown>)(INPUTS[name]), name).rejects.toMatchObject({
+          name: expect.stringMatching(/HttpError|OutcomeUnknownError/),
+        });
         const seen = server.received[before]!;
         expect(seen.path, name).toBe(operations[name].path);
         expect(seen.headers['content-type'], name).toBe(operations[name].requestMediaType);
@@ -25,7 +27,13 @@ describe('every request goes to its table path with the spec media type as Conte
 
   it('a base URL with a path prefix keeps it; static headers are sent and a static Content-Type wins', async () => {
     await using server = await startRecordingServer((_request, res) => reply(res, 503, 'busy'));
-    const client = createClient({ baseUrl: `${server.url}/gw/`, ...merchant, signer: sandboxSigner, retry: { attempts: 1 }, headers: { 'X-Route': 'eu', 'Content-Type': 'text/plain' } });
+    const client = createClient({
+      baseUrl: `${server.url}/gw/`,
+      ...merchant,
+      signer: sandboxSigner,
+      retry: { attempts: 1 },
+      headers: { 'X-Route': 'eu', 'Content-Type': 'text/plain' },
+    });
     try {
       await expect(client.capture(INPUTS.capture as never)).rejects.toThrow();
       expect(server.received[0]!.path).toBe('/gw/v1/capture');
@@ -37,7 +45,14 @@ describe('every request goes to its table path with the spec media type as Conte
 
   it('encodingOverrides and jsonContentType change the Content-Type the table gives', async () => {
     await using server = await startRecordingServer((_request, res) => reply(res, 503, 'busy'));
-    const client = createClient({ baseUrl: server.url, ...merchant, signer: sandboxSigner, retry: { attempts: 1 }, encodingOverrides: { checkout: 'form' }, jsonContentType: 'application/json; charset=utf-8' });
+    const client = createClient({
+      baseUrl: server.url,
+      ...merchant,
+      signer: sandboxSigner,
+      retry: { attempts: 1 },
+      encodingOverrides: { checkout: 'form' },
+      jsonContentType: 'application/json; charset=utf-8',
+    });
     try {
       await expect(client.checkout(INPUTS.checkout as never)).rejects.toThrow();
       await expect(client.payout(INPUTS.payout as never)).rejects.toThrow();

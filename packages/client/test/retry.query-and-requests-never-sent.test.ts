@@ -26,17 +26,20 @@ describe('retries: queries, and requests that never left', () => {
     const retries: ErrorEvent[] = [];
     // The client's own kind of Agent, passed in so the test can see when its idle connection is closed.
     const agent = new Agent({ keepAliveTimeout: 4_000, pipelining: 1 });
-    await using client = sandboxClient({ url: `http://127.0.0.1:${port}` }, {
-      transport: { dispatcher: agent },
-      retry: { attempts: 4, baseDelayMs: 150, maxDelayMs: 300 },
-      hooks: {
-        onError: (event) => {
-          retries.push(event);
-          // The gateway comes up while the client waits to try again.
-          if (event.willRetry && !sandbox) void startSandbox({ port }).then((s) => (sandbox = s));
+    await using client = sandboxClient(
+      { url: `http://127.0.0.1:${port}` },
+      {
+        transport: { dispatcher: agent },
+        retry: { attempts: 4, baseDelayMs: 150, maxDelayMs: 300 },
+        hooks: {
+          onError: (event) => {
+            retries.push(event);
+            // The gateway comes up while the client waits to try again.
+            if (event.willRetry && !sandbox) void startSandbox({ port }).then((s) => (sandbox = s));
+          },
         },
       },
-    });
+    );
     try {
       await expect(client.query({ order_no: ['X'] })).resolves.toMatchObject({ return_status: '1' });
       expect(retries).toEqual([expect.objectContaining({ operation: 'query', attempt: 1, willRetry: true, error: expect.any(ConnectionError) })]);
@@ -48,7 +51,10 @@ describe('retries: queries, and requests that never left', () => {
       sandbox = undefined;
       await until(() => disconnected, 2000, 'the client to see its idle connection closed');
       const before = retries.length;
-      await expect(client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })).resolves.toMatchObject({ return_status: '1', capture_orders: [{ capture_status: '0' }] });
+      await expect(client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })).resolves.toMatchObject({
+        return_status: '1',
+        capture_orders: [{ capture_status: '0' }],
+      });
       expect(retries.slice(before)).toEqual([expect.objectContaining({ operation: 'capture', willRetry: true })]);
       expect((retries[before]!.error as ConnectionError).details.sent).toBe(false);
       expect(requestsTo(sandbox!, '/v1/capture')).toHaveLength(1);
@@ -61,14 +67,19 @@ describe('retries: queries, and requests that never left', () => {
   it('attempts run out: ConnectionError, nothing was sent', async () => {
     const port = await freePort();
     const attempts: number[] = [];
-    await using client = sandboxClient({ url: `http://127.0.0.1:${port}` }, { retry: { attempts: 3, baseDelayMs: 1 }, hooks: { onRequest: (e) => attempts.push(e.attempt) } });
-    const error = await client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] }).catch((e: unknown) => e);
+    await using client = sandboxClient(
+      { url: `http://127.0.0.1:${port}` },
+      { retry: { attempts: 3, baseDelayMs: 1 }, hooks: { onRequest: (e) => attempts.push(e.attempt) } },
+    );
+    const error = await client
+      .capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).details).toMatchObject({ operation: 'capture', sent: false, reason: 'ECONNREFUSED', attempts: 3 });
     expect(attempts).toEqual([1, 2, 3]);
   });
 
-  it('a query that times out is a TimeoutError (the time limit is the caller\'s; it is not tripled)', async () => {
+  it("a query that times out is a TimeoutError (the time limit is the caller's; it is not tripled)", async () => {
     await using sandbox = await startSandbox({ faults: { '/v1/retrievalTrans': { latencyMs: 300 } } });
     await using client = sandboxClient(sandbox, { timeoutMs: 80 });
     const error = await client.query({ order_no: ['X'] }).catch((e: unknown) => e);

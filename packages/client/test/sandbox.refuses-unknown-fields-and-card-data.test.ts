@@ -11,7 +11,11 @@ import { CARD, CVV, merchant, orderNo, sandboxClient, sandboxSigner } from './su
 async function postSignedCheckout(url: string, extra: Record<string, unknown>) {
   const record = { merchant_id: merchant.merchantId, account_id: merchant.accountId, order_no: orderNo('RAW'), currency: 'USD', amount: '1.00', ...extra };
   const signature = sandboxSigner.sign(createSignableMessage({ operation: 'checkout', record, body: () => encodeRequestBody('checkout', record) }));
-  const answer = await fetch(`${url}/v1/checkout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: encodeRequestBody('checkout', { ...record, encryption_data: signature }) });
+  const answer = await fetch(`${url}/v1/checkout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: encodeRequestBody('checkout', { ...record, encryption_data: signature }),
+  });
   return { status: answer.status, text: await answer.text() };
 }
 
@@ -21,11 +25,15 @@ describe('the sandbox and names the spec does not list', () => {
     await using loose = await startSandbox({ unknownFields: 'accept' });
     await using toStrict = sandboxClient(strict, { unknownFields: 'send' });
     await using toLoose = sandboxClient(loose, { unknownFields: 'send' });
-    const error = await toStrict.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00', amout: '1.00' } as never] }).catch((e: unknown) => e);
+    const error = await toStrict
+      .capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00', amout: '1.00' } as never] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(400);
     expect((error as HttpError).details.bodyExcerpt).toContain('capture_orders[0].amout');
-    await expect(toLoose.checkout({ order_no: orderNo('EXTRA'), amount: '1.00', currency: 'USD', partner_ref: 'P' } as never)).resolves.toMatchObject({ method: 'POST' });
+    await expect(toLoose.checkout({ order_no: orderNo('EXTRA'), amount: '1.00', currency: 'USD', partner_ref: 'P' } as never)).resolves.toMatchObject({
+      method: 'POST',
+    });
   });
 
   it('refuses card data on checkout either way, and never writes it into a page or its log', async () => {

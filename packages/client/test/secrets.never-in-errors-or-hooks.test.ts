@@ -49,7 +49,14 @@ describe('card number, security code and expiry never appear in an error or a ho
     const hooks: ClientHooks = { onRequest: (e) => events.push(e), onResponse: (e) => events.push(e), onError: (e) => events.push(e) };
     const errors = new Map<string, unknown>();
     const payment = () => cardPayment({ note: 'card on file' });
-    const collect = async (name: string, call: Promise<unknown>) => errors.set(name, await call.then(() => new Error(`${name}: no error`), (e: unknown) => e));
+    const collect = async (name: string, call: Promise<unknown>) =>
+      errors.set(
+        name,
+        await call.then(
+          () => new Error(`${name}: no error`),
+          (e: unknown) => e,
+        ),
+      );
 
     await using sandbox = await startSandbox();
     await using client = sandboxClient(sandbox, { hooks, retry: { attempts: 2, baseDelayMs: 1 } });
@@ -63,9 +70,28 @@ describe('card number, security code and expiry never appear in an error or a ho
     // A gateway that echoes what it got, card data included, in every shape it could.
     await using echo = await startRecordingServer((request, res) => {
       const sent = JSON.parse(request.body) as Record<string, string>;
-      if (request.path === '/v1/authorise' && sent.order_no?.startsWith('HTTP')) reply(res, 500, `failed for ${request.body} card=${sent.card}&security_code=${sent.security_code}`, 'text/plain');
-      else if (sent.order_no?.startsWith('DEC')) reply(res, 200, `<respon><card>${sent.card}</card><security_code>${sent.security_code}</security_code><risk_score>n/a</risk_score></respon>`, 'application/xml');
-      else reply(res, 200, encodeRespon({ order_no: sent.order_no, card: sent.card, order_status: '1', encryption_data: 'bad', [`expiration_year`]: sent.expiration_year } as never), 'application/xml');
+      if (request.path === '/v1/authorise' && sent.order_no?.startsWith('HTTP'))
+        reply(res, 500, `failed for ${request.body} card=${sent.card}&security_code=${sent.security_code}`, 'text/plain');
+      else if (sent.order_no?.startsWith('DEC'))
+        reply(
+          res,
+          200,
+          `<respon><card>${sent.card}</card><security_code>${sent.security_code}</security_code><risk_score>n/a</risk_score></respon>`,
+          'application/xml',
+        );
+      else
+        reply(
+          res,
+          200,
+          encodeRespon({
+            order_no: sent.order_no,
+            card: sent.card,
+            order_status: '1',
+            encryption_data: 'bad',
+            [`expiration_year`]: sent.expiration_year,
+          } as never),
+          'application/xml',
+        );
     });
     await using echoing = sandboxClient(echo, { hooks });
     await collect('HttpError', echoing.authoriseCard(cardPayment({ order_no: 'HTTP-1' })));
@@ -91,7 +117,13 @@ describe('card number, security code and expiry never appear in an error or a ho
     expect(events.length).toBeGreaterThan(15);
     for (const event of events) for (const text of everyRendering(event)) expect(leaks(text), text.slice(0, 300)).toEqual([]);
     const requests = events.filter((e): e is { record: Record<string, unknown>; attempt: number } => 'record' in (e as object) && !('status' in (e as object)));
-    expect(requests[0]!.record).toMatchObject({ card: '[redacted]', security_code: '[redacted]', expiration_month: '[redacted]', expiration_year: '[redacted]', currency: 'USD' });
+    expect(requests[0]!.record).toMatchObject({
+      card: '[redacted]',
+      security_code: '[redacted]',
+      expiration_month: '[redacted]',
+      expiration_year: '[redacted]',
+      currency: 'USD',
+    });
   });
 
   it('a client, its signer and its options print neither card data nor the signing secret', () => {
@@ -101,7 +133,11 @@ describe('card number, security code and expiry never appear in an error or a ho
     const signer = createHmacSha256Signer({ secret });
     const options = { baseUrl: 'http://127.0.0.1:1', ...merchant, signer, verifier: signer };
     const client: GwClient = createClient(options);
-    const renderings = [client, signer, options].flatMap((value) => [...everyRendering(value), String(value), inspect(value, { depth: Infinity, showHidden: true, getters: true })]);
+    const renderings = [client, signer, options].flatMap((value) => [
+      ...everyRendering(value),
+      String(value),
+      inspect(value, { depth: Infinity, showHidden: true, getters: true }),
+    ]);
     for (const text of renderings) {
       expect(leaks(text)).toEqual([]);
       for (const form of forms) expect(text).not.toContain(form);

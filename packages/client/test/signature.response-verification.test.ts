@@ -15,7 +15,12 @@ describe('response signatures (UNKNOWNS U42)', () => {
     expect(error).toBeInstanceOf(SignatureError);
     const signature = error as SignatureError;
     expect(signature.code).toBe('GW_SIGNATURE');
-    expect(signature.details).toMatchObject({ operation: 'capture', reason: 'mismatch', outcome: 'unknown', identifiers: { transaction_id: [order.transaction_id] } });
+    expect(signature.details).toMatchObject({
+      operation: 'capture',
+      reason: 'mismatch',
+      outcome: 'unknown',
+      identifiers: { transaction_id: [order.transaction_id] },
+    });
     expect(signature.response).toMatchObject({ return_status: '1', capture_orders: [{ capture_status: '1' }] });
     expect(sandbox.state.appliedCounts('capture').get(order.transaction_id)).toBe(1);
     // The card respon, the refund and the payout are signed too; query and checkout carry no signature to check.
@@ -36,7 +41,9 @@ describe('response signatures (UNKNOWNS U42)', () => {
     await using setup = sandboxClient(sandbox);
     const order = await authorisedOrder(setup);
     // A man in the middle: forwards to the sandbox, then turns the element's failure into a success.
-    await using proxy = await startForwardingServer(sandbox, (_request, text, res) => reply(res, 200, text.replace('"capture_status":"1"', '"capture_status":"0"').replace('"amount":"40.00"', '"amount":"4000.00"')));
+    await using proxy = await startForwardingServer(sandbox, (_request, text, res) =>
+      reply(res, 200, text.replace('"capture_status":"1"', '"capture_status":"0"').replace('"amount":"40.00"', '"amount":"4000.00"')),
+    );
     await using client = sandboxClient(proxy);
     const error = await client.capture({ capture_orders: [order] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignatureError);
@@ -45,14 +52,20 @@ describe('response signatures (UNKNOWNS U42)', () => {
 
   it('a required signature that is missing is refused; an if-present one may be absent', async () => {
     await using server = await startRecordingServer((request, res) => {
-      if (request.path === '/v1/capture') reply(res, 200, JSON.stringify({ merchant_id: 'M100200', account_id: 'A300400', return_status: '1', return_message: 'OK', capture_orders: [] }));
+      if (request.path === '/v1/capture')
+        reply(res, 200, JSON.stringify({ merchant_id: 'M100200', account_id: 'A300400', return_status: '1', return_message: 'OK', capture_orders: [] }));
       else reply(res, 200, encodeRespon({ order_no: 'A1', issuer_url: 'https://pay.example.test/1' }), 'application/xml');
     });
     await using client = sandboxClient(server);
-    const error = await client.capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] }).catch((e: unknown) => e);
+    const error = await client
+      .capture({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SignatureError);
     expect((error as SignatureError).details.reason).toBe('missing');
-    await expect(client.authoriseAlternative({ order_no: 'A1', amount: '1.00', payment_method: 'PIX' })).resolves.toEqual({ order_no: 'A1', issuer_url: 'https://pay.example.test/1' });
+    await expect(client.authoriseAlternative({ order_no: 'A1', amount: '1.00', payment_method: 'PIX' })).resolves.toEqual({
+      order_no: 'A1',
+      issuer_url: 'https://pay.example.test/1',
+    });
   });
 
   it('an if-present signature that is present must verify', async () => {

@@ -19,8 +19,10 @@ export function sandboxClient(sandbox: { url: string }, options: Partial<ClientO
 
 /** The spec's example request of an operation (spec/v1/examples), without the fields the client fills, as its method takes it. */
 export function exampleInput(name: OperationName): Record<string, unknown> {
-  const { merchant_id, account_id, encryption_data, ...record } = JSON.parse(readFileSync(new URL(`../../../spec/v1/examples/${name}.request.json`, import.meta.url), 'utf8'));
-  void merchant_id, void account_id, void encryption_data;
+  const { merchant_id, account_id, encryption_data, ...record } = JSON.parse(
+    readFileSync(new URL(`../../../spec/v1/examples/${name}.request.json`, import.meta.url), 'utf8'),
+  );
+  (void merchant_id, void account_id, void encryption_data);
   const separator = operations[name].batch?.separator;
   if (!separator) return record;
   // A list-in-a-string selection: the client takes lists.
@@ -37,7 +39,16 @@ export const CVV = '737';
 
 /** A card payment the sandbox approves. */
 export function cardPayment(overrides: Record<string, unknown> = {}) {
-  return { order_no: orderNo(), currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV, ...overrides };
+  return {
+    order_no: orderNo(),
+    currency: 'USD',
+    amount: '40.00',
+    card: CARD,
+    expiration_month: '12',
+    expiration_year: '2031',
+    security_code: CVV,
+    ...overrides,
+  };
 }
 
 /** Authorises a card payment through the client and returns the batch element that names it. */
@@ -119,7 +130,6 @@ export function withSandboxClient(use: (sandbox: Sandbox, client: GwClient) => v
   });
 }
 
-
 /** Awaits `call`, expecting a ValidationError and no request reaching `sandbox` meanwhile; returns the error. */
 export async function refusedBeforeSending(sandbox: Sandbox, call: Promise<unknown>): Promise<ValidationError> {
   const before = sandbox.state.requestCount;
@@ -133,6 +143,9 @@ export async function refusedBeforeSending(sandbox: Sandbox, call: Promise<unkno
 }
 
 /** The client's own spans (scope `@gw/client`), those named `POST <path>` when a path is given: the sandbox names its SERVER spans the same way. */
-export function clientSpans<S extends { readonly name: string; readonly instrumentationScope: { readonly name: string } }>(telemetry: { spans(): S[] }, path?: string): S[] {
+export function clientSpans<S extends { readonly name: string; readonly instrumentationScope: { readonly name: string } }>(
+  telemetry: { spans(): S[] },
+  path?: string,
+): S[] {
   return telemetry.spans().filter((s) => s.instrumentationScope.name === '@gw/client' && (path === undefined || s.name === `POST ${path}`));
 }

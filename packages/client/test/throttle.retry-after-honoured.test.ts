@@ -16,7 +16,11 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 
 /** A front that throttles the next `times` requests with `status` and `headers`, then forwards to the sandbox; it logs when each came. */
-async function throttlingFront(times: number, status: number, headers: () => Record<string, string>): Promise<{ url: string; seen: { at: number; throttled: boolean }[]; server: Server }> {
+async function throttlingFront(
+  times: number,
+  status: number,
+  headers: () => Record<string, string>,
+): Promise<{ url: string; seen: { at: number; throttled: boolean }[]; server: Server }> {
   const seen: { at: number; throttled: boolean }[] = [];
   let left = times;
   const server = createServer((req, res) => {
@@ -81,7 +85,10 @@ describe('a throttled query', () => {
 describe('a throttled money-moving request', () => {
   it('is never sent again by the client; by default it was not applied (HTTP 429), with `throttled: "unknown"` it is to be reconciled', async () => {
     const order = await authorisedOrder(sandboxClient(sandbox));
-    for (const [throttled, outcome] of [[undefined, 'not-applied'], ['unknown', 'unknown']] as const) {
+    for (const [throttled, outcome] of [
+      [undefined, 'not-applied'],
+      ['unknown', 'unknown'],
+    ] as const) {
       const front = await throttlingFront(1, 429, () => ({ 'retry-after': '2' }));
       await using client = sandboxClient(front, throttled ? { throttled } : {});
       const error = await client.capture({ capture_orders: [order] }).catch((e: unknown) => e);

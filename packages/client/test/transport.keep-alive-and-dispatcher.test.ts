@@ -18,7 +18,7 @@ describe('transport', () => {
     expect(server.received).toHaveLength(68);
   });
 
-  it('transport.connections bounds the connections of the client\'s own Agent', async () => {
+  it("transport.connections bounds the connections of the client's own Agent", async () => {
     await using server = await startRecordingServer((_request, res) => setTimeout(() => reply(res, 200, answer), 5));
     await using client = sandboxClient(server, { transport: { connections: 2 } });
     for (let burst = 0; burst < 3; burst++) await Promise.all(Array.from({ length: 10 }, (_, i) => client.query({ order_no: [`O${i}`] })));

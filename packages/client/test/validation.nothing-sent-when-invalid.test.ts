@@ -17,7 +17,14 @@ const order = { transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '
 
 describe('validation before anything is sent', () => {
   it('reports every problem at once, with field paths', async () => {
-    const error = await refused(client.capture({ capture_orders: [{ ...order, currency: 'usd' }, { ...order, amount: '1,00' }] }));
+    const error = await refused(
+      client.capture({
+        capture_orders: [
+          { ...order, currency: 'usd' },
+          { ...order, amount: '1,00' },
+        ],
+      }),
+    );
     expect(error.code).toBe('GW_VALIDATION');
     expect(error.details.problems.map((p) => p.field)).toEqual(['capture_orders[0].currency', 'capture_orders[1].amount']);
     expect(error.message).toContain('capture: 2 problems in CaptureRequest');

@@ -55,7 +55,9 @@ describe('unknown fields and card data where it does not belong', () => {
   }
 
   it("unknownFields: 'send' sends an extra member as given", async () => {
-    await using server = await startRecordingServer((_request, res) => reply(res, 200, '<html><body><form action="https://pay.example.test" method="post"></form></body></html>', 'text/html'));
+    await using server = await startRecordingServer((_request, res) =>
+      reply(res, 200, '<html><body><form action="https://pay.example.test" method="post"></form></body></html>', 'text/html'),
+    );
     await using loose = sandboxClient(server, { unknownFields: 'send' });
     await loose.checkout({ order_no: 'O1', amount: '1.00', partner_ref: 'P-77' } as never);
     expect(JSON.parse(server.received[0]!.body)).toMatchObject({ partner_ref: 'P-77' });

@@ -73,8 +73,8 @@ describe('headerValue', () => {
     expect(headerValue(new Headers({ 'GW-Signature': 't=1' }), 'gw-signature')).toBe('t=1');
     // Keys are compared lower-cased, as String#toLowerCase does it, whatever their length: the Kelvin sign lower-cases to k.
     expect(headerValue({ 'content-type': 'a', '\u212Aey': 'b' }, 'key')).toBe('b');
-    expect(headerValue({ 'x-long-header-name': 'a', 'Key': 'c' }, 'KEY')).toBe('c');
-    expect(headerValue({ 'ke': 'a', 'keys': 'b' }, 'key')).toBeUndefined();
+    expect(headerValue({ 'x-long-header-name': 'a', Key: 'c' }, 'KEY')).toBe('c');
+    expect(headerValue({ ke: 'a', keys: 'b' }, 'key')).toBeUndefined();
   });
 
   it('never takes an inherited member for a header', () => {
@@ -90,7 +90,9 @@ describe('the body as received', () => {
     const bytes = new Uint8Array([...n.bytes.subarray(0, 20), 0xc3, 0x28, ...n.bytes.subarray(20)]);
     const decode = () => decodeGwNotification({ body: bytes, headers: n.headers });
     expect(decode).toThrow(NotificationRefusedError);
-    expect(decode).toThrow(expect.objectContaining({ code: 'GW_DECODE', reason: 'malformed', details: expect.objectContaining({ problems: ['the body is not UTF-8'] }) }));
+    expect(decode).toThrow(
+      expect.objectContaining({ code: 'GW_DECODE', reason: 'malformed', details: expect.objectContaining({ problems: ['the body is not UTF-8'] }) }),
+    );
   });
 
   it('verifies non-ASCII text byte for byte (the signature covers the UTF-8 bytes as sent)', async () => {
@@ -98,6 +100,8 @@ describe('the body as received', () => {
     const event = await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] });
     expect(event).toEqual(n.event);
     const changed = new TextEncoder().encode(n.body.replace('Grüße', 'Grüsse'));
-    await expect(constructEventAsync({ body: changed, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] })).rejects.toMatchObject({ reason: 'signature-mismatch' });
+    await expect(constructEventAsync({ body: changed, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: SECRET })] })).rejects.toMatchObject(
+      { reason: 'signature-mismatch' },
+    );
   });
 });

@@ -51,8 +51,13 @@ describe('created_at', () => {
 
 describe('the envelope check', () => {
   const valid = {
-    type: 'gw.notification', version: 1, id: 'evt_0123456789abcdef0123456789abcdef', kind: 'payout.completed',
-    created_at: '2026-11-23T17:04:05.123Z', operation: 'payout', data: { order_no: 'P-1' },
+    type: 'gw.notification',
+    version: 1,
+    id: 'evt_0123456789abcdef0123456789abcdef',
+    kind: 'payout.completed',
+    created_at: '2026-11-23T17:04:05.123Z',
+    operation: 'payout',
+    data: { order_no: 'P-1' },
   };
   const notObject = ['the body is not a JSON object'];
   const badId = ['id must be a non-empty string of at most 200 characters'];
@@ -67,7 +72,19 @@ describe('the envelope check', () => {
     ['an array', [], notObject],
     ['a string', 'x', notObject],
     ['a number', 1, notObject],
-    ['an empty object without a prototype', Object.create(null), ['type must be "gw.notification"', 'version must be 1 (this package reads version 1 only)', ...badId, ...badKind, ...badOperation, ...badTime, ...badData]],
+    [
+      'an empty object without a prototype',
+      Object.create(null),
+      [
+        'type must be "gw.notification"',
+        'version must be 1 (this package reads version 1 only)',
+        ...badId,
+        ...badKind,
+        ...badOperation,
+        ...badTime,
+        ...badData,
+      ],
+    ],
     ['another type', { ...valid, type: 'other' }, ['type must be "gw.notification"']],
     ['no type', { ...valid, type: undefined }, ['type must be "gw.notification"']],
     ['version 2', { ...valid, version: 2 }, ['version must be 1 (this package reads version 1 only)']],
@@ -85,8 +102,16 @@ describe('the envelope check', () => {
     ['a cancel', { ...valid, operation: 'cancel', kind: 'payment.cancelled' }, []],
     ['a review', { ...valid, operation: 'review', kind: 'payment.reviewed' }, []],
     ['a subscription cancelled', { ...valid, operation: 'cancelSubscription', kind: 'subscription.cancelled' }, []],
-    ['a refund kind on a capture', { ...valid, operation: 'capture', kind: 'payment.refunded' }, ['kind payment.refunded does not belong to operation capture']],
-    ['a capture kind on a card payment', { ...valid, operation: 'authoriseCard', kind: 'payment.captured' }, ['kind payment.captured does not belong to operation authoriseCard']],
+    [
+      'a refund kind on a capture',
+      { ...valid, operation: 'capture', kind: 'payment.refunded' },
+      ['kind payment.refunded does not belong to operation capture'],
+    ],
+    [
+      'a capture kind on a card payment',
+      { ...valid, operation: 'authoriseCard', kind: 'payment.captured' },
+      ['kind payment.captured does not belong to operation authoriseCard'],
+    ],
     ['an inherited member as operation', { ...valid, operation: 'toString' }, badOperation],
     ['a payout kind on a card payment', { ...valid, operation: 'authoriseCard' }, ['kind payout.completed does not belong to operation authoriseCard']],
     ['a card payment', { ...valid, operation: 'authoriseCard', kind: 'payment.authorised' }, []],

@@ -10,7 +10,18 @@ export function cardEvent(overrides: Record<string, unknown> = {}): Notification
   return {
     kind: 'payment.authorised',
     operation: 'authoriseCard',
-    data: { merchant_id: 'M100200', account_id: 'A300400', order_no: 'A-1', amount: '100.00', currency: 'USD', transaction_id: 'T2026112300000001', card: '411111******1111', order_status: '1', result_info: '0000:Success', ...overrides },
+    data: {
+      merchant_id: 'M100200',
+      account_id: 'A300400',
+      order_no: 'A-1',
+      amount: '100.00',
+      currency: 'USD',
+      transaction_id: 'T2026112300000001',
+      card: '411111******1111',
+      order_status: '1',
+      result_info: '0000:Success',
+      ...overrides,
+    },
   } as NotificationEventInput;
 }
 

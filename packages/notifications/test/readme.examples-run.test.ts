@@ -21,7 +21,12 @@ describe('README examples', () => {
     }
     if (code.includes('handleByKind(')) expect(printed).toEqual(['200 ["refunded 4.00 (partial)"]']);
     if (code.includes('ConsoleSpanExporter')) {
-      expect(printed).toEqual(['POST /hooks/gw handled ', 'POST /hooks/gw duplicate ', 'POST /hooks/gw refused GW_SIGNATURE', 'handled=1 duplicate=1 refused=1']);
+      expect(printed).toEqual([
+        'POST /hooks/gw handled ',
+        'POST /hooks/gw duplicate ',
+        'POST /hooks/gw refused GW_SIGNATURE',
+        'handled=1 duplicate=1 refused=1',
+      ]);
     }
     if (code.includes('notificationRoute')) {
       const route = module.notificationRoute as (secret: string) => (request: Request) => Promise<Response>;

@@ -11,7 +11,12 @@ const teamDecoder: NotificationDecoder = (input) => {
   const text = new TextDecoder().decode(input.body);
   const event = JSON.parse(text);
   const t = headerValue(input.headers, 'x-team-time') ?? '';
-  return { event, message: notificationMessage(event.operation, t, text), signatures: [headerValue(input.headers, 'x-team-signature') ?? ''], signedAt: new Date(Number(t) * 1000) };
+  return {
+    event,
+    message: notificationMessage(event.operation, t, text),
+    signatures: [headerValue(input.headers, 'x-team-signature') ?? ''],
+    signedAt: new Date(Number(t) * 1000),
+  };
 };
 
 async function teamNotification(signedAt = new Date()) {
@@ -27,7 +32,9 @@ describe('a custom decoder and clock', () => {
     const tampered = new TextEncoder().encode(n.body.replace('100.00', '900.00'));
     await expect(constructEventAsync({ body: tampered, headers }, { verifiers, decode: teamDecoder })).rejects.toMatchObject({ reason: 'signature-mismatch' });
     const old = await teamNotification(new Date(Date.now() - 3_600_000));
-    await expect(constructEventAsync({ body: old.n.bytes, headers: old.headers }, { verifiers, decode: teamDecoder })).rejects.toMatchObject({ reason: 'outside-tolerance' });
+    await expect(constructEventAsync({ body: old.n.bytes, headers: old.headers }, { verifiers, decode: teamDecoder })).rejects.toMatchObject({
+      reason: 'outside-tolerance',
+    });
   });
 
   it('refuses a decoded time that is not a date (outside-tolerance), never taking it as within the tolerance', async () => {
@@ -43,7 +50,10 @@ describe('a custom decoder and clock', () => {
     const at = (ms: number) => () => new Date(signedAt.getTime() + ms);
     expect((await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers, clock: at(299_000) })).id).toBe(n.event.id);
     expect((await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers, clock: at(-300_000) })).id).toBe(n.event.id);
-    await expect(constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers, clock: at(301_000) })).rejects.toMatchObject({ reason: 'outside-tolerance', details: { receivedAt: '2026-01-01T00:05:01.000Z', signedAt: '2026-01-01T00:00:00.000Z' } });
+    await expect(constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers, clock: at(301_000) })).rejects.toMatchObject({
+      reason: 'outside-tolerance',
+      details: { receivedAt: '2026-01-01T00:05:01.000Z', signedAt: '2026-01-01T00:00:00.000Z' },
+    });
     await expect(constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers })).rejects.toMatchObject({ reason: 'outside-tolerance' });
   });
 });

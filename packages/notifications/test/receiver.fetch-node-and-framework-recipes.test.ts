@@ -22,9 +22,16 @@ describe('the receiver behind node:http, WHATWG Request and express / fastify', 
     const { receiver, handled } = receiverRecording();
     // A minimal fetch-style server: node:http request -> Request -> receiver.fetch -> Response.
     const { url, server } = await listen((req, res) => {
-      const request = new Request(`http://127.0.0.1${req.url}`, { method: 'POST', headers: req.headers as Record<string, string>, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } as RequestInit);
+      const request = new Request(`http://127.0.0.1${req.url}`, {
+        method: 'POST',
+        headers: req.headers as Record<string, string>,
+        body: Readable.toWeb(req) as ReadableStream,
+        duplex: 'half',
+      } as RequestInit);
       // A failure here would leave the request unanswered: the test's delivery then fails on its own.
-      void receiver.fetch(request).then(async (response) => res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? '' }).end(await response.text()));
+      void receiver
+        .fetch(request)
+        .then(async (response) => res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? '' }).end(await response.text()));
     });
     servers.push(server);
     const n = await signedNotification({ event: cardEvent(), secret: SECRET });
@@ -70,7 +77,9 @@ describe('the receiver behind node:http, WHATWG Request and express / fastify', 
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void receiver.handle({ body: Buffer.concat(chunks), headers: req.headers }, undefined).then((answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body));
+        void receiver
+          .handle({ body: Buffer.concat(chunks), headers: req.headers }, undefined)
+          .then((answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body));
       });
     });
     servers.push(server);
@@ -84,7 +93,7 @@ describe('the receiver behind node:http, WHATWG Request and express / fastify', 
     const declared = await receiver.fetch(new Request('http://x/', { method: 'POST', headers: { 'content-length': '50000' }, body: 'x'.repeat(50_000) }));
     expect(declared.status).toBe(400);
     let pulled = 0;
-    const endless = new ReadableStream<Uint8Array>({ pull: (c) => void (pulled += 1, c.enqueue(new Uint8Array(512))) });
+    const endless = new ReadableStream<Uint8Array>({ pull: (c) => void ((pulled += 1), c.enqueue(new Uint8Array(512))) });
     const streamed = await receiver.fetch(new Request('http://x/', { method: 'POST', body: endless, duplex: 'half' } as RequestInit));
     expect(streamed.status).toBe(400);
     expect(await streamed.json()).toMatchObject({ reason: 'too-large' });

@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileDedupeStore, createMemoryDedupeStore, createNotificationReceiver, NotificationNotRecordedError, type DedupeStore, type ReceiverAnswer } from '../src/index.ts';
+import {
+  createFileDedupeStore,
+  createMemoryDedupeStore,
+  createNotificationReceiver,
+  NotificationNotRecordedError,
+  type DedupeStore,
+  type ReceiverAnswer,
+} from '../src/index.ts';
 import { signedNotification } from '../src/testing.ts';
 import { cardEvent, deliver, listen, SECRET } from './helpers.ts';
 
@@ -75,7 +82,12 @@ interface Reported {
   readonly answer: ReceiverAnswer;
 }
 
-async function serve(store: DedupeStore, reported: Reported[], runs: string[], { handlerMs = 0, leaseMs }: { handlerMs?: number; leaseMs?: number } = {}): Promise<string> {
+async function serve(
+  store: DedupeStore,
+  reported: Reported[],
+  runs: string[],
+  { handlerMs = 0, leaseMs }: { handlerMs?: number; leaseMs?: number } = {},
+): Promise<string> {
   const receiver = createNotificationReceiver({
     verifiers: [createHmacSha256Signer({ secret: SECRET })],
     store,
@@ -126,14 +138,25 @@ describe('the file store on a full disk', () => {
       ]);
       // Reported each time the store refused it: after the handler, then at each later delivery that tried again.
       expect(reported.map((r) => r.error)).toEqual([
-        expect.objectContaining({ name: 'NotificationNotRecordedError', code: 'GW_NOT_RECORDED', details: { eventId: a.id, reason: 'ENOSPC', when: 'after-handler' } }),
-        ...Array.from({ length: 3 }, () => expect.objectContaining({ code: 'GW_NOT_RECORDED', details: { eventId: a.id, reason: 'ENOSPC', when: 'later-delivery' } })),
+        expect.objectContaining({
+          name: 'NotificationNotRecordedError',
+          code: 'GW_NOT_RECORDED',
+          details: { eventId: a.id, reason: 'ENOSPC', when: 'after-handler' },
+        }),
+        ...Array.from({ length: 3 }, () =>
+          expect.objectContaining({ code: 'GW_NOT_RECORDED', details: { eventId: a.id, reason: 'ENOSPC', when: 'later-delivery' } }),
+        ),
       ]);
       const first = reported[0]!.error as NotificationNotRecordedError;
       expect(first).toBeInstanceOf(NotificationNotRecordedError);
       expect(first.message).toMatch(/handler finished but the de-duplication store could not record it \(ENOSPC\).*free space on its disk/);
       expect((first.cause as { code?: string }).code).toBe('ENOSPC');
-      expect(reported.map((r) => [r.answer.status, r.answer.outcome])).toEqual([[200, 'processed'], [200, 'duplicate'], [200, 'duplicate'], [200, 'duplicate']]);
+      expect(reported.map((r) => [r.answer.status, r.answer.outcome])).toEqual([
+        [200, 'processed'],
+        [200, 'duplicate'],
+        [200, 'duplicate'],
+        [200, 'duplicate'],
+      ]);
       // Neither the secret nor anything of the notification's data in what is reported.
       for (const { error } of reported) {
         const text = `${(error as Error).message} ${JSON.stringify(error)}`;
@@ -200,7 +223,12 @@ describe('a store that answers later and refuses the record (a database down)', 
     };
     const errors: unknown[] = [];
     let runs = 0;
-    const receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], store, onEvent: () => void (runs += 1), onError: (e) => void errors.push(e) });
+    const receiver = createNotificationReceiver({
+      verifiers: [createHmacSha256Signer({ secret: SECRET })],
+      store,
+      onEvent: () => void (runs += 1),
+      onError: (e) => void errors.push(e),
+    });
     const n = await signedNotification({ event: cardEvent(), secret: SECRET });
     const first = await receiver.handle({ body: n.bytes, headers: n.headers }, undefined);
     expect([first.status, first.outcome]).toEqual([200, 'processed']);
@@ -258,9 +286,13 @@ describe('a store that fails before the handler (the claim)', () => {
     const runs: string[] = [];
     const url = await serve(store, reported, runs);
     const a = (await signedNotification({ event: cardEvent(), secret: SECRET })).event;
-    for (let i = 0; i < 2; i++) expect(await deliverEvent(url, a)).toEqual({ status: 500, json: { outcome: 'failed', message: 'the notification handler failed; retry later' } });
+    for (let i = 0; i < 2; i++)
+      expect(await deliverEvent(url, a)).toEqual({ status: 500, json: { outcome: 'failed', message: 'the notification handler failed; retry later' } });
     expect(runs).toEqual([]);
-    expect(reported.map((r) => [(r.error as { code?: string }).code, r.answer.status])).toEqual([['ENOSPC', 500], ['ENOSPC', 500]]);
+    expect(reported.map((r) => [(r.error as { code?: string }).code, r.answer.status])).toEqual([
+      ['ENOSPC', 500],
+      ['ENOSPC', 500],
+    ]);
     broken = false;
     expect(await deliverEvent(url, a)).toEqual({ status: 200, json: { outcome: 'processed', id: a.id } });
     expect(await deliverEvent(url, a)).toEqual({ status: 200, json: { outcome: 'duplicate', id: a.id } });

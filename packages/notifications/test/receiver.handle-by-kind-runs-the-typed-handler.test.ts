@@ -24,9 +24,22 @@ describe('handleByKind', () => {
     const receiver = createNotificationReceiver({ verifiers: [createHmacSha256Signer({ secret: SECRET })], onEvent });
     const { url, server } = await listen((req, res) => void receiver.node(req, res));
     try {
-      const refund = await signedNotification({ secret: SECRET, event: { kind: 'payment.refunded', operation: 'refund', data: { transaction_id: 'T1', amount: '10.00', refund_amount: '4.00', refund_status: '1', refund_state: 'partial', refunded_amount: '4.00' } } });
-      const sub = await signedNotification({ secret: SECRET, event: { kind: 'subscription.cancelled', operation: 'cancelSubscription', data: { recurring_id: 'R1', contract_name: 'Gold', cancel_status: '1' } } });
-      const capture = await signedNotification({ secret: SECRET, event: { kind: 'payment.captured', operation: 'capture', data: { transaction_id: 'T1', capture_status: '1' } } });
+      const refund = await signedNotification({
+        secret: SECRET,
+        event: {
+          kind: 'payment.refunded',
+          operation: 'refund',
+          data: { transaction_id: 'T1', amount: '10.00', refund_amount: '4.00', refund_status: '1', refund_state: 'partial', refunded_amount: '4.00' },
+        },
+      });
+      const sub = await signedNotification({
+        secret: SECRET,
+        event: { kind: 'subscription.cancelled', operation: 'cancelSubscription', data: { recurring_id: 'R1', contract_name: 'Gold', cancel_status: '1' } },
+      });
+      const capture = await signedNotification({
+        secret: SECRET,
+        event: { kind: 'payment.captured', operation: 'capture', data: { transaction_id: 'T1', capture_status: '1' } },
+      });
       for (const n of [refund, sub, capture]) expect((await deliver(url, n.body, n.headers)).json.outcome).toBe('processed');
       expect(booked).toEqual(['payment.refunded partial 4.00 of 10.00', 'subscription.cancelled R1']);
       expect(other.map((e) => e.kind)).toEqual(['payment.captured']);
@@ -41,7 +54,14 @@ describe('handleByKind', () => {
 
   it('refuses an unknown kind or a handler that is not a function, listing every problem (GW_CONFIG)', () => {
     const bad = { 'payment.chargeback': () => {}, 'payment.captured': 'book' } as never;
-    expect(() => handleByKind(bad)).toThrow(expect.objectContaining({ code: 'GW_CONFIG', details: { problems: ['payment.chargeback is not a notification kind', 'the handler of payment.captured must be a function (event) => void | Promise<void>'] } }));
+    expect(() => handleByKind(bad)).toThrow(
+      expect.objectContaining({
+        code: 'GW_CONFIG',
+        details: {
+          problems: ['payment.chargeback is not a notification kind', 'the handler of payment.captured must be a function (event) => void | Promise<void>'],
+        },
+      }),
+    );
     expect(NOTIFICATION_KINDS).toContain('payment.reviewed');
   });
 });

@@ -12,13 +12,18 @@ describe('verifiers, rotation and options', () => {
       expect((await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers })).id).toBe(n.event.id);
     }
     const stranger = await signedNotification({ event: cardEvent(), secret: 'third' });
-    await expect(constructEventAsync({ body: stranger.bytes, headers: stranger.headers }, { verifiers })).rejects.toMatchObject({ reason: 'signature-mismatch' });
+    await expect(constructEventAsync({ body: stranger.bytes, headers: stranger.headers }, { verifiers })).rejects.toMatchObject({
+      reason: 'signature-mismatch',
+    });
   });
 
   it('accepts a header with several signatures when one verifies (a sender signing with two keys)', async () => {
     const n = await signedNotification({ event: cardEvent(), secret: 'new-secret' });
     const header = n.headers['gw-signature']!.replace('v1=', 'v1=deadbeef,v1=');
-    const event = await constructEventAsync({ body: n.bytes, headers: { 'gw-signature': header } }, { verifiers: [createHmacSha256Signer({ secret: 'new-secret' })] });
+    const event = await constructEventAsync(
+      { body: n.bytes, headers: { 'gw-signature': header } },
+      { verifiers: [createHmacSha256Signer({ secret: 'new-secret' })] },
+    );
     expect(event.kind).toBe('payment.authorised');
   });
 
@@ -40,7 +45,10 @@ describe('verifiers, rotation and options', () => {
   });
 
   it('narrows the typed union by operation', async () => {
-    const n = await signedNotification({ event: { kind: 'payout.completed', operation: 'payout', data: { request_id: 'r-1', payment_amount: '1.00', status: 'COMPLETED' } }, secret: 's' });
+    const n = await signedNotification({
+      event: { kind: 'payout.completed', operation: 'payout', data: { request_id: 'r-1', payment_amount: '1.00', status: 'COMPLETED' } },
+      secret: 's',
+    });
     const event = await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: 's' })] });
     if (event.operation !== 'payout') throw new Error('expected a payout');
     expect(event.data.status).toBe('COMPLETED'); // PayoutResponse
@@ -48,13 +56,25 @@ describe('verifiers, rotation and options', () => {
 
   it('refuses bad options with every problem at once (GW_CONFIG)', () => {
     expect(() => createNotificationReceiver({ verifiers: [], toleranceSeconds: -1, onEvent: undefined as never })).toThrow(
-      expect.objectContaining({ code: 'GW_CONFIG', details: expect.objectContaining({ problems: expect.arrayContaining([expect.stringContaining('onEvent'), expect.stringContaining('verifiers'), expect.stringContaining('toleranceSeconds')]) }) }),
+      expect.objectContaining({
+        code: 'GW_CONFIG',
+        details: expect.objectContaining({
+          problems: expect.arrayContaining([
+            expect.stringContaining('onEvent'),
+            expect.stringContaining('verifiers'),
+            expect.stringContaining('toleranceSeconds'),
+          ]),
+        }),
+      }),
     );
   });
 
   it('refuses a body over maxBodyBytes as too-large', async () => {
     const n = await signedNotification({ event: cardEvent(), secret: 's' });
-    const refused = await constructEventAsync({ body: n.bytes, headers: n.headers }, { verifiers: [createHmacSha256Signer({ secret: 's' })], maxBodyBytes: 100 }).catch((e: unknown) => e);
+    const refused = await constructEventAsync(
+      { body: n.bytes, headers: n.headers },
+      { verifiers: [createHmacSha256Signer({ secret: 's' })], maxBodyBytes: 100 },
+    ).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(NotificationRefusedError);
     expect(refused).toMatchObject({ code: 'GW_DECODE', reason: 'too-large' });
   });

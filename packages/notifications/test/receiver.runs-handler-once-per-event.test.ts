@@ -65,7 +65,9 @@ describe('the handler runs once per event id', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(url, n.body, n.headers)));
     expect(runs).toBe(1);
     expect(answers.filter((a) => a.json.outcome === 'processed')).toHaveLength(1);
-    expect(answers.every((a) => a.json.outcome === 'processed' || (a.status === 409 && a.json.outcome === 'in-progress') || a.json.outcome === 'duplicate')).toBe(true);
+    expect(
+      answers.every((a) => a.json.outcome === 'processed' || (a.status === 409 && a.json.outcome === 'in-progress') || a.json.outcome === 'duplicate'),
+    ).toBe(true);
     expect((await deliver(url, n.body, n.headers)).json.outcome).toBe('duplicate');
   });
 

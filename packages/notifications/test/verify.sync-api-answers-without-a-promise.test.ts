@@ -36,7 +36,10 @@ describe('constructEvent: the event at once', () => {
 
   it('refuses options with every problem at once (GW_CONFIG)', () => {
     expect(() => constructEvent({ body: new Uint8Array(1), headers: {} }, { verifiers: [], toleranceSeconds: -1 })).toThrow(
-      expect.objectContaining({ code: 'GW_CONFIG', details: { problems: [expect.stringContaining('verifiers'), expect.stringContaining('toleranceSeconds')] } }),
+      expect.objectContaining({
+        code: 'GW_CONFIG',
+        details: { problems: [expect.stringContaining('verifiers'), expect.stringContaining('toleranceSeconds')] },
+      }),
     );
   });
 
@@ -49,7 +52,9 @@ describe('constructEvent: the event at once', () => {
       const failing = { verify: async () => Promise.reject(new Error('HSM down')) };
       const slow = { verify: async () => true };
       for (const verifier of [failing, slow]) {
-        expect(() => constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [verifier] })).toThrow(expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('constructEventAsync') }));
+        expect(() => constructEvent({ body: n.bytes, headers: n.headers }, { verifiers: [verifier] })).toThrow(
+          expect.objectContaining({ code: 'GW_CONFIG', message: expect.stringContaining('constructEventAsync') }),
+        );
       }
       // Time passing is the point: an unhandled rejection would be reported within it.
       await new Promise((resolve) => setTimeout(resolve, 20));

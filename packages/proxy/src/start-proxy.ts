@@ -44,7 +44,8 @@ export const DEFAULT_UPSTREAM_DEADLINE_MS = 60_000;
 /** A positive whole number of ms, the fallback when absent, or a TypeError naming the option. */
 function wholeMs(value: number | undefined, option: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0 || value > 2_147_483_647) throw new TypeError(`${option} must be a whole number of ms from 1 to 2147483647, not ${String(value)}`);
+  if (!Number.isInteger(value) || value <= 0 || value > 2_147_483_647)
+    throw new TypeError(`${option} must be a whole number of ms from 1 to 2147483647, not ${String(value)}`);
   return value;
 }
 
@@ -111,9 +112,11 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
       return; // a fault of the check: the traffic went through, the report misses this exchange, the proxy goes on
     }
     if (typeof later === 'string') return checked();
-    const chained: Promise<void> = later.then(checked, () => undefined).then(() => {
-      if (pending === chained) pending = null;
-    });
+    const chained: Promise<void> = later
+      .then(checked, () => undefined)
+      .then(() => {
+        if (pending === chained) pending = null;
+      });
     pending = chained;
   };
   // The pace is counted as each request starts (a monotonic clock), so a throttle knows what came before it even

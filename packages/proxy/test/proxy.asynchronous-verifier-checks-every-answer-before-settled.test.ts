@@ -19,7 +19,16 @@ async function driftThrough(verifier: Verifier): Promise<DriftReport> {
   await using sandbox = await startSandbox();
   await using proxy = await startProxy({ upstream: sandbox.url, verifier });
   const client = clientAt(proxy.url, { verifyResponses: false });
-  const pay = (n: number) => client.authoriseCard({ order_no: `ASYNC-${n}-${Math.random()}`, currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV });
+  const pay = (n: number) =>
+    client.authoriseCard({
+      order_no: `ASYNC-${n}-${Math.random()}`,
+      currency: 'USD',
+      amount: '40.00',
+      card: CARD,
+      expiration_month: '12',
+      expiration_year: '2031',
+      security_code: CVV,
+    });
   await Promise.all(Array.from({ length: 12 }, (_, n) => pay(n)));
   sandbox.answerDrift.set({ authoriseCard: { wrongSignature: true } });
   await Promise.all(Array.from({ length: 5 }, (_, n) => pay(100 + n)));

@@ -26,17 +26,19 @@ describe('clients that drop off mid-answer', () => {
     try {
       // Every client reads the first bytes of its answer, then its connection is destroyed.
       await Promise.all(
-        Array.from({ length: CLIENTS }, () =>
-          new Promise<void>((resolve, reject) => {
-            const req = request(`${proxy.url}/v1/capture`, { agent: false }, (res) => {
-              res.once('data', () => {
-                req.destroy();
-                resolve();
+        Array.from(
+          { length: CLIENTS },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const req = request(`${proxy.url}/v1/capture`, { agent: false }, (res) => {
+                res.once('data', () => {
+                  req.destroy();
+                  resolve();
+                });
               });
-            });
-            req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
-            req.end();
-          }),
+              req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+              req.end();
+            }),
         ),
       );
       expect(connections).toBe(CLIENTS);

@@ -4,7 +4,11 @@ import { startProxy, type Exchange } from '../src/index.ts';
 import { clientAt, everyOperation, fixedClock, signer } from './support.ts';
 
 async function answerOf(baseUrl: string, exchange: Exchange) {
-  const res = await fetch(`${baseUrl}${exchange.path}`, { method: 'POST', headers: { 'content-type': exchange.requestContentType }, body: exchange.requestBody! });
+  const res = await fetch(`${baseUrl}${exchange.path}`, {
+    method: 'POST',
+    headers: { 'content-type': exchange.requestContentType },
+    body: exchange.requestBody!,
+  });
   return { status: res.status, contentType: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -18,7 +22,18 @@ describe('client -> gw proxy -> sandbox', () => {
     expect(proxy.report.exchanges).toBe(13);
     expect(proxy.report.unchecked).toBe(0);
     expect(proxy.report.signaturesChecked).toBe(true);
-    for (const name of ['authoriseCard', 'authoriseAlternative', 'checkout', 'capture', 'refund', 'review', 'cancel', 'query', 'cancelSubscription', 'payout']) {
+    for (const name of [
+      'authoriseCard',
+      'authoriseAlternative',
+      'checkout',
+      'capture',
+      'refund',
+      'review',
+      'cancel',
+      'query',
+      'cancelSubscription',
+      'payout',
+    ]) {
       expect(proxy.report.observations[name]?.statuses, name).toMatchObject({ '200': expect.any(Number) });
     }
     expect(proxy.report.observations.authoriseCard?.requestForms).toEqual({ json: 3, form: 1 });
@@ -49,7 +64,11 @@ describe('client -> gw proxy -> sandbox', () => {
       }
       // An answer naming a shopper page carries the sandbox's address and a random page token, so its signature differs too.
       const masked = (a: Buffer, base: string) =>
-        a.toString('utf8').replaceAll(base, 'BASE').replace(/\/sandbox\/pay\/[A-Za-z0-9_-]{22}/g, '/sandbox/pay/TOKEN').replace(/<encryption_data>[0-9a-f]{64}</g, '<encryption_data>SIG<');
+        a
+          .toString('utf8')
+          .replaceAll(base, 'BASE')
+          .replace(/\/sandbox\/pay\/[A-Za-z0-9_-]{22}/g, '/sandbox/pay/TOKEN')
+          .replace(/<encryption_data>[0-9a-f]{64}</g, '<encryption_data>SIG<');
       expect(masked(proxied.bytes, behind.url)).toBe(masked(straight.bytes, direct.url));
     }
     expect(identical).toBe(11);

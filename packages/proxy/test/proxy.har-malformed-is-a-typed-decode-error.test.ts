@@ -14,8 +14,17 @@ function goodHar(): Record<string, unknown> {
         {
           startedDateTime: '2026-03-04T05:06:07Z',
           time: 12,
-          request: { method: 'POST', url: 'https://gw.example/v1/capture', headers: [{ name: 'content-type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{"capture_orders":[]}', params: [{ name: 'a', value: 'b' }] } },
-          response: { status: 200, headers: [{ name: 'content-type', value: 'application/json' }], content: { size: 2, mimeType: 'application/json', text: '{}', encoding: 'utf8' } },
+          request: {
+            method: 'POST',
+            url: 'https://gw.example/v1/capture',
+            headers: [{ name: 'content-type', value: 'application/json' }],
+            postData: { mimeType: 'application/json', text: '{"capture_orders":[]}', params: [{ name: 'a', value: 'b' }] },
+          },
+          response: {
+            status: 200,
+            headers: [{ name: 'content-type', value: 'application/json' }],
+            content: { size: 2, mimeType: 'application/json', text: '{}', encoding: 'utf8' },
+          },
         },
       ],
     },
@@ -64,7 +73,10 @@ describe('checkHar on malformed recordings', () => {
   it("the issue's case: a params entry whose name is an object with a toString member names its place", async () => {
     const har = goodHar() as { log: { entries: { request: { postData: Record<string, unknown> } }[] } };
     har.log.entries[0]!.request.postData = { mimeType: 'application/x-www-form-urlencoded', params: [{ name: { toString: 1 }, value: CARD }] };
-    const failure = await checkHar(har).then(() => null, (error: unknown) => error);
+    const failure = await checkHar(har).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(GwError);
     expect((failure as GwError).code).toBe('GW_DECODE');
     expect((failure as GwError).message).toContain('log.entries[0].request.postData.params[0].name: is not a string');

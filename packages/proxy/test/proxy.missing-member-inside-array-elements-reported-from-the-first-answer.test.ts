@@ -7,7 +7,9 @@ const pay = { currency: 'USD', amount: '40.00', card: CARD, expiration_month: '1
 
 describe('missing members, through gw proxy', () => {
   it('a member dropped inside batch elements is reported from the very first answer, once per answer (seed §2.6)', async () => {
-    await using sandbox = await startSandbox({ answerDrift: { capture: { drop: ['capture_orders[].amount'] }, refund: { drop: ['refund_orders[].refund_reason'] } } });
+    await using sandbox = await startSandbox({
+      answerDrift: { capture: { drop: ['capture_orders[].amount'] }, refund: { drop: ['refund_orders[].refund_reason'] } },
+    });
     await using proxy = await startProxy({ upstream: sandbox.url, verifier: signer });
     const client = clientAt(proxy.url);
     const a = await client.authoriseCard({ ...pay, order_no: 'ECHO-1' });
@@ -27,7 +29,11 @@ describe('missing members, through gw proxy', () => {
     await using sandbox = await startSandbox();
     await using proxy = await startProxy({ upstream: sandbox.url, verifier: signer });
     const client = clientAt(proxy.url);
-    const sub = await client.authoriseCard({ ...pay, order_no: 'OPT-1', subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30', billing_cycle: 12 } });
+    const sub = await client.authoriseCard({
+      ...pay,
+      order_no: 'OPT-1',
+      subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30', billing_cycle: 12 },
+    });
     await client.query({ transaction_id: [sub.transaction_id!] });
     const plain = await client.authoriseCard({ ...pay, order_no: 'OPT-2' });
     await client.authoriseCard({ ...pay, order_no: 'OPT-2' }); // a used order_no: refused, a shorter answer

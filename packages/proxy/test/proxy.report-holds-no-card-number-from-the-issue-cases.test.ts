@@ -15,7 +15,10 @@ async function jsonUpstream(answer: () => unknown): Promise<{ url: string } & As
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer())));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, [Symbol.asyncDispose]: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    [Symbol.asyncDispose]: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
+  };
 }
 
 async function post(url: string, body: string, contentType = 'application/json'): Promise<void> {
@@ -45,14 +48,26 @@ describe('a drift report holds no card number', () => {
     await using proxy = await startProxy({ upstream: upstream.url, reportFile });
     await (await fetch(`${proxy.url}/v1/cards/4111111111111111`)).text();
     await (await fetch(`${proxy.url}/v1/cards/4111-1111-1111-1111?pan=4111111111111111`)).text();
-    await post(`${proxy.url}/v1/capture`, JSON.stringify({ capture_orders: [{ transaction_id: 'T1', order_no: 'A-1', currency: 'USD', amount: '1.00', '4111 1111 1111 1111': 'x', cvv: '123' }] }));
+    await post(
+      `${proxy.url}/v1/capture`,
+      JSON.stringify({ capture_orders: [{ transaction_id: 'T1', order_no: 'A-1', currency: 'USD', amount: '1.00', '4111 1111 1111 1111': 'x', cvv: '123' }] }),
+    );
     await proxy.settled();
     const text = await readFile(reportFile, 'utf8');
     for (const secret of ['4111111111111111', '4111 1111 1111 1111', '4111-1111-1111-1111', '"123"']) expect(text).not.toContain(secret);
-    const report = JSON.parse(text) as { drift: { operation: string; kind: string; path: string; message: string; example: string }[]; observations: Record<string, { fields: object }> };
-    expect(report.drift).toContainEqual(expect.objectContaining({ operation: '/v1/cards/{digits}', kind: 'unknown-path', message: 'no operation of the spec at /v1/cards/{digits}' }));
+    const report = JSON.parse(text) as {
+      drift: { operation: string; kind: string; path: string; message: string; example: string }[];
+      observations: Record<string, { fields: object }>;
+    };
+    expect(report.drift).toContainEqual(
+      expect.objectContaining({ operation: '/v1/cards/{digits}', kind: 'unknown-path', message: 'no operation of the spec at /v1/cards/{digits}' }),
+    );
     expect(report.drift.filter((e) => e.kind === 'unknown-path')).toHaveLength(1);
-    expect(report.drift).toContainEqual(expect.objectContaining({ operation: 'capture', side: 'request', kind: 'unknown-field', path: 'capture_orders[].[redacted]' }));
-    expect(report.drift).toContainEqual(expect.objectContaining({ operation: 'capture', side: 'request', kind: 'unknown-field', path: 'capture_orders[].cvv', example: '999' }));
+    expect(report.drift).toContainEqual(
+      expect.objectContaining({ operation: 'capture', side: 'request', kind: 'unknown-field', path: 'capture_orders[].[redacted]' }),
+    );
+    expect(report.drift).toContainEqual(
+      expect.objectContaining({ operation: 'capture', side: 'request', kind: 'unknown-field', path: 'capture_orders[].cvv', example: '999' }),
+    );
   });
 });

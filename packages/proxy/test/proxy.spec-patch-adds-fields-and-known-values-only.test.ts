@@ -8,20 +8,68 @@ const spec = readFileSync(join(import.meta.dirname, '../../../spec/v1/openapi.ya
 const at = '2026-03-04T05:06:07.000Z';
 
 function entry(operation: string, path: string, seenType: string | null, more: Partial<DriftEntry> = {}): DriftEntry {
-  return { operation, side: 'response', kind: 'unknown-field', path, message: 'is not a field the spec lists here', count: 2, firstSeen: at, lastSeen: at, example: '', seenType, ...more };
+  return {
+    operation,
+    side: 'response',
+    kind: 'unknown-field',
+    path,
+    message: 'is not a field the spec lists here',
+    count: 2,
+    firstSeen: at,
+    lastSeen: at,
+    example: '',
+    seenType,
+    ...more,
+  };
 }
 
 function report(drift: DriftEntry[], values: Record<string, Record<string, Record<string, number>>> = {}): DriftReport {
-  const observations = Object.fromEntries(Object.entries(values).map(([op, places]) => [op, { answers: 2, statuses: {}, contentTypes: {}, requestForms: {}, fields: {}, values: Object.fromEntries(Object.entries(places).map(([p, counts]) => [p, { unknowns: 'U47', counts }])) }]));
-  return { type: 'gw-drift-report', version: 1, upstream: 'http://127.0.0.1:1', startedAt: at, updatedAt: at, signaturesChecked: true, exchanges: 2, unchecked: 0, drift, observations };
+  const observations = Object.fromEntries(
+    Object.entries(values).map(([op, places]) => [
+      op,
+      {
+        answers: 2,
+        statuses: {},
+        contentTypes: {},
+        requestForms: {},
+        fields: {},
+        values: Object.fromEntries(Object.entries(places).map(([p, counts]) => [p, { unknowns: 'U47', counts }])),
+      },
+    ]),
+  );
+  return {
+    type: 'gw-drift-report',
+    version: 1,
+    upstream: 'http://127.0.0.1:1',
+    startedAt: at,
+    updatedAt: at,
+    signaturesChecked: true,
+    exchanges: 2,
+    unchecked: 0,
+    drift,
+    observations,
+  };
 }
 
 describe('proposeSpecPatch', () => {
   it('adds a field once to a schema shared by two operations, follows $ref and array items, and types it as seen', () => {
-    const patch = proposeSpecPatch(spec, report([entry('capture', 'capture_orders[].fee', 'number'), entry('query', 'orders_list[].wallet', 'object'), entry('capture', 'capture_orders[].fee', 'number', { count: 1 })]));
-    expect(patch.changes.map((c) => `${c.operation} ${c.schema} ${c.path} ${c.value}`)).toEqual(['capture CaptureOrderResult capture_orders[].fee number', 'query QueriedOrder orders_list[].wallet object']);
+    const patch = proposeSpecPatch(
+      spec,
+      report([
+        entry('capture', 'capture_orders[].fee', 'number'),
+        entry('query', 'orders_list[].wallet', 'object'),
+        entry('capture', 'capture_orders[].fee', 'number', { count: 1 }),
+      ]),
+    );
+    expect(patch.changes.map((c) => `${c.operation} ${c.schema} ${c.path} ${c.value}`)).toEqual([
+      'capture CaptureOrderResult capture_orders[].fee number',
+      'query QueriedOrder orders_list[].wallet object',
+    ]);
     const doc = parse(patch.text);
-    expect(doc.components.schemas.CaptureOrderResult.properties.fee).toMatchObject({ type: 'number', description: expect.stringContaining('Proposed by gw spec drift --patch') });
+    expect(doc.components.schemas.CaptureOrderResult.properties.fee).toMatchObject({
+      type: 'number',
+      description: expect.stringContaining('Proposed by gw spec drift --patch'),
+    });
     expect(doc.components.schemas.QueriedOrder.properties.wallet).toMatchObject({ type: 'object' });
   });
 
@@ -47,7 +95,14 @@ describe('proposeSpecPatch', () => {
 
   it('proposes nothing from throttles: rate limits are an open point (UNKNOWNS U50), not the shape of an answer', () => {
     const throttled = report([]);
-    const throttles = { count: 3, statuses: { '429': 3 }, firstSeen: at, lastSeen: at, retryAfterMs: { count: 3, min: 2000, max: 2000, values: { '2000': 3 }, absent: 0, unreadable: 0 }, requestsInSecondBefore: { operation: { min: 1, max: 3 }, all: { min: 1, max: 3 } } };
+    const throttles = {
+      count: 3,
+      statuses: { '429': 3 },
+      firstSeen: at,
+      lastSeen: at,
+      retryAfterMs: { count: 3, min: 2000, max: 2000, values: { '2000': 3 }, absent: 0, unreadable: 0 },
+      requestsInSecondBefore: { operation: { min: 1, max: 3 }, all: { min: 1, max: 3 } },
+    };
     throttled.observations.capture = { answers: 0, statuses: { '429': 3 }, contentTypes: {}, requestForms: {}, fields: {}, values: {}, throttles };
     const patch = proposeSpecPatch(spec, throttled);
     expect(patch.text).toBe(spec);

@@ -18,13 +18,27 @@ describe('throttles through gw proxy', () => {
     const reportFile = join(dir, 'drift.json');
     await using sandbox = await startSandbox();
     await using front = await scriptedFront(sandbox.url, {
-      '/v1/capture': [twoSeconds, twoSeconds, { status: 429, retryAfter: () => new Date(Date.now() + 5_000).toUTCString() }, { status: 503, retryAfter: () => '2' }, { status: 503 }],
+      '/v1/capture': [
+        twoSeconds,
+        twoSeconds,
+        { status: 429, retryAfter: () => new Date(Date.now() + 5_000).toUTCString() },
+        { status: 503, retryAfter: () => '2' },
+        { status: 503 },
+      ],
       '/v1/retrievalTrans': [twoSeconds, twoSeconds],
     });
     await using proxy = await startProxy({ upstream: front.url, verifier: signer, reportFile });
     // No wait is within the budget: every throttle reaches the test as a ThrottledError, and nothing is sent twice.
     const client = clientAt(proxy.url, { retry: { attempts: 1, maxThrottleWaitMs: 0 } });
-    const paid = await client.authoriseCard({ order_no: 'THR-1', currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV });
+    const paid = await client.authoriseCard({
+      order_no: 'THR-1',
+      currency: 'USD',
+      amount: '40.00',
+      card: CARD,
+      expiration_month: '12',
+      expiration_year: '2031',
+      security_code: CVV,
+    });
     const capture = () => client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'THR-1', currency: 'USD', amount: '40.00' }] });
     for (let i = 0; i < 4; i++) await expect(capture()).rejects.toBeInstanceOf(ThrottledError);
     await expect(capture()).rejects.toMatchObject({ name: 'HttpError' });
@@ -37,7 +51,9 @@ describe('throttles through gw proxy', () => {
     const text = await readFile(reportFile, 'utf8');
     for (const secret of [CARD, `"${CVV}"`, SANDBOX_DEFAULT_SECRET]) expect(text, secret).not.toContain(secret);
     const report = JSON.parse(text) as DriftReport;
-    expect(report.drift.map(({ operation, kind, count, example }) => ({ operation, kind, count, example }))).toEqual([{ operation: 'capture', kind: 'status', count: 1, example: '503' }]);
+    expect(report.drift.map(({ operation, kind, count, example }) => ({ operation, kind, count, example }))).toEqual([
+      { operation: 'capture', kind: 'status', count: 1, example: '503' },
+    ]);
     const captured = report.observations.capture!;
     expect(captured.statuses).toEqual({ '429': 3, '503': 2, '200': 1 });
     const throttles = captured.throttles!;
@@ -56,7 +72,11 @@ describe('throttles through gw proxy', () => {
     expect(pace.operation.max).toBeLessThanOrEqual(4);
     expect(pace.all.min).toBeGreaterThanOrEqual(1);
     expect(pace.all.max).toBeLessThanOrEqual(5);
-    expect(report.observations.query!.throttles).toMatchObject({ count: 2, statuses: { '429': 2 }, retryAfterMs: { count: 2, min: 2000, max: 2000, values: { '2000': 2 } } });
+    expect(report.observations.query!.throttles).toMatchObject({
+      count: 2,
+      statuses: { '429': 2 },
+      retryAfterMs: { count: 2, min: 2000, max: 2000, values: { '2000': 2 } },
+    });
     expect(report.observations.authoriseCard!.throttles).toBeUndefined();
   });
 
@@ -65,8 +85,17 @@ describe('throttles through gw proxy', () => {
     const entry = (path: string, at: number, status: number, headers: Record<string, string>, body: string, time = 20) => ({
       startedDateTime: new Date(t0 + at).toISOString(),
       time,
-      request: { method: 'POST', url: `https://gateway.example${path}`, headers: [], postData: { mimeType: body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded', text: body } },
-      response: { status, headers: Object.entries(headers).map(([name, value]) => ({ name, value })), content: { size: 2, mimeType: 'application/json', text: '{}' } },
+      request: {
+        method: 'POST',
+        url: `https://gateway.example${path}`,
+        headers: [],
+        postData: { mimeType: body.startsWith('{') ? 'application/json' : 'application/x-www-form-urlencoded', text: body },
+      },
+      response: {
+        status,
+        headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+        content: { size: 2, mimeType: 'application/json', text: '{}' },
+      },
     });
     const order = JSON.stringify({ capture_orders: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] });
     const har = {
@@ -93,6 +122,10 @@ describe('throttles through gw proxy', () => {
       // Starts at 0, 200, 400 and 1500 ms: 1, 2, 3 and 1 capture(s) in the second up to each; 4 of all at 400 (a query at 300).
       requestsInSecondBefore: { operation: { min: 1, max: 3 }, all: { min: 1, max: 4 } },
     });
-    expect(report.observations.query!.throttles).toMatchObject({ count: 1, retryAfterMs: { count: 0, min: null, max: null, absent: 1 }, requestsInSecondBefore: { operation: { min: 1, max: 1 }, all: { min: 3, max: 3 } } });
+    expect(report.observations.query!.throttles).toMatchObject({
+      count: 1,
+      retryAfterMs: { count: 0, min: null, max: null, absent: 1 },
+      requestsInSecondBefore: { operation: { min: 1, max: 1 }, all: { min: 3, max: 3 } },
+    });
   });
 });

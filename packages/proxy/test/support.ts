@@ -15,18 +15,40 @@ export const fixedClock = (): Date => new Date('2026-03-04T05:06:07Z');
 
 /** A client of the sandbox's default merchant at `baseUrl`. */
 export function clientAt(baseUrl: string, options: Partial<ClientOptions> = {}): GwClient {
-  return createClient({ baseUrl, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, retry: { attempts: 1 }, ...options } as ClientOptions);
+  return createClient({
+    baseUrl,
+    merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+    signer,
+    retry: { attempts: 1 },
+    ...options,
+  } as ClientOptions);
 }
 
 /** Calls every operation once, in every wire form the spec shows (a form-encoded authorise too). */
 export async function everyOperation(client: GwClient, formClient: GwClient, tag: string): Promise<void> {
-  const payment = (n: number, extra: Record<string, unknown> = {}) => ({ order_no: `${tag}-${n}`, currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV, ...extra });
+  const payment = (n: number, extra: Record<string, unknown> = {}) => ({
+    order_no: `${tag}-${n}`,
+    currency: 'USD',
+    amount: '40.00',
+    card: CARD,
+    expiration_month: '12',
+    expiration_year: '2031',
+    security_code: CVV,
+    ...extra,
+  });
   const one = await client.authoriseCard(payment(1));
   const two = await formClient.authoriseCard(payment(2));
   const three = await client.authoriseCard(payment(3));
   const sub = await client.authoriseCard(payment(4, { subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30', billing_cycle: 12 } }));
   const ref = (r: typeof one, order: string) => ({ transaction_id: r.transaction_id!, order_no: order, currency: 'USD', amount: '40.00' });
-  await client.authoriseAlternative({ order_no: `${tag}-5`, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back' });
+  await client.authoriseAlternative({
+    order_no: `${tag}-5`,
+    currency: 'BRL',
+    amount: '80.00',
+    payment_method: 'PIX',
+    return_url: 'https://shop.example.test/back',
+  });
   await client.checkout({ order_no: `${tag}-6`, currency: 'USD', amount: '59.90', return_url: 'https://shop.example.test/ok' });
   await client.capture({ capture_orders: [ref(one, `${tag}-1`)] });
   await client.refund({ refund_orders: [{ ...ref(one, `${tag}-1`), refund_amount: '20.00', refund_reason: 'damaged' }] });

@@ -29,7 +29,15 @@ async function points(name: string, keys: readonly string[]): Promise<Record<str
 }
 
 /** A card payment of 40.00 USD with the test card: card data the telemetry must never hold. */
-const cardPayment = (orderNo: string) => ({ order_no: orderNo, currency: 'USD', amount: '40.00', card: CARD, expiration_month: '12', expiration_year: '2031', security_code: CVV });
+const cardPayment = (orderNo: string) => ({
+  order_no: orderNo,
+  currency: 'USD',
+  amount: '40.00',
+  card: CARD,
+  expiration_month: '12',
+  expiration_year: '2031',
+  security_code: CVV,
+});
 
 describe('a proxied exchange is a SERVER span; drift and exchanges are counted', () => {
   it('a capture the sandbox answers with drift: the span names the drift found, the counter counts it by operation and kind', async () => {

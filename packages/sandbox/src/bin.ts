@@ -15,12 +15,20 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('usage: gw-sandbox [--port 8787] [--host 127.0.0.1] [--allowed-host NAME]... [--seed 1] [--state FILE]\nA stateful local Merchant Payment Gateway serving every /v1 operation.\nIt answers loopback Host names and its listening address; --allowed-host adds a name (.team.test: it and every name under it).\n--state FILE keeps the state in that SQLite file across restarts.');
+  console.log(
+    'usage: gw-sandbox [--port 8787] [--host 127.0.0.1] [--allowed-host NAME]... [--seed 1] [--state FILE]\nA stateful local Merchant Payment Gateway serving every /v1 operation.\nIt answers loopback Host names and its listening address; --allowed-host adds a name (.team.test: it and every name under it).\n--state FILE keeps the state in that SQLite file across restarts.',
+  );
   process.exit(0);
 }
 let sandbox;
 try {
-  sandbox = await startSandbox({ port: Number(values.port), host: values.host, allowedHosts: values['allowed-host'], seed: Number(values.seed), ...(values.state ? { stateFile: values.state } : {}) });
+  sandbox = await startSandbox({
+    port: Number(values.port),
+    host: values.host,
+    allowedHosts: values['allowed-host'],
+    seed: Number(values.seed),
+    ...(values.state ? { stateFile: values.state } : {}),
+  });
 } catch (error) {
   // A state file it cannot use: the reason and what to do, exit 2 (as `gw sandbox` does), never a stack trace.
   if (!(error instanceof SandboxStateFileError)) throw error;

@@ -20,7 +20,11 @@ const exampleWithField = {
   ...answerExamples.capture,
   capture_orders: [{ ...(answerExamples.capture.capture_orders as Record<string, unknown>[])[0], settlement_date: '2026-01-01' }],
 };
-const sources = (request: Record<string, unknown>) => ({ example: exampleWithField, echo: echoRecord(specSchema.named('CaptureResponse'), request), request: specSchema.named('CaptureRequest') });
+const sources = (request: Record<string, unknown>) => ({
+  example: exampleWithField,
+  echo: echoRecord(specSchema.named('CaptureResponse'), request),
+  request: specSchema.named('CaptureRequest'),
+});
 
 describe('a stateful answer: members no handler rule decides', () => {
   it('a member the spec added since (no rule for it) is filled in every element from the spec', () => {
@@ -34,16 +38,28 @@ describe('a stateful answer: members no handler rule decides', () => {
 
   it('a member the request could carry is echoed when it does, and left out when it does not (never the example value)', () => {
     const echoed = fillFromSpec({ capture_orders: [{ capture_status: '1' }] }, sources({ capture_orders: [{ order_no: 'A-9', amount: '9.00' }] }));
-    expect((echoed.capture_orders as Record<string, unknown>[])[0]).toEqual({ capture_status: '1', order_no: 'A-9', amount: '9.00', error_message: expect.any(String), settlement_date: '2026-01-01' });
+    expect((echoed.capture_orders as Record<string, unknown>[])[0]).toEqual({
+      capture_status: '1',
+      order_no: 'A-9',
+      amount: '9.00',
+      error_message: expect.any(String),
+      settlement_date: '2026-01-01',
+    });
     expect((echoed.capture_orders as Record<string, unknown>[])[0]).not.toHaveProperty('transaction_id');
   });
 
   it('a member a handler sets to undefined stays out; a record answered exactly gets nothing added', () => {
-    const answer = fillFromSpec({ capture_orders: [{ capture_status: '0', settlement_date: undefined }, answeredExactly({ order_no: 'X', capture_status: '0' })] }, sources({}));
-    expect(answer.capture_orders).toEqual([{ capture_status: '0', error_message: expect.any(String) }, { order_no: 'X', capture_status: '0' }]);
+    const answer = fillFromSpec(
+      { capture_orders: [{ capture_status: '0', settlement_date: undefined }, answeredExactly({ order_no: 'X', capture_status: '0' })] },
+      sources({}),
+    );
+    expect(answer.capture_orders).toEqual([
+      { capture_status: '0', error_message: expect.any(String) },
+      { order_no: 'X', capture_status: '0' },
+    ]);
   });
 
-  it('the answer is a new record: the handler\'s is not changed', () => {
+  it("the answer is a new record: the handler's is not changed", () => {
     const original = handlerAnswer();
     fillFromSpec(original, sources({}));
     expect(original).toEqual(handlerAnswer());

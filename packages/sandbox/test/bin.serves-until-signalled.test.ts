@@ -5,7 +5,9 @@ import { encodeBody, signed } from './harness.ts';
 
 describe('gw-sandbox (the process entry)', () => {
   it('serves /v1 on the given port until SIGTERM, then exits cleanly', async () => {
-    const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, '../src/bin.ts'), '--port', '0', '--seed', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=@gw/source', join(import.meta.dirname, '../src/bin.ts'), '--port', '0', '--seed', '3'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(chunk.toString());

@@ -35,7 +35,14 @@ afterAll(async () => {
 
 function everythingShown(reply: string): string {
   const state = JSON.stringify(
-    { orders: [...sandbox.state.orders.values()], payouts: [...sandbox.state.payouts.values()], payoutParameters: [...sandbox.state.payoutParameters.values()], requests: sandbox.state.requests, notifications: sandbox.state.notifications, errors: sandbox.state.internalErrors },
+    {
+      orders: [...sandbox.state.orders.values()],
+      payouts: [...sandbox.state.payouts.values()],
+      payoutParameters: [...sandbox.state.payoutParameters.values()],
+      requests: sandbox.state.requests,
+      notifications: sandbox.state.notifications,
+      errors: sandbox.state.internalErrors,
+    },
     (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value),
   );
   return [reply, state, ...received].join('\n');
@@ -57,7 +64,14 @@ describe('card number, security code and expiry are never echoed (defence in dep
   });
 
   it('keeps them out of a payout answer, its notification and the state', async () => {
-    const reply = await send(sandbox, 'payout', { request_id: randomUUID(), payment_amount: '5.00', payment_currency: 'USD', notify_url: notifyUrl, ...CARD_DATA, beneficiary: { first_name: 'Ana', ...CARD_DATA } });
+    const reply = await send(sandbox, 'payout', {
+      request_id: randomUUID(),
+      payment_amount: '5.00',
+      payment_currency: 'USD',
+      notify_url: notifyUrl,
+      ...CARD_DATA,
+      beneficiary: { first_name: 'Ana', ...CARD_DATA },
+    });
     await sandbox.notificationsIdle(3000);
     expect(reply.status).toBeLessThan(500);
     const shown = everythingShown(reply.text);

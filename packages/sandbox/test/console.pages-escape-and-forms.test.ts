@@ -26,7 +26,12 @@ describe('web console', () => {
     expect(reply.status).toBe(200);
     await sandbox.notificationsIdle();
     const id = sandbox.state.ordersByNo.get(`M100200\u0000${order}`)!.transactionId;
-    for (const path of ['/sandbox/console', `/sandbox/console/orders/${id}`, '/sandbox/console/notifications', `/sandbox/console/clock?notice=${encodeURIComponent(HOSTILE)}`]) {
+    for (const path of [
+      '/sandbox/console',
+      `/sandbox/console/orders/${id}`,
+      '/sandbox/console/notifications',
+      `/sandbox/console/clock?notice=${encodeURIComponent(HOSTILE)}`,
+    ]) {
       const { status, text, type } = await page(path);
       expect(status).toBe(200);
       expect(type).toBe('text/html; charset=utf-8');
@@ -57,7 +62,10 @@ describe('web console', () => {
   });
 
   it('shows the answer drift in force beside the faults, escaped, and a form switches it off', async () => {
-    const put = await fetch(`${sandbox.url}/sandbox/api/drift`, { method: 'PUT', body: JSON.stringify({ capture: { add: { [HOSTILE]: 1 }, retype: ['capture_orders[].amount'] } }) });
+    const put = await fetch(`${sandbox.url}/sandbox/api/drift`, {
+      method: 'PUT',
+      body: JSON.stringify({ capture: { add: { [HOSTILE]: 1 }, retype: ['capture_orders[].amount'] } }),
+    });
     expect(put.status).toBe(200);
     const shown = (await page('/sandbox/console/faults')).text;
     expect(shown).toContain('In force: 0 fault rules, 0 queued faults, 1 answer drift rule.');
@@ -65,7 +73,10 @@ describe('web console', () => {
     expect(shown).not.toContain(HOSTILE);
     expect(shown).toContain('add <code>&quot;&gt;&lt;script&gt;');
     const off = await form('/sandbox/console/drift/off', {});
-    expect([off.status, off.headers.get('location')]).toEqual([303, `/sandbox/console/faults?notice=${encodeURIComponent('answer drift is off: every answer follows the spec')}`]);
+    expect([off.status, off.headers.get('location')]).toEqual([
+      303,
+      `/sandbox/console/faults?notice=${encodeURIComponent('answer drift is off: every answer follows the spec')}`,
+    ]);
     expect(await (await fetch(`${sandbox.url}/sandbox/api/drift`)).json()).toEqual({ rules: {} });
     expect((await page('/sandbox/console/faults')).text).toContain('None: every answer follows the spec.');
   });
@@ -76,10 +87,13 @@ describe('web console', () => {
     const stored = sandbox.state.ordersByNo.get(`M100200\u0000${order}`)!;
     stored.state = 'pending'; // as the redirect lifecycle (pages slice) leaves a checkout order; redundant once merged
     const shown = await page(`/sandbox/console/orders/${stored.transactionId}`);
-    for (const label of ['Authorise (shopper paid)', 'Decline', 'Cancel (shopper cancelled)', 'Expire (shopper left)', `/sandbox/pay/${stored.payToken}`]) expect(shown.text).toContain(label);
+    for (const label of ['Authorise (shopper paid)', 'Decline', 'Cancel (shopper cancelled)', 'Expire (shopper left)', `/sandbox/pay/${stored.payToken}`])
+      expect(shown.text).toContain(label);
     const decline = await form(`/sandbox/console/orders/${stored.transactionId}/actions/decline`, {});
     expect(decline.status).toBe(303);
-    expect(decline.headers.get('location')).toBe(`/sandbox/console/orders/${stored.transactionId}?notice=${encodeURIComponent(`${stored.transactionId} is now declined`)}`);
+    expect(decline.headers.get('location')).toBe(
+      `/sandbox/console/orders/${stored.transactionId}?notice=${encodeURIComponent(`${stored.transactionId} is now declined`)}`,
+    );
     expect(stored.state).toBe('declined');
     expect(stored.history.at(-1)).toMatchObject({ event: 'declined', by: 'operator' });
     const again = await form(`/sandbox/console/orders/${stored.transactionId}/actions/authorise`, {});
@@ -92,7 +106,12 @@ describe('web console', () => {
     const unconfirmed = await form('/sandbox/console/reset', {});
     expect(unconfirmed.status).toBe(400);
     expect(await unconfirmed.text()).toContain('Delete everything');
-    const crossSite = await fetch(`${sandbox.url}/sandbox/console/reset`, { method: 'POST', body: new URLSearchParams({ confirm: 'yes' }), headers: { origin: 'https://evil.example' }, redirect: 'manual' });
+    const crossSite = await fetch(`${sandbox.url}/sandbox/console/reset`, {
+      method: 'POST',
+      body: new URLSearchParams({ confirm: 'yes' }),
+      headers: { origin: 'https://evil.example' },
+      redirect: 'manual',
+    });
     expect(crossSite.status).toBe(403);
     expect(sandbox.state.orders.size).toBe(before);
     expect((await page('/sandbox/console/nowhere')).status).toBe(404);

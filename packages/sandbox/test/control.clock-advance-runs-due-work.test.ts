@@ -26,7 +26,11 @@ describe('control API: the sandbox clock', () => {
       expect(due.json).toMatchObject({ now: new Date(start.getTime() + 2 * DAY * 1000).toISOString(), subscriptionCharges: 2, expiredPayments: 0 });
 
       const subs = (await api(sandbox, 'GET', 'subscriptions')).json.subscriptions;
-      expect(subs.find((s: { recurringId: string }) => s.recurringId === respon.recurring_id)).toMatchObject({ charges: 3, deductionTime: '2026-11-26 10:00:00', status: '1' });
+      expect(subs.find((s: { recurringId: string }) => s.recurringId === respon.recurring_id)).toMatchObject({
+        charges: 3,
+        deductionTime: '2026-11-26 10:00:00',
+        status: '1',
+      });
       expect(subs.find((s: { recurringId: string }) => s.recurringId === cancelled.recurring_id)).toMatchObject({ charges: 1, status: 'Inactived' });
       const charges = (await api(sandbox, 'GET', 'orders?state=captured')).json.orders;
       expect(charges.map((o: { orderNo: string }) => o.orderNo)).toEqual([`${payment.order_no}-R3`, `${payment.order_no}-R2`]);

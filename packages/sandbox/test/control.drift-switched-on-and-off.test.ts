@@ -31,15 +31,31 @@ describe('control API: answer drift', () => {
     const bad = await api(sandbox, 'PUT', 'drift', { capture: { add: [1], drop: 'amount', wrongSignature: 'yes', colour: 1 }, pay: {}, '*': [] });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('invalid_request');
-    expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['"capture".add', '"capture".drop', '"capture".wrongSignature', '"capture".colour', '"pay"', '"*"']);
+    expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual([
+      '"capture".add',
+      '"capture".drop',
+      '"capture".wrongSignature',
+      '"capture".colour',
+      '"pay"',
+      '"*"',
+    ]);
     expect((await api(sandbox, 'GET', 'drift')).json).toEqual({ rules: { capture: { wrongSignature: true } } });
   });
 
   it('refuses rules an answer cannot show (a retype in XML or HTML text, a bad signature where none is sent, a field added to a page)', async () => {
     await using sandbox = await startSandbox();
-    const bad = await api(sandbox, 'PUT', 'drift', { authoriseCard: { retype: ['order_status'] }, checkout: { add: { extra: '1' }, retype: ['orderNo'] }, query: { wrongSignature: true } });
+    const bad = await api(sandbox, 'PUT', 'drift', {
+      authoriseCard: { retype: ['order_status'] },
+      checkout: { add: { extra: '1' }, retype: ['orderNo'] },
+      query: { wrongSignature: true },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['"authoriseCard".retype', '"checkout".add', '"checkout".retype', '"query".wrongSignature']);
+    expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual([
+      '"authoriseCard".retype',
+      '"checkout".add',
+      '"checkout".retype',
+      '"query".wrongSignature',
+    ]);
     expect(bad.json.error.details.problems[0].message).toContain('XML, which carries text only');
     expect((await api(sandbox, 'GET', 'drift')).json).toEqual({ rules: {} });
   });

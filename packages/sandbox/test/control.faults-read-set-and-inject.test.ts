@@ -28,9 +28,18 @@ describe('control API: faults', () => {
 
   it('refuses bad rules and bad one-shot faults with every problem at once, changing nothing', async () => {
     await using sandbox = await startSandbox();
-    const rules = await api(sandbox, 'PUT', 'faults', { '/v1/capture': { http5xx: 1.5, resetAfter: 0.2, colour: 1 }, '/v2/pay': {}, '*': { latencyMs: [50, 10] } });
+    const rules = await api(sandbox, 'PUT', 'faults', {
+      '/v1/capture': { http5xx: 1.5, resetAfter: 0.2, colour: 1 },
+      '/v2/pay': {},
+      '*': { latencyMs: [50, 10] },
+    });
     expect(rules.status).toBe(400);
-    expect(rules.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['"/v1/capture".http5xx', '"/v1/capture".colour', '"/v2/pay"', '"*".latencyMs']);
+    expect(rules.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual([
+      '"/v1/capture".http5xx',
+      '"/v1/capture".colour',
+      '"/v2/pay"',
+      '"*".latencyMs',
+    ]);
     const inject = await api(sandbox, 'POST', 'faults/inject', { path: '*', kind: 'explode', times: 0 });
     expect(inject.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['/path', '/kind', '/times']);
     expect((await api(sandbox, 'PUT', 'faults', 'not json')).json.error.code).toBe('invalid_request');

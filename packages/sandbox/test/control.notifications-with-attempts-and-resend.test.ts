@@ -14,7 +14,15 @@ describe('control API: notifications', () => {
       const list = await api(sandbox, 'GET', 'notifications');
       expect(list.status).toBe(200);
       const [first] = list.json.notifications;
-      expect(first).toMatchObject({ kind: 'payment', eventKind: 'payment.authorised', eventId: hook.events[0]!.id, resendOf: null, key: respon.transaction_id, url: hook.url, delivered: true });
+      expect(first).toMatchObject({
+        kind: 'payment',
+        eventKind: 'payment.authorised',
+        eventId: hook.events[0]!.id,
+        resendOf: null,
+        key: respon.transaction_id,
+        url: hook.url,
+        delivered: true,
+      });
       expect(first.attempts.map((a: { status: number }) => a.status)).toEqual([500, 200]);
       expect(first.attempts[0].at).toMatch(/Z$/);
       expect(first.body).toBeUndefined();
@@ -38,7 +46,10 @@ describe('control API: notifications', () => {
       expect(again!.json.notification).toMatchObject({ delivered: true, resendOf: first.id, body: hook.bodies[2] });
       expect(again!.json.notification.attempts.map((a: { status: number }) => a.status)).toEqual([200]);
       const order = await api(sandbox, 'GET', `orders/${respon.transaction_id}`);
-      expect(order.json.order.notifications).toEqual([expect.objectContaining({ id: first.id, delivered: true }), expect.objectContaining({ id: second.id, resendOf: first.id, delivered: true })]);
+      expect(order.json.order.notifications).toEqual([
+        expect.objectContaining({ id: first.id, delivered: true }),
+        expect.objectContaining({ id: second.id, resendOf: first.id, delivered: true }),
+      ]);
     } finally {
       await hook.close();
     }

@@ -19,7 +19,10 @@ async function capturedAndRefunded(amount = '100.00'): Promise<{ transactionId: 
 /** A checkout order as the redirect lifecycle leaves it before the shopper acts: pending. */
 async function pendingCheckout(notifyUrl: string): Promise<string> {
   const order = orderNo('CHK');
-  expect((await send(sandbox, 'checkout', { order_no: order, currency: 'USD', amount: '12.00', notify_url: notifyUrl, return_url: 'https://shop.example.test/ok' })).status).toBe(200);
+  expect(
+    (await send(sandbox, 'checkout', { order_no: order, currency: 'USD', amount: '12.00', notify_url: notifyUrl, return_url: 'https://shop.example.test/ok' }))
+      .status,
+  ).toBe(200);
   const stored = sandbox.state.ordersByNo.get(`M100200\u0000${order}`)!;
   expect(stored.state).toBe('pending'); // a checkout order waits for the shopper (or an operator)
   return stored.transactionId;
@@ -30,7 +33,14 @@ describe('control API: orders', () => {
     const { transactionId } = await capturedAndRefunded();
     const all = await api(sandbox, 'GET', 'orders');
     expect(all.status).toBe(200);
-    expect(all.json.orders[0]).toMatchObject({ transactionId, state: 'partially_refunded', amount: '100.00', capturedAmount: '100.00', refundedAmount: '30.25', currency: 'USD' });
+    expect(all.json.orders[0]).toMatchObject({
+      transactionId,
+      state: 'partially_refunded',
+      amount: '100.00',
+      capturedAmount: '100.00',
+      refundedAmount: '30.25',
+      currency: 'USD',
+    });
     expect(all.json.orders[0].createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const refunded = await api(sandbox, 'GET', 'orders?state=partially_refunded&merchant_id=M100200&limit=5');
     expect(refunded.json.orders.every((o: { state: string }) => o.state === 'partially_refunded')).toBe(true);
@@ -46,7 +56,9 @@ describe('control API: orders', () => {
     expect(order).toMatchObject({ transactionId, orderNo: no, state: 'partially_refunded', maskedCard: expect.stringMatching(/^\d{6}\*+\d{4}$/) });
     expect(order.history.map((e: { event: string }) => e.event)).toEqual(['created', 'authorised', 'captured', 'refunded']);
     expect(order.history.every((e: { by: string }) => e.by === 'api')).toBe(true);
-    expect(order.refunds).toEqual([{ transactionId, referenceId: `${transactionId}-01`, reference: expect.any(String), amount: '30.25', currency: 'USD', reason: 'damaged' }]);
+    expect(order.refunds).toEqual([
+      { transactionId, referenceId: `${transactionId}-01`, reference: expect.any(String), amount: '30.25', currency: 'USD', reason: 'damaged' },
+    ]);
     expect(order.request).toMatchObject({ order_no: no, amount: '80.00' });
     for (const secret of ['4111111111111111', 'security_code', 'expiration_month', 'expiration_year', '"card":']) expect(reply.text).not.toContain(secret);
     const refunds = await api(sandbox, 'GET', 'refunds');
@@ -75,7 +87,12 @@ describe('control API: orders', () => {
       const before = hook.bodies.length;
       expect(before).toBe(0); // nothing is notified before the shopper or an operator acts
       // A pending order has no result yet, in the API and the console alike.
-      expect((await api(sandbox, 'GET', `orders/${approved}`)).json.order).toMatchObject({ state: 'pending', resultInfo: null, riskAction: null, riskScore: null });
+      expect((await api(sandbox, 'GET', `orders/${approved}`)).json.order).toMatchObject({
+        state: 'pending',
+        resultInfo: null,
+        riskAction: null,
+        riskScore: null,
+      });
       const pendingPage = await (await fetch(`${sandbox.url}/sandbox/console/orders/${approved}`)).text();
       expect(pendingPage).toContain('none yet');
       expect(pendingPage).not.toContain('0000:Success');
@@ -89,8 +106,12 @@ describe('control API: orders', () => {
       expect(hook.bodies).toHaveLength(2);
       expect(hook.refused).toEqual([]);
       const sent = hook.events.slice(before);
-      expect(sent).toContainEqual(expect.objectContaining({ kind: 'payment.authorised', data: expect.objectContaining({ transaction_id: approved, order_status: '1' }) }));
-      expect(sent).toContainEqual(expect.objectContaining({ kind: 'payment.declined', data: expect.objectContaining({ transaction_id: declined, order_status: '0' }) }));
+      expect(sent).toContainEqual(
+        expect.objectContaining({ kind: 'payment.authorised', data: expect.objectContaining({ transaction_id: approved, order_status: '1' }) }),
+      );
+      expect(sent).toContainEqual(
+        expect.objectContaining({ kind: 'payment.declined', data: expect.objectContaining({ transaction_id: declined, order_status: '0' }) }),
+      );
       const again = await api(sandbox, 'POST', `orders/${approved}/actions/cancel`);
       expect(again.status).toBe(409);
       expect(again.json.error).toMatchObject({ code: 'not_pending', details: { transactionId: approved, state: 'authorised' } });

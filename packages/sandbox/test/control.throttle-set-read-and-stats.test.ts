@@ -15,7 +15,11 @@ describe('control API: throttle', () => {
 
     expect((await fireAll(sandbox, [query, query, query])).map((r) => r.status).sort()).toEqual([200, 200, 429]);
     const { stats } = (await api(sandbox, 'GET', 'throttle/stats')).json;
-    expect(stats).toMatchObject({ accepted: 2, throttled: 1, accounts: [{ merchantId: 'M100200', accountId: 'A300400', accepted: 2, throttled: 1, throttledBy: { rate: 1, inFlight: 0, fault: 0 }, inFlight: 0 }] });
+    expect(stats).toMatchObject({
+      accepted: 2,
+      throttled: 1,
+      accounts: [{ merchantId: 'M100200', accountId: 'A300400', accepted: 2, throttled: 1, throttledBy: { rate: 1, inFlight: 0, fault: 0 }, inFlight: 0 }],
+    });
     expect(stats.accounts[0].maxInFlight).toBeGreaterThanOrEqual(1);
     expect(Date.parse(stats.accounts[0].firstAcceptedAt)).toBeLessThanOrEqual(Date.parse(stats.accounts[0].lastAnsweredAt));
     expect(stats.perSecond.reduce((n: number, s: { accepted: number; throttled: number }) => n + s.accepted + s.throttled, 0)).toBe(3);
@@ -23,7 +27,12 @@ describe('control API: throttle', () => {
     expect(stats).toEqual(JSON.parse(JSON.stringify(sandbox.throttle.stats())));
 
     const reset = await api(sandbox, 'POST', 'throttle/stats/reset');
-    expect(reset.json.stats).toMatchObject({ accepted: 0, throttled: 0, perSecond: [], accounts: [{ accepted: 0, throttled: 0, maxInFlight: 0, firstAcceptedAt: null }] });
+    expect(reset.json.stats).toMatchObject({
+      accepted: 0,
+      throttled: 0,
+      perSecond: [],
+      accounts: [{ accepted: 0, throttled: 0, maxInFlight: 0, firstAcceptedAt: null }],
+    });
     expect((await api(sandbox, 'PUT', 'throttle', { throttle: null })).json).toEqual({ throttle: null });
     expect((await fireAll(sandbox, [query, query, query])).map((r) => r.status)).toEqual([200, 200, 200]);
     expect(sandbox.throttle.stats().accepted).toBe(0);

@@ -45,11 +45,19 @@ describe('a sandbox locked with a control token', () => {
     // A console form without the cookie (the reset) does nothing.
     expect((await consolePage('/reset', { method: 'POST', body: '' })).status).toBe(401);
 
-    const wrong = await consolePage('/login', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=guess-guess-guess-guess' });
+    const wrong = await consolePage('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=guess-guess-guess-guess',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get('set-cookie')).toBeNull();
 
-    const login = await consolePage('/login', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(TOKEN)}` });
+    const login = await consolePage('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `token=${encodeURIComponent(TOKEN)}`,
+    });
     expect(login.status).toBe(303);
     const cookie = login.headers.get('set-cookie')!;
     expect(cookie).toMatch(/HttpOnly/);
@@ -63,7 +71,7 @@ describe('a sandbox locked with a control token', () => {
     expect((await api('orders', { headers: { cookie: session } })).status).toBe(401);
   });
 
-  it('leaves /v1 alone: the gateway\'s operations are not the control', async () => {
+  it("leaves /v1 alone: the gateway's operations are not the control", async () => {
     const reply = await fetch(`${sandbox.url}/v1/retrievalTrans`, { method: 'POST', body: 'merchant_id=M1' });
     expect(reply.status).not.toBe(401);
   });

@@ -5,7 +5,7 @@ import { authorisedOrder } from './harness.ts';
 import { fire, ready } from './throttle-harness.ts';
 
 describe('faults: http429, a gateway that throttles', () => {
-  it('answers 429 with the rule\'s Retry-After at once, before the latency, and applies nothing', async () => {
+  it("answers 429 with the rule's Retry-After at once, before the latency, and applies nothing", async () => {
     await using sandbox = await startSandbox({ faults: { '/v1/capture': { http429: 1, retryAfterSeconds: 3, latencyMs: 600 } } });
     const order = await authorisedOrder(sandbox);
     const started = performance.now();
@@ -17,7 +17,7 @@ describe('faults: http429, a gateway that throttles', () => {
     expect(sandbox.state.requests.at(-1)).toMatchObject({ path: '/v1/capture', processed: false, outcome: 'refused', throttled: true });
   });
 
-  it('is injected one-shot (Retry-After 1 unless the path\'s rule says), and counted as a fault while the throttle counts', async () => {
+  it("is injected one-shot (Retry-After 1 unless the path's rule says), and counted as a fault while the throttle counts", async () => {
     await using sandbox = await startSandbox({ throttle: {} });
     const query = await ready('query', { order_no: 'X' });
     const injected = await api(sandbox, 'POST', 'faults/inject', { path: '/v1/retrievalTrans', kind: 'http-429', times: 2 });
@@ -33,6 +33,8 @@ describe('faults: http429, a gateway that throttles', () => {
     await using sandbox = await startSandbox();
     const bad = await api(sandbox, 'PUT', 'faults', { '/v1/capture': { http429: 2, retryAfterSeconds: -1 }, '*': { http5xx: 0.6, http429: 0.6 } });
     expect(bad.json.error.details.problems.map((p: { path: string }) => p.path)).toEqual(['"/v1/capture".http429', '"/v1/capture".retryAfterSeconds', '"*"']);
-    expect((await api(sandbox, 'PUT', 'faults', { '*': { http429: 0.1, retryAfterSeconds: 2 } })).json.rules).toEqual({ '*': { http429: 0.1, retryAfterSeconds: 2 } });
+    expect((await api(sandbox, 'PUT', 'faults', { '*': { http429: 0.1, retryAfterSeconds: 2 } })).json.rules).toEqual({
+      '*': { http429: 0.1, retryAfterSeconds: 2 },
+    });
   });
 });

@@ -60,7 +60,8 @@ describe('faults for tests', () => {
       await using s = await startSandbox({ seed: 7, faults: { '/v1/retrievalTrans': { http5xx: 0.5 }, '/v1/capture': { http5xx: 0.5, latencyMs: [0, 2] } } });
       const statuses: number[] = [];
       for (let i = 0; i < 20; i++) {
-        for (let k = 0; k < otherRequestsBetween; k++) await send(s, 'capture', { capture_orders: [{ transaction_id: `T${i}-${k}`, order_no: 'X', currency: 'USD', amount: '1.00' }] });
+        for (let k = 0; k < otherRequestsBetween; k++)
+          await send(s, 'capture', { capture_orders: [{ transaction_id: `T${i}-${k}`, order_no: 'X', currency: 'USD', amount: '1.00' }] });
         statuses.push((await send(s, 'query', { order_no: 'X' })).status);
       }
       return statuses;

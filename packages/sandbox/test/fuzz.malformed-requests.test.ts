@@ -33,8 +33,29 @@ function randomJsonValue(r: SeededRandom, depth = 0): unknown {
     case 5:
       return Array.from({ length: Math.floor(r.next() * 4) }, () => randomJsonValue(r, depth + 1));
     default: {
-      const fields = ['merchant_id', 'account_id', 'capture_orders', 'refund_orders', 'amount', 'currency', 'order_no', 'transaction_id', 'refund_amount', 'review_flag', 'checkout_time', 'payment_method', 'request_id', 'subscription', 'beneficiary', '__proto__', 'constructor', 'the service'];
-      return Object.fromEntries(Array.from({ length: Math.floor(r.next() * 5) }, () => [fields[Math.floor(r.next() * fields.length)]!, randomJsonValue(r, depth + 1)]));
+      const fields = [
+        'merchant_id',
+        'account_id',
+        'capture_orders',
+        'refund_orders',
+        'amount',
+        'currency',
+        'order_no',
+        'transaction_id',
+        'refund_amount',
+        'review_flag',
+        'checkout_time',
+        'payment_method',
+        'request_id',
+        'subscription',
+        'beneficiary',
+        '__proto__',
+        'constructor',
+        'the service',
+      ];
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(r.next() * 5) }, () => [fields[Math.floor(r.next() * fields.length)]!, randomJsonValue(r, depth + 1)]),
+      );
     }
   }
 }
@@ -53,7 +74,10 @@ async function randomBody(r: SeededRandom, valid: Map<string, string>): Promise<
     case 4:
       return `<!DOCTYPE x [<!ENTITY a "${'A'.repeat(50)}"><!ENTITY b "&a;&a;&a;&a;">]><request><contract_name>&b;</contract_name></request>`;
     case 5:
-      return new URLSearchParams(Object.entries(randomJsonValue(r, 2) as object ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString() + (r.next() < 0.3 ? '&order_no=a&order_no=b' : '');
+      return (
+        new URLSearchParams(Object.entries((randomJsonValue(r, 2) as object) ?? {}).map(([k, v]): [string, string] => [k, String(v)])).toString() +
+        (r.next() < 0.3 ? '&order_no=a&order_no=b' : '')
+      );
     case 6:
       return r.next() < 0.02 ? 'x'.repeat(70 * 1024) : 'x'.repeat(Math.floor(r.next() * 2000));
     default: {
@@ -72,7 +96,12 @@ describe(`fuzz: ${TOTAL} random and malformed requests`, () => {
   it('answers every one with a structured response, never crashes, and keeps its state consistent', async () => {
     const valid = new Map<string, string>();
     for (const op of ['capture', 'refund', 'review', 'cancel', 'payout', 'authoriseCard', 'checkout'] as const) {
-      const record = op === 'authoriseCard' || op === 'checkout' ? cardPayment() : op === 'payout' ? { request_id: crypto.randomUUID(), payment_amount: '1.00' } : { [`${op}_orders`]: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] };
+      const record =
+        op === 'authoriseCard' || op === 'checkout'
+          ? cardPayment()
+          : op === 'payout'
+            ? { request_id: crypto.randomUUID(), payment_amount: '1.00' }
+            : { [`${op}_orders`]: [{ transaction_id: 'T1', order_no: 'O1', currency: 'USD', amount: '1.00' }] };
       valid.set(op, encodeBody(op, await signed(op, record)));
     }
     const r = new SeededRandom(7);
@@ -94,7 +123,8 @@ describe(`fuzz: ${TOTAL} random and malformed requests`, () => {
           if (response.statusCode >= 500) unexpected.push(`${response.statusCode} ${path}: ${text.slice(0, 120)}`);
           else if (response.statusCode !== 200 && response.statusCode !== 302) {
             const json = JSON.parse(text) as { return_status?: string; return_message?: string };
-            if (json.return_status !== '0' || typeof json.return_message !== 'string') unexpected.push(`${response.statusCode} without a structured error: ${text.slice(0, 120)}`);
+            if (json.return_status !== '0' || typeof json.return_message !== 'string')
+              unexpected.push(`${response.statusCode} without a structured error: ${text.slice(0, 120)}`);
           }
         } catch (error) {
           unexpected.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);

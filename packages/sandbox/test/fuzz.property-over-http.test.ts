@@ -17,15 +17,53 @@ const REQUEST_BOUND_MS = 10_000;
 const PATHS = [...new Set(Object.values(operations).map((o) => o.path)), '/v1/unknown'];
 const CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'application/xml', 'text/plain', ''];
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'];
-const FIELDS = ['merchant_id', 'account_id', 'order_no', 'transaction_id', 'amount', 'currency', 'card', 'security_code', 'capture_orders', 'refund_orders', 'cancel_orders', 'review_orders', 'refund_amount', 'review_flag', 'request_id', 'payment_amount', 'subscription', 'beneficiary', 'bank_details', 'notify_url', 'recurring_id', 'contract_name', 'encryption_data', 'the service', ...PROTOTYPE_KEYS];
+const FIELDS = [
+  'merchant_id',
+  'account_id',
+  'order_no',
+  'transaction_id',
+  'amount',
+  'currency',
+  'card',
+  'security_code',
+  'capture_orders',
+  'refund_orders',
+  'cancel_orders',
+  'review_orders',
+  'refund_amount',
+  'review_flag',
+  'request_id',
+  'payment_amount',
+  'subscription',
+  'beneficiary',
+  'bank_details',
+  'notify_url',
+  'recurring_id',
+  'contract_name',
+  'encryption_data',
+  'the service',
+  ...PROTOTYPE_KEYS,
+];
 
 type Input = { path: string; contentType: string; body: string | Uint8Array; label: string };
 
 const key = fc.oneof(fc.constantFrom(...FIELDS), fc.string({ maxLength: 6 }));
-const scalar = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('1.00', 'USD', '', '0', '1', '-1', '1e309', 'T1', 'O1'), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
+const scalar = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('1.00', 'USD', '', '0', '1', '-1', '1e309', 'T1', 'O1'),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
 // Values of every type at up to six levels, with prototype keys as members at every level.
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
-  value: fc.oneof({ depthSize: 'xsmall' }, scalar, fc.array(tie('value'), { maxLength: 3 }), fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((entries) => Object.fromEntries(entries))),
+  value: fc.oneof(
+    { depthSize: 'xsmall' },
+    scalar,
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }).map((entries) => Object.fromEntries(entries)),
+  ),
 }));
 
 function nest(depth: number, open: string, close: string, inner = '1'): string {
@@ -34,18 +72,38 @@ function nest(depth: number, open: string, close: string, inner = '1'): string {
 
 /** Raw texts: duplicate keys, prototype keys, deep nesting, invalid UTF-8, over-limit arrays, XML trees. */
 const rawBody: fc.Arbitrary<{ body: string | Uint8Array; label: string }> = fc.oneof(
-  fc.tuple(key, scalar, scalar).map(([k, a, b]) => ({ body: `{${JSON.stringify(k)}:${JSON.stringify(a)},${JSON.stringify(k)}:${JSON.stringify(b)}}`, label: 'duplicate JSON key' })),
-  fc.tuple(key, fc.string({ maxLength: 8 })).map(([k, v]) => ({ body: `${encodeURIComponent(k)}=${encodeURIComponent(v)}&${encodeURIComponent(k)}=x`, label: 'duplicate form field' })),
-  fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), value).map(([k, v]) => ({ body: `${new URLSearchParams(merchant).toString()}&${k}=${encodeURIComponent(JSON.stringify(v) ?? '')}`, label: 'prototype key in a form' })),
-  fc.tuple(fc.integer({ min: 1, max: 400 }), fc.constantFrom(['[', ']'], ['{"a":', '}'], ['{"__proto__":', '}'])).map(([depth, [open, close]]) => ({ body: `{"merchant_id":"M100200","a":${nest(depth, open!, close!)}}`, label: `JSON nested ${depth}` })),
+  fc
+    .tuple(key, scalar, scalar)
+    .map(([k, a, b]) => ({ body: `{${JSON.stringify(k)}:${JSON.stringify(a)},${JSON.stringify(k)}:${JSON.stringify(b)}}`, label: 'duplicate JSON key' })),
+  fc
+    .tuple(key, fc.string({ maxLength: 8 }))
+    .map(([k, v]) => ({ body: `${encodeURIComponent(k)}=${encodeURIComponent(v)}&${encodeURIComponent(k)}=x`, label: 'duplicate form field' })),
+  fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), value).map(([k, v]) => ({
+    body: `${new URLSearchParams(merchant).toString()}&${k}=${encodeURIComponent(JSON.stringify(v) ?? '')}`,
+    label: 'prototype key in a form',
+  })),
+  fc
+    .tuple(fc.integer({ min: 1, max: 400 }), fc.constantFrom(['[', ']'], ['{"a":', '}'], ['{"__proto__":', '}']))
+    .map(([depth, [open, close]]) => ({ body: `{"merchant_id":"M100200","a":${nest(depth, open!, close!)}}`, label: `JSON nested ${depth}` })),
   // Now and then far deeper (the walks that overflowed did so at a few thousand levels): still cheap to parse.
   fc.integer({ min: 2_000, max: 20_000 }).map((depth) => ({ body: `{"merchant_id":"M100200","a":${nest(depth, '[', ']')}}`, label: `JSON nested ${depth}` })),
-  fc.integer({ min: 1, max: 400 }).map((depth) => ({ body: `subscription=${encodeURIComponent(nest(depth, '[', ']'))}`, label: `form member nested ${depth}` })),
+  fc
+    .integer({ min: 1, max: 400 })
+    .map((depth) => ({ body: `subscription=${encodeURIComponent(nest(depth, '[', ']'))}`, label: `form member nested ${depth}` })),
   fc.integer({ min: 1, max: 400 }).map((depth) => ({ body: `<request>${nest(depth, '<a>', '</a>', '')}</request>`, label: `XML nested ${depth}` })),
   fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ body: bytes, label: 'random bytes' })),
-  fc.tuple(value, fc.constantFrom([0xc3, 0x28], [0xff], [0xed, 0xa0, 0x80], [0xe2, 0x82])).map(([v, bad]) => ({ body: Buffer.concat([Buffer.from(`{"note":"`), Buffer.from(bad), Buffer.from(`","v":${JSON.stringify(v) ?? 0}}`)]), label: 'invalid UTF-8' })),
-  fc.tuple(fc.constantFrom('capture_orders', 'refund_orders', 'cancel_orders', 'review_orders'), fc.integer({ min: 51, max: 60 })).map(([array, n]) => ({ body: JSON.stringify({ ...merchant, [array]: Array.from({ length: n }, (_, i) => ({ transaction_id: `T${i}`, currency: 'USD', amount: '1.00' })) }), label: 'over-limit array' })),
-  fc.tuple(fc.array(fc.tuple(key, fc.string({ maxLength: 8 })), { maxLength: 4 })).map(([members]) => ({ body: `<request>${members.map(([k, v]) => `<${k.replace(/[^a-z_]/gi, 'x') || 'x'}>${v}</${k.replace(/[^a-z_]/gi, 'x') || 'x'}>`).join('')}</request>`, label: 'XML members' })),
+  fc.tuple(value, fc.constantFrom([0xc3, 0x28], [0xff], [0xed, 0xa0, 0x80], [0xe2, 0x82])).map(([v, bad]) => ({
+    body: Buffer.concat([Buffer.from(`{"note":"`), Buffer.from(bad), Buffer.from(`","v":${JSON.stringify(v) ?? 0}}`)]),
+    label: 'invalid UTF-8',
+  })),
+  fc.tuple(fc.constantFrom('capture_orders', 'refund_orders', 'cancel_orders', 'review_orders'), fc.integer({ min: 51, max: 60 })).map(([array, n]) => ({
+    body: JSON.stringify({ ...merchant, [array]: Array.from({ length: n }, (_, i) => ({ transaction_id: `T${i}`, currency: 'USD', amount: '1.00' })) }),
+    label: 'over-limit array',
+  })),
+  fc.tuple(fc.array(fc.tuple(key, fc.string({ maxLength: 8 })), { maxLength: 4 })).map(([members]) => ({
+    body: `<request>${members.map(([k, v]) => `<${k.replace(/[^a-z_]/gi, 'x') || 'x'}>${v}</${k.replace(/[^a-z_]/gi, 'x') || 'x'}>`).join('')}</request>`,
+    label: 'XML members',
+  })),
   value.map((v) => ({ body: JSON.stringify(v) ?? 'null', label: 'JSON value' })),
 );
 
@@ -60,7 +118,9 @@ const BASES: Record<string, Record<string, unknown>> = {
 };
 
 /** Correctly signed records with generated members: these reach the handlers with wrong types and odd shapes. */
-const signedRecord = fc.tuple(fc.constantFrom(...(Object.keys(BASES) as OperationName[])), fc.array(fc.tuple(key, value), { minLength: 1, maxLength: 3 })).map(([operation, members]) => ({ operation, members }));
+const signedRecord = fc
+  .tuple(fc.constantFrom(...(Object.keys(BASES) as OperationName[])), fc.array(fc.tuple(key, value), { minLength: 1, maxLength: 3 }))
+  .map(([operation, members]) => ({ operation, members }));
 
 interface Generated {
   raw?: { body: string | Uint8Array; label: string };
@@ -99,12 +159,20 @@ afterAll(() => sandbox.stop());
 async function sendOne(dispatcher: Agent, { path, contentType, body, label }: Input): Promise<string | null> {
   const started = Date.now();
   try {
-    const response = await request(`${sandbox.url}${path}`, { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {}, dispatcher, headersTimeout: REQUEST_BOUND_MS, bodyTimeout: REQUEST_BOUND_MS });
+    const response = await request(`${sandbox.url}${path}`, {
+      method: 'POST',
+      body,
+      headers: contentType ? { 'content-type': contentType } : {},
+      dispatcher,
+      headersTimeout: REQUEST_BOUND_MS,
+      bodyTimeout: REQUEST_BOUND_MS,
+    });
     const text = await response.body.text();
     if (response.statusCode >= 500) return `${label} ${path}: ${response.statusCode} ${text.slice(0, 120)}`;
     if (response.statusCode !== 200) {
       const json = JSON.parse(text) as { return_status?: string; return_message?: unknown };
-      if (json.return_status !== '0' || typeof json.return_message !== 'string') return `${label} ${path}: ${response.statusCode} unstructured ${text.slice(0, 120)}`;
+      if (json.return_status !== '0' || typeof json.return_message !== 'string')
+        return `${label} ${path}: ${response.statusCode} unstructured ${text.slice(0, 120)}`;
     }
     if (Date.now() - started > REQUEST_BOUND_MS) return `${label} ${path}: answered after ${Date.now() - started} ms`;
     return null;

@@ -29,7 +29,12 @@ export interface Reply {
 }
 
 /** Signs, encodes and POSTs a record to the operation's path. */
-export async function send(sandbox: Sandbox, operation: OperationName, record: Record<string, unknown>, init: { sign?: boolean; contentType?: string } = {}): Promise<Reply> {
+export async function send(
+  sandbox: Sandbox,
+  operation: OperationName,
+  record: Record<string, unknown>,
+  init: { sign?: boolean; contentType?: string } = {},
+): Promise<Reply> {
   const op = operations[operation];
   const body = init.sign === false ? { ...merchant, ...record } : await signed(operation, record);
   const contentType = init.contentType ?? op.requestMediaType;
@@ -56,11 +61,24 @@ export { orderNo } from '@gw/test-support';
 
 /** A card payment record. */
 export function cardPayment(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { order_no: orderNo(), currency: 'USD', amount: '100.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: '', ...overrides };
+  return {
+    order_no: orderNo(),
+    currency: 'USD',
+    amount: '100.00',
+    card: '4111111111111111',
+    expiration_month: '12',
+    expiration_year: '2030',
+    security_code: '123',
+    notify_url: '',
+    ...overrides,
+  };
 }
 
 /** A card payment of `amount` USD authorised through the sandbox, as the batch element that captures it whole. */
-export async function authorisedOrder(sandbox: Sandbox, amount = '40.00'): Promise<{ transaction_id: string; order_no: string; currency: string; amount: string }> {
+export async function authorisedOrder(
+  sandbox: Sandbox,
+  amount = '40.00',
+): Promise<{ transaction_id: string; order_no: string; currency: string; amount: string }> {
   const payment = cardPayment({ amount });
   const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', payment)).text);
   return { transaction_id: respon.transaction_id!, order_no: String(payment.order_no), currency: 'USD', amount };

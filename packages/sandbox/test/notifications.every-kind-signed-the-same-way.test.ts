@@ -3,7 +3,15 @@
 // bytes, verified by the receiver of @gw/notifications.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { constructEventAsync, createNotificationReceiver, createNotificationEvent, headerValue, NotificationRefusedError, notificationMessage, type NotificationEvent } from '@gw/notifications';
+import {
+  constructEventAsync,
+  createNotificationReceiver,
+  createNotificationEvent,
+  headerValue,
+  NotificationRefusedError,
+  notificationMessage,
+  type NotificationEvent,
+} from '@gw/notifications';
 import { createHmacSha256Signer } from '@gw/signer-interface';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, TEST_CARDS } from '../src/index.ts';
@@ -63,7 +71,9 @@ describe('one signed notification format for every kind', () => {
       expect(Number.isNaN(Date.parse(e.created_at))).toBe(false);
       expect(e.data).not.toHaveProperty('encryption_data'); // the signature travels in gw-signature, over the whole body
     }
-    const wrongSecret = await constructEventAsync(h.got[0]!, { verifiers: [createHmacSha256Signer({ secret: 'not-the-sandbox-secret' })] }).catch((e: unknown) => e);
+    const wrongSecret = await constructEventAsync(h.got[0]!, { verifiers: [createHmacSha256Signer({ secret: 'not-the-sandbox-secret' })] }).catch(
+      (e: unknown) => e,
+    );
     expect(wrongSecret).toBeInstanceOf(NotificationRefusedError);
   });
 
@@ -96,7 +106,17 @@ describe('one signed notification format for every kind', () => {
           const body = JSON.stringify(event.data);
           const t = String(Math.floor(signedAt.getTime() / 1000));
           const sig = await s.sign(notificationMessage(event.operation, t, body));
-          return { body, headers: { 'content-type': 'application/json', 'x-event-id': event.id, 'x-event-kind': event.kind, 'x-operation': event.operation, 'x-signature': `${t}:${sig}`, 'x-created': event.created_at } };
+          return {
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'x-event-id': event.id,
+              'x-event-kind': event.kind,
+              'x-operation': event.operation,
+              'x-signature': `${t}:${sig}`,
+              'x-created': event.created_at,
+            },
+          };
         },
       },
       signer: teamSigner,
@@ -110,7 +130,13 @@ describe('one signed notification format for every kind', () => {
         const text = new TextDecoder().decode(body);
         const [t, sig] = String(headerValue(headers, 'x-signature')).split(':');
         const operation = headerValue(headers, 'x-operation') as 'authoriseCard';
-        const event = createNotificationEvent({ id: headerValue(headers, 'x-event-id')!, kind: headerValue(headers, 'x-event-kind') as 'payment.authorised', operation, data: JSON.parse(text), createdAt: new Date(headerValue(headers, 'x-created')!) });
+        const event = createNotificationEvent({
+          id: headerValue(headers, 'x-event-id')!,
+          kind: headerValue(headers, 'x-event-kind') as 'payment.authorised',
+          operation,
+          data: JSON.parse(text),
+          createdAt: new Date(headerValue(headers, 'x-created')!),
+        });
         return { event, message: notificationMessage(operation, t!, text), signatures: [sig!], signedAt: new Date(Number(t) * 1000) };
       },
     });

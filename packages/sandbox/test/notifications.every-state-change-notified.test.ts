@@ -16,7 +16,11 @@ afterEach(() => servers.splice(0).forEach((s) => s.close()));
 async function endpoint(handlers: KindHandlers): Promise<{ url: string; events: NotificationEvent[] }> {
   const events: NotificationEvent[] = [];
   const byKind = handleByKind(handlers);
-  const receiver = createNotificationReceiver({ verifiers: [signer], onEvent: (event) => (events.push(event), byKind(event)), onError: (e) => console.error(e) });
+  const receiver = createNotificationReceiver({
+    verifiers: [signer],
+    onEvent: (event) => (events.push(event), byKind(event)),
+    onError: (e) => console.error(e),
+  });
   const server = createServer((req, res) => void receiver.node(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   servers.push(server);
@@ -45,9 +49,15 @@ describe('the sandbox notifies every state change it models', () => {
     await using sandbox = await startSandbox();
     const order = await paid(sandbox, hook.url);
     const { order_no: _byTransactionIdOnly, ...element } = order;
-    expect((await send(sandbox, 'capture', { capture_orders: [{ transaction_id: element.transaction_id, currency: 'USD', amount: '100.00' }] })).json.capture_orders[0].capture_status).toBe('1');
+    expect(
+      (await send(sandbox, 'capture', { capture_orders: [{ transaction_id: element.transaction_id, currency: 'USD', amount: '100.00' }] })).json
+        .capture_orders[0].capture_status,
+    ).toBe('1');
     // Capturing again changes nothing, so nothing more is notified.
-    expect((await send(sandbox, 'capture', { capture_orders: [{ transaction_id: order.transaction_id, currency: 'USD', amount: '100.00' }] })).json.capture_orders[0].capture_status).toBe('0');
+    expect(
+      (await send(sandbox, 'capture', { capture_orders: [{ transaction_id: order.transaction_id, currency: 'USD', amount: '100.00' }] })).json.capture_orders[0]
+        .capture_status,
+    ).toBe('0');
     await sandbox.notificationsIdle();
     expect(kinds(hook.events)).toEqual(['authoriseCard payment.authorised', 'capture payment.captured']);
     expect(seen).toEqual([`${order.transaction_id} 100.00 USD 1`]);
@@ -60,7 +70,9 @@ describe('the sandbox notifies every state change it models', () => {
     const hook = await endpoint({
       'payment.refunded': (event) => {
         expectTypeOf(event.data.refund_state).toEqualTypeOf<'partial' | 'full'>();
-        seen.push(`${event.data.refund_state} ${event.data.refund_amount} (${event.data.refunded_amount} of ${event.data.amount}) ${event.data.refund_reference_id}`);
+        seen.push(
+          `${event.data.refund_state} ${event.data.refund_amount} (${event.data.refunded_amount} of ${event.data.amount}) ${event.data.refund_reference_id}`,
+        );
       },
     });
     await using sandbox = await startSandbox();
@@ -92,11 +104,18 @@ describe('the sandbox notifies every state change it models', () => {
 
   it('payment.reviewed: approved (1) and rejected (0, the order is cancelled)', async () => {
     const seen: string[] = [];
-    const hook = await endpoint({ 'payment.reviewed': (event) => void seen.push(`${event.data.transaction_id} ${event.data.review_flag} ${event.data.review_status}`) });
+    const hook = await endpoint({
+      'payment.reviewed': (event) => void seen.push(`${event.data.transaction_id} ${event.data.review_flag} ${event.data.review_status}`),
+    });
     await using sandbox = await startSandbox();
     const approved = await paid(sandbox, hook.url);
     const rejected = await paid(sandbox, hook.url);
-    await send(sandbox, 'review', { review_orders: [{ transaction_id: approved.transaction_id, review_flag: '1' }, { transaction_id: rejected.transaction_id, review_flag: '0' }] });
+    await send(sandbox, 'review', {
+      review_orders: [
+        { transaction_id: approved.transaction_id, review_flag: '1' },
+        { transaction_id: rejected.transaction_id, review_flag: '0' },
+      ],
+    });
     await sandbox.notificationsIdle();
     expect(kinds(hook.events).filter((k) => k.startsWith('review'))).toEqual(['review payment.reviewed', 'review payment.reviewed']);
     expect(seen).toEqual([`${approved.transaction_id} 1 1`, `${rejected.transaction_id} 0 1`]);
@@ -105,7 +124,10 @@ describe('the sandbox notifies every state change it models', () => {
 
   it('subscription.cancelled: once, to the notify_url of the first payment, even when cancelled twice', async () => {
     const seen: string[] = [];
-    const hook = await endpoint({ 'subscription.cancelled': (event) => void seen.push(`${event.data.recurring_id} ${event.data.contract_name} ${event.data.cancel_status} first payment ${event.data.transaction_id}`) });
+    const hook = await endpoint({
+      'subscription.cancelled': (event) =>
+        void seen.push(`${event.data.recurring_id} ${event.data.contract_name} ${event.data.cancel_status} first payment ${event.data.transaction_id}`),
+    });
     await using sandbox = await startSandbox();
     const order = await paid(sandbox, hook.url, { subscription: { contract_name: 'Gold', interval: 'month', interval_count: '1' } });
     const cancel = { recurring_id: order.recurring_id, contract_name: 'Gold' };
@@ -125,7 +147,10 @@ describe('the sandbox notifies every state change it models', () => {
     await send(sandbox, 'refund', { refund_orders: [{ ...order, refund_amount: '100.00' }] });
     await sandbox.notificationsIdle();
     expect(kinds(hook.events)).toEqual(['authoriseCard payment.authorised', 'refund payment.refunded']);
-    await expect(startSandbox({ notify: { kinds: ['payment.chargeback' as never] } })).rejects.toMatchObject({ code: 'GW_CONFIG', details: { unknown: ['payment.chargeback'] } });
+    await expect(startSandbox({ notify: { kinds: ['payment.chargeback' as never] } })).rejects.toMatchObject({
+      code: 'GW_CONFIG',
+      details: { unknown: ['payment.chargeback'] },
+    });
   });
 
   it('the console notification log lists the new kinds', async () => {

@@ -28,7 +28,10 @@ describe('elements the sandbox cannot act on (UNKNOWNS U05)', () => {
     ]);
     expect(stateOf(order.transaction_id)).toBe('authorised');
     const cancel = (await send(sandbox, 'cancel', { cancel_orders: [{ transaction_id: order.transaction_id }] })).json;
-    expect(cancel.cancel_orders[0]).toMatchObject({ cancel_status: '0', error_message: 'E210:amount and currency are needed to act on an order (missing: amount, currency)' });
+    expect(cancel.cancel_orders[0]).toMatchObject({
+      cancel_status: '0',
+      error_message: 'E210:amount and currency are needed to act on an order (missing: amount, currency)',
+    });
     expect(stateOf(order.transaction_id)).toBe('authorised');
   });
 

@@ -17,7 +17,9 @@ export interface PageReply {
 
 /** GETs (no form) or POSTs a form to a sandbox page, not following redirects. */
 export async function page(url: string, form?: Record<string, string>): Promise<PageReply> {
-  const init: RequestInit = form ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() } : {};
+  const init: RequestInit = form
+    ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() }
+    : {};
   const response = await fetch(url, { ...init, redirect: 'manual' });
   return { status: response.status, location: response.headers.get('location'), html: await response.text() };
 }
@@ -37,16 +39,39 @@ export function transactionIdOf(sandbox: Sandbox, no: string): string {
 /** Creates a checkout order; returns its page action (absolute), transaction id and the auto-submitted fields. */
 export async function createCheckout(sandbox: Sandbox, fields: Record<string, unknown> = {}) {
   const no = orderNo('CHK');
-  const reply = await send(sandbox, 'checkout', { order_no: no, currency: 'USD', amount: '59.90', return_url: 'https://shop.example.test/return?cart=7', cancel_url: 'https://shop.example.test/cancel', ...fields });
+  const reply = await send(sandbox, 'checkout', {
+    order_no: no,
+    currency: 'USD',
+    amount: '59.90',
+    return_url: 'https://shop.example.test/return?cart=7',
+    cancel_url: 'https://shop.example.test/cancel',
+    ...fields,
+  });
   if (reply.status !== 200) throw new Error(`checkout answered ${reply.status}: ${reply.text}`);
   const form = decodeCheckoutPage(reply.text);
-  return { orderNo: no, action: form.action, transactionId: transactionIdOf(sandbox, no), hidden: Object.fromEntries(form.entries.filter(([name]) => name !== checkoutForm.allParamsField)) };
+  return {
+    orderNo: no,
+    action: form.action,
+    transactionId: transactionIdOf(sandbox, no),
+    hidden: Object.fromEntries(form.entries.filter(([name]) => name !== checkoutForm.allParamsField)),
+  };
 }
 
 /** Creates an alternative-method order; returns its issuer_url and transaction id. */
 export async function createAlternative(sandbox: Sandbox, fields: Record<string, unknown> = {}) {
   const no = orderNo('ALT');
-  const respon = decodeAlternativeRespon((await send(sandbox, 'authoriseAlternative', { order_no: no, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back', ...fields })).text);
+  const respon = decodeAlternativeRespon(
+    (
+      await send(sandbox, 'authoriseAlternative', {
+        order_no: no,
+        currency: 'BRL',
+        amount: '80.00',
+        payment_method: 'PIX',
+        return_url: 'https://shop.example.test/back',
+        ...fields,
+      })
+    ).text,
+  );
   const issuerUrl = respon.issuer_url!;
   return { orderNo: no, issuerUrl, transactionId: transactionIdOf(sandbox, no) };
 }
@@ -70,20 +95,22 @@ export async function notificationSink(): Promise<NotificationSink> {
   const sink: Omit<NotificationSink, 'url' | 'server'> = { events: [], bodies: [], raw: [], refused: [] };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      sink.raw.push(Buffer.concat(chunks).toString('utf8'));
-      constructEventAsync({ body: Buffer.concat(chunks), headers: req.headers }, { verifiers: [signer] }).then(
-        (event) => {
-          sink.events.push(event);
-          sink.bodies.push(event.data as unknown as Record<string, unknown>);
-          res.writeHead(200).end('ok');
-        },
-        (error: unknown) => {
-          sink.refused.push(error);
-          res.writeHead(400).end();
-        },
-      );
-    });
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => {
+        sink.raw.push(Buffer.concat(chunks).toString('utf8'));
+        constructEventAsync({ body: Buffer.concat(chunks), headers: req.headers }, { verifiers: [signer] }).then(
+          (event) => {
+            sink.events.push(event);
+            sink.bodies.push(event.data as unknown as Record<string, unknown>);
+            res.writeHead(200).end('ok');
+          },
+          (error: unknown) => {
+            sink.refused.push(error);
+            res.writeHead(400).end();
+          },
+        );
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, server, ...sink };

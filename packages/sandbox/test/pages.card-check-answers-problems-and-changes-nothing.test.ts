@@ -16,15 +16,28 @@ afterAll(async () => {
 
 /** What a check answered, with the headers that matter. */
 async function check(url: string, form: Record<string, string>) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...form, sandbox_action: 'check' }).toString(), redirect: 'manual' });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...form, sandbox_action: 'check' }).toString(),
+    redirect: 'manual',
+  });
   const text = await response.text();
-  return { status: response.status, text, type: response.headers.get('content-type'), cache: response.headers.get('cache-control'), csp: response.headers.get('content-security-policy') };
+  return {
+    status: response.status,
+    text,
+    type: response.headers.get('content-type'),
+    cache: response.headers.get('cache-control'),
+    csp: response.headers.get('content-security-policy'),
+  };
 }
 
 /** Everything the sandbox keeps that a check could change: the orders (with their history), notifications, ledger. */
 function snapshot(): string {
   const state = sandbox.state;
-  return JSON.stringify([[...state.orders.values()], state.notifications, state.ledger], (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value));
+  return JSON.stringify([[...state.orders.values()], state.notifications, state.ledger], (_key, value: unknown) =>
+    typeof value === 'bigint' ? String(value) : value,
+  );
 }
 
 /** The texts of the problem list a page shows. */
@@ -97,14 +110,20 @@ describe('the checkout page CSP', () => {
   it('allows exactly the script the page serves, by its SHA-256, and requests to the sandbox only', async () => {
     const order = await createCheckout(sandbox);
     const shown = await fetch(order.action);
-    const refusedOnce = await fetch(order.action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(cardForm('4111')).toString() });
+    const refusedOnce = await fetch(order.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(cardForm('4111')).toString(),
+    });
     for (const response of [shown, refusedOnce]) {
       const html = await response.text();
       const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
       expect(scripts).toHaveLength(1);
       expect(html).not.toMatch(/<script[^>]*\ssrc=/);
       const hash = createHash('sha256').update(scripts[0]!, 'utf8').digest('base64');
-      expect(response.headers.get('content-security-policy')).toBe(`default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; connect-src 'self'; frame-ancestors 'none'`);
+      expect(response.headers.get('content-security-policy')).toBe(
+        `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${hash}'; connect-src 'self'; frame-ancestors 'none'`,
+      );
     }
   });
 

@@ -46,7 +46,10 @@ describe('the shopper pages', () => {
     // What the shopper typed that is not card data stays in the form after the refusal.
     expect(bad.html).toContain('value="Ana Lee"');
     await sandbox.notificationsIdle();
-    seen.push(...sink.raw, JSON.stringify([...sandbox.state.orders.values()], (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+    seen.push(
+      ...sink.raw,
+      JSON.stringify([...sandbox.state.orders.values()], (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+    );
     const text = seen.join('\n');
     // Each typed value as it would stand if echoed (not as digits inside a random id or token, which may hold any run).
     for (const secret of secrets) expect(text, secret).not.toMatch(new RegExp(`(?<![0-9A-Za-z_-])${secret}(?![0-9A-Za-z_-])`));

@@ -48,7 +48,15 @@ describe('the pay URL of a checkout or alternative-method answer', () => {
     const order = await createAlternative(sandbox);
     const token = tokenOf(order.issuerUrl, '/sandbox/pay/');
     const approve = { sandbox_action: 'approve' };
-    const guesses = [order.transactionId, encodeURIComponent(order.transactionId), randomBytes(16).toString('base64url'), `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, token.toLowerCase() === token ? token.toUpperCase() : token.toLowerCase(), `${token}/`, `${token}x`];
+    const guesses = [
+      order.transactionId,
+      encodeURIComponent(order.transactionId),
+      randomBytes(16).toString('base64url'),
+      `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`,
+      token.toLowerCase() === token ? token.toUpperCase() : token.toLowerCase(),
+      `${token}/`,
+      `${token}x`,
+    ];
     for (const guess of guesses) {
       for (const prefix of ['/sandbox/pay/', '/sandbox/3ds/']) {
         expect((await page(`${sandbox.url}${prefix}${guess}`)).status, `${prefix}${guess}`).toBe(404);
@@ -65,7 +73,10 @@ describe('the pay URL of a checkout or alternative-method answer', () => {
   });
 
   it('gives a challenged card payment its challenge page at a token too, never at the transaction id', async () => {
-    const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ card: TEST_CARDS.threeDsRequired, open3d: 'do3DS' }))).text) as Record<string, any>;
+    const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ card: TEST_CARDS.threeDsRequired, open3d: 'do3DS' }))).text) as Record<
+      string,
+      any
+    >;
     const token = tokenOf(respon.challenge_url, '/sandbox/3ds/');
     expect(respon.challenge_url).not.toContain(respon.transaction_id);
     expect((await page(`${sandbox.url}/sandbox/3ds/${respon.transaction_id}`, { sandbox_action: 'complete' })).status).toBe(404);

@@ -13,7 +13,13 @@ afterAll(() => sandbox.stop());
 describe('alternative-method payments', () => {
   it('answers a respon with issuer_url leading to the issuer page; the order waits pending for the shopper', async () => {
     const order = orderNo('ALT');
-    const reply = await send(sandbox, 'authoriseAlternative', { order_no: order, currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back' });
+    const reply = await send(sandbox, 'authoriseAlternative', {
+      order_no: order,
+      currency: 'BRL',
+      amount: '80.00',
+      payment_method: 'PIX',
+      return_url: 'https://shop.example.test/back',
+    });
     expect(reply.status).toBe(200);
     const respon = decodeAlternativeRespon(reply.text);
     expect(respon).toMatchObject({ order_no: order, amount: '80.00', currency: 'BRL' });
@@ -29,7 +35,17 @@ describe('alternative-method payments', () => {
 describe('hosted checkout', () => {
   it('answers an auto-submitting page carrying every hidden field of the catalogue, allParams included', async () => {
     const order = orderNo('CHK');
-    const request = { order_no: order, currency: 'USD', amount: '59.90', first_name: 'Ana', notify_url: 'https://shop.example.test/notify', return_url: 'https://shop.example.test/ok', cancel_url: 'https://shop.example.test/cancel', 'the service': 'shop.example.test', cart_items: [{ basic_item_data: { name: 'Mug & "Cup"', quantity: '2' } }] };
+    const request = {
+      order_no: order,
+      currency: 'USD',
+      amount: '59.90',
+      first_name: 'Ana',
+      notify_url: 'https://shop.example.test/notify',
+      return_url: 'https://shop.example.test/ok',
+      cancel_url: 'https://shop.example.test/cancel',
+      'the service': 'shop.example.test',
+      cart_items: [{ basic_item_data: { name: 'Mug & "Cup"', quantity: '2' } }],
+    };
     const reply = await send(sandbox, 'checkout', request);
     expect(reply.status).toBe(200);
     expect(reply.contentType).toContain('text/html');
@@ -40,7 +56,17 @@ describe('hosted checkout', () => {
     const names = new Set(page.entries.map(([name]) => name));
     const catalogue = [...checkoutForm.routingFields, ...Object.keys(checkoutForm.aliases), ...checkoutForm.extraFields];
     expect(catalogue.filter((name) => !names.has(name))).toEqual([]);
-    expect(page.fields).toMatchObject({ order_no: order, orderNo: order, amount: '59.90', orderAmount: '59.90', merNo: 'M100200', gatewayNo: 'A300400', firstName: 'Ana', returnUrl: 'https://shop.example.test/ok', 'the service': 'shop.example.test' });
+    expect(page.fields).toMatchObject({
+      order_no: order,
+      orderNo: order,
+      amount: '59.90',
+      orderAmount: '59.90',
+      merNo: 'M100200',
+      gatewayNo: 'A300400',
+      firstName: 'Ana',
+      returnUrl: 'https://shop.example.test/ok',
+      'the service': 'shop.example.test',
+    });
     expect(JSON.parse(page.fields.cart_items!)).toEqual(request.cart_items);
     expect(page.allParams?.params).toMatchObject({ order_no: order, orderAmount: '59.90', cancel_url: 'https://shop.example.test/cancel' });
   });

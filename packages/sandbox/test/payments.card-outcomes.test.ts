@@ -20,7 +20,14 @@ async function pay(overrides: Record<string, unknown>) {
 describe('card payments (/v1/authorise, card variant)', () => {
   it('authorises a good card: transaction id, masked card, success result, risk and signature', async () => {
     const respon = await pay({ card: TEST_CARDS.approved, amount: '129.90' });
-    expect(respon).toMatchObject({ order_status: '1', result_info: '0000:Success', card: '411111******1111', amount: '129.90', currency: 'USD', risk_action: 'ACCEPT' });
+    expect(respon).toMatchObject({
+      order_status: '1',
+      result_info: '0000:Success',
+      card: '411111******1111',
+      amount: '129.90',
+      currency: 'USD',
+      risk_action: 'ACCEPT',
+    });
     expect(respon.transaction_id).toMatch(/^T\d{16}$/);
     expect(typeof respon.risk_score).toBe('number');
     const { encryption_data, ...unsigned } = respon;

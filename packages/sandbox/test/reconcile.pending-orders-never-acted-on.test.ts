@@ -15,7 +15,10 @@ describe('sandboxReconciler and orders waiting for the shopper', () => {
     const expired = await createCheckout(sandbox);
     sandbox.state.orders.get(expired.transactionId)!.expiresAt = new Date(0);
     expect(expireDuePayments(sandbox.deps, new Date())).toBe(1);
-    for (const [order, status] of [[pending, SANDBOX_PAYMENT_STATUS.pending], [expired, SANDBOX_PAYMENT_STATUS.expired]] as const) {
+    for (const [order, status] of [
+      [pending, SANDBOX_PAYMENT_STATUS.pending],
+      [expired, SANDBOX_PAYMENT_STATUS.expired],
+    ] as const) {
       const queried = (await send(sandbox, 'query', { order_no: order.orderNo })).json.orders_list[0];
       expect(queried.payment_status).toBe(status);
       for (const operation of ['capture', 'cancel', 'review', 'refund'] as const) {

@@ -1,6 +1,14 @@
 import { until } from '@gw/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORDER_ERRORS, RedirectPaymentError, SANDBOX_PAYMENT_STATUS, expireDuePayments, settleRedirectPayment, startSandbox, type Sandbox } from '../src/index.ts';
+import {
+  ORDER_ERRORS,
+  RedirectPaymentError,
+  SANDBOX_PAYMENT_STATUS,
+  expireDuePayments,
+  settleRedirectPayment,
+  startSandbox,
+  type Sandbox,
+} from '../src/index.ts';
 import { send } from './harness.ts';
 import { createAlternative, createCheckout, notificationSink, page, type NotificationSink } from './pages-harness.ts';
 
@@ -17,12 +25,18 @@ describe('an abandoned redirect payment', () => {
     await until(() => sandbox.state.orders.get(order.transactionId)?.state === 'expired', 5000, 'the sweep to expire the abandoned order');
     expect((await send(sandbox, 'query', { order_no: order.orderNo })).json.orders_list[0].payment_status).toBe(SANDBOX_PAYMENT_STATUS.expired);
     await sandbox.notificationsIdle();
-    expect(sink.bodies.filter((b) => b.transaction_id === order.transactionId)).toEqual([expect.objectContaining({ order_status: '0', result_info: expect.stringMatching(/^2021:/) })]);
-    expect(sink.events.filter((e) => (e.data as { transaction_id?: string }).transaction_id === order.transactionId).map((e) => e.kind)).toEqual(['payment.expired']);
+    expect(sink.bodies.filter((b) => b.transaction_id === order.transactionId)).toEqual([
+      expect.objectContaining({ order_status: '0', result_info: expect.stringMatching(/^2021:/) }),
+    ]);
+    expect(sink.events.filter((e) => (e.data as { transaction_id?: string }).transaction_id === order.transactionId).map((e) => e.kind)).toEqual([
+      'payment.expired',
+    ]);
     expect(sink.refused).toEqual([]);
     const reply = await page(order.action, { sandbox_action: 'pay', card_number: '4111111111111111', expiry: '12/30', cvv: '123', holder: 'A' });
     expect(reply.html).toContain('Payment expired');
-    const capture = await send(sandbox, 'capture', { capture_orders: [{ transaction_id: order.transactionId, order_no: order.orderNo, currency: 'USD', amount: '59.90' }] });
+    const capture = await send(sandbox, 'capture', {
+      capture_orders: [{ transaction_id: order.transactionId, order_no: order.orderNo, currency: 'USD', amount: '59.90' }],
+    });
     expect(capture.json.capture_orders[0].error_message).toBe(ORDER_ERRORS.expired);
   });
 
@@ -41,6 +55,11 @@ describe('an abandoned redirect payment', () => {
     // Settled once: acting on the expired order is refused with a typed error.
     const settleAgain = () => settleRedirectPayment(sandbox.deps, sandbox.state.orders.get(first.transactionId)!, 'authorised', 'operator');
     expect(settleAgain).toThrow(RedirectPaymentError);
-    expect(settleAgain).toThrow(expect.objectContaining({ code: 'not-pending', details: expect.objectContaining({ transactionId: first.transactionId, state: 'expired', outcome: 'authorised' }) }));
+    expect(settleAgain).toThrow(
+      expect.objectContaining({
+        code: 'not-pending',
+        details: expect.objectContaining({ transactionId: first.transactionId, state: 'expired', outcome: 'authorised' }),
+      }),
+    );
   });
 });

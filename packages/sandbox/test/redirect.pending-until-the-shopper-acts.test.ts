@@ -44,7 +44,11 @@ describe('a hosted checkout order', () => {
   });
 
   it('shows the order summary from the form and a card form; paying goes 303 to return_url with signed parameters', async () => {
-    const order = await createCheckout(sandbox, { notify_url: sink.url, first_name: 'Ana', cart_items: [{ basic_item_data: { name: 'Blue mug', quantity: '2' } }] });
+    const order = await createCheckout(sandbox, {
+      notify_url: sink.url,
+      first_name: 'Ana',
+      cart_items: [{ basic_item_data: { name: 'Blue mug', quantity: '2' } }],
+    });
     const shown = await page(order.action, order.hidden);
     expect(shown.status).toBe(200);
     expect(shown.html).toContain('59.90 USD');
@@ -58,22 +62,39 @@ describe('a hosted checkout order', () => {
     expect(`${back.origin}${back.pathname}`).toBe('https://shop.example.test/return');
     expect(back.searchParams.get('cart')).toBe('7');
     expect(Object.fromEntries([...RETURN_PARAMETERS].map((n) => [n, back.searchParams.get(n)]))).toEqual({
-      transaction_id: order.transactionId, order_no: order.orderNo, amount: '59.90', currency: 'USD', result: 'authorised', result_info: '0000:Success',
+      transaction_id: order.transactionId,
+      order_no: order.orderNo,
+      amount: '59.90',
+      currency: 'USD',
+      result: 'authorised',
+      result_info: '0000:Success',
     });
     const record = Object.fromEntries(RETURN_PARAMETERS.map((n) => [n, back.searchParams.get(n)!]));
     const message = createSignableMessage({ operation: 'checkout', record, body: new URLSearchParams(record).toString() });
     expect(signer.verify(message, back.searchParams.get('encryption_data')!)).toBe(true);
-    expect(signer.verify(createSignableMessage({ operation: 'checkout', record: { ...record, result: 'declined' }, body: '' }), back.searchParams.get('encryption_data')!)).toBe(false);
+    expect(
+      signer.verify(
+        createSignableMessage({ operation: 'checkout', record: { ...record, result: 'declined' }, body: '' }),
+        back.searchParams.get('encryption_data')!,
+      ),
+    ).toBe(false);
     expect(await paymentStatus(order.orderNo)).toBe(SANDBOX_PAYMENT_STATUS.authorised);
     await sandbox.notificationsIdle();
-    expect(notificationsFor(order.transactionId)).toEqual([expect.objectContaining({ order_status: '1', result_info: '0000:Success', card: '411111******1111' })]);
+    expect(notificationsFor(order.transactionId)).toEqual([
+      expect.objectContaining({ order_status: '1', result_info: '0000:Success', card: '411111******1111' }),
+    ]);
     expect(kindsFor(order.transactionId)).toEqual(['payment.authorised']);
-    expect(sandbox.state.orders.get(order.transactionId)!.history.map((e) => [e.event, e.by])).toEqual([['created', 'api'], ['authorised', 'shopper']]);
+    expect(sandbox.state.orders.get(order.transactionId)!.history.map((e) => [e.event, e.by])).toEqual([
+      ['created', 'api'],
+      ['authorised', 'shopper'],
+    ]);
     // The order is settled once: a second submission shows where it stands and changes nothing.
     const again = await page(order.action, cardForm(TEST_CARDS.declined));
     expect(again.status).toBe(200);
     expect(again.html).toContain('Payment authorised');
-    const captured = await send(sandbox, 'capture', { capture_orders: [{ transaction_id: order.transactionId, order_no: order.orderNo, currency: 'USD', amount: '59.90' }] });
+    const captured = await send(sandbox, 'capture', {
+      capture_orders: [{ transaction_id: order.transactionId, order_no: order.orderNo, currency: 'USD', amount: '59.90' }],
+    });
     expect(captured.json.capture_orders[0].capture_status).toBe('1');
   });
 

@@ -13,7 +13,11 @@ describe('requests the sandbox refuses', () => {
     const reply = await send(sandbox, 'capture', { capture_orders: [{ transaction_id: 'T1', currency: 'usd', amount: '12,34' }, { amount: 7 }] });
     expect(reply.status).toBe(400);
     expect(reply.json.return_status).toBe('0');
-    expect(reply.json.errors.map((e: { path: string }) => e.path).sort()).toEqual(['capture_orders[0].amount', 'capture_orders[0].currency', 'capture_orders[1].amount']);
+    expect(reply.json.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'capture_orders[0].amount',
+      'capture_orders[0].currency',
+      'capture_orders[1].amount',
+    ]);
   });
 
   it('refuses a bad signature and an unknown merchant as a whole, with return_status 0', async () => {

@@ -34,12 +34,17 @@ describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
 
   it('reads a body that arrives in pieces, each within the body time-out, though the whole takes longer', async () => {
     await using sandbox = await startSandbox({ bodyTimeoutMs: 300 });
-    const record = await signed('capture', { ...merchant, capture_orders: [{ transaction_id: 'T-PIECES', order_no: 'PIECES-1', currency: 'USD', amount: '10.00' }] });
+    const record = await signed('capture', {
+      ...merchant,
+      capture_orders: [{ transaction_id: 'T-PIECES', order_no: 'PIECES-1', currency: 'USD', amount: '10.00' }],
+    });
     const body = JSON.stringify(record);
     const socket = await open(sandbox);
     const since = Date.now();
     const answer = closed(socket, since, 5000);
-    socket.write(`POST /v1/capture HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST /v1/capture HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+    );
     const pieces = 4;
     const size = Math.ceil(body.length / pieces);
     for (let i = 0; i < pieces; i++) {
@@ -61,7 +66,11 @@ describe('the sandbox bounds what a connection can hold (UNKNOWNS U51)', () => {
     expect(afterMs).not.toBeNull();
     for (const socket of held) socket.destroy();
     // Served once the sandbox has seen the held connections close (until then a new one is closed at once).
-    const status = () => send(sandbox, 'capture', { capture_orders: [{ transaction_id: 'T-NONE', currency: 'USD', amount: '1.00' }] }).then((r) => r.status, () => null);
+    const status = () =>
+      send(sandbox, 'capture', { capture_orders: [{ transaction_id: 'T-NONE', currency: 'USD', amount: '1.00' }] }).then(
+        (r) => r.status,
+        () => null,
+      );
     await until(async () => (await status()) === 200, 3000, 'the sandbox to serve again below maxConnections');
   });
 

@@ -64,10 +64,13 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 
-describe('a request whose Host is not the sandbox\'s (DNS rebinding)', () => {
+describe("a request whose Host is not the sandbox's (DNS rebinding)", () => {
   it('is refused with 403 naming allowedHosts and --allowed-host on /v1, a shopper page, the control API and the console; nothing changes', async () => {
     const paid = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ amount: '30.00' }))).text);
-    const capture = encodeBody('capture', await signed('capture', { capture_orders: [{ transaction_id: paid.transaction_id, order_no: paid.order_no, currency: 'USD', amount: '30.00' }] }));
+    const capture = encodeBody(
+      'capture',
+      await signed('capture', { capture_orders: [{ transaction_id: paid.transaction_id, order_no: paid.order_no, currency: 'USD', amount: '30.00' }] }),
+    );
     const pending = await createAlternative(sandbox);
     const payPath = new URL(pending.issuerUrl).pathname;
     sandbox.faults.inject('/v1/refund', 'http-5xx');
@@ -87,15 +90,29 @@ describe('a request whose Host is not the sandbox\'s (DNS rebinding)', () => {
       ['GET', '/sandbox/nothing-here', '', 'text/plain'],
     ] as const;
     const port = sandbox.port;
-    const foreign = [`evil.test:${port}`, 'evil.test', `team.test.evil.test:${port}`, `127.0.0.1.evil.test:${port}`, `localhost.evil.test:${port}`, `notcorp.test:${port}`, '127.0.0.1@evil.test', '', null];
+    const foreign = [
+      `evil.test:${port}`,
+      'evil.test',
+      `team.test.evil.test:${port}`,
+      `127.0.0.1.evil.test:${port}`,
+      `localhost.evil.test:${port}`,
+      `notcorp.test:${port}`,
+      '127.0.0.1@evil.test',
+      '',
+      null,
+    ];
     for (const host of foreign) {
       for (const [method, path, body, contentType] of routes) {
-        const answer = host === null || host === '' ? await rawRequest(sandbox, method, path, host, body, contentType) : await withHost(sandbox, method, path, host, body, contentType);
+        const answer =
+          host === null || host === ''
+            ? await rawRequest(sandbox, method, path, host, body, contentType)
+            : await withHost(sandbox, method, path, host, body, contentType);
         const where = `${method} ${path} with ${host === null ? 'no Host' : `Host ${JSON.stringify(host)}`}`;
         expect(answer.status, where).toBe(403);
         expect(answer.text, where).toContain('allowedHosts');
         expect(answer.text, where).toContain('--allowed-host');
-        if (path.startsWith('/sandbox/api/')) expect(answer.json.error, where).toMatchObject({ code: 'host_not_allowed', details: { host, option: 'allowedHosts', flag: '--allowed-host' } });
+        if (path.startsWith('/sandbox/api/'))
+          expect(answer.json.error, where).toMatchObject({ code: 'host_not_allowed', details: { host, option: 'allowedHosts', flag: '--allowed-host' } });
         else expect(answer.json, where).toMatchObject({ return_status: '0', errors: [{ path: 'headers/host' }] });
       }
     }
@@ -114,22 +131,69 @@ describe('a request whose Host is not the sandbox\'s (DNS rebinding)', () => {
 
   it('is answered for 127.0.0.1, localhost, other loopback names and addresses, and the configured names', async () => {
     const port = sandbox.port;
-    const own = [`127.0.0.1:${port}`, '127.0.0.1', `localhost:${port}`, 'LOCALHOST', `app.localhost:${port}`, 'localhost.', `127.8.9.10:${port}`, `[::1]:${port}`, `team.test:${port}`, 'Team.Test', 'corp.test', `a.b.corp.test:${port}`];
+    const own = [
+      `127.0.0.1:${port}`,
+      '127.0.0.1',
+      `localhost:${port}`,
+      'LOCALHOST',
+      `app.localhost:${port}`,
+      'localhost.',
+      `127.8.9.10:${port}`,
+      `[::1]:${port}`,
+      `team.test:${port}`,
+      'Team.Test',
+      'corp.test',
+      `a.b.corp.test:${port}`,
+    ];
     for (const host of own) {
       const answer = await withHost(sandbox, 'GET', '/sandbox/api/clock', host);
       expect([host, answer.status]).toEqual([host, 200]);
     }
     expect((await withHost(sandbox, 'GET', '/sandbox/console', `team.test:${port}`)).status).toBe(200);
     const pending = await createAlternative(sandbox);
-    const page = await withHost(sandbox, 'POST', new URL(pending.issuerUrl).pathname, `localhost:${port}`, 'sandbox_action=approve', 'application/x-www-form-urlencoded');
+    const page = await withHost(
+      sandbox,
+      'POST',
+      new URL(pending.issuerUrl).pathname,
+      `localhost:${port}`,
+      'sandbox_action=approve',
+      'application/x-www-form-urlencoded',
+    );
     expect(page.status).toBe(303);
     expect(sandbox.state.orders.get(pending.transactionId)?.state).toBe('authorised');
   });
 
   it('is told apart by name only: loopback, the listening address (as given and as bound) and allowed names, a leading dot allowing the names under it', () => {
     const allows = hostAllowed({ listening: ['mybox.lan', '192.0.2.10'], allowedHosts: ['team.test', '.corp.test'] });
-    const yes = ['127.0.0.1:1', '127.255.255.254', '[::1]:8787', '[0:0:0:0:0:0:0:1]', 'localhost', 'x.localhost', 'mybox.lan:8787', '192.0.2.10:8787', 'team.test', 'corp.test', 'a.corp.test'];
-    const no = [undefined, '', ':8787', 'evil.test', '192.0.2.11', '[::2]:8787', '10.0.0.1', 'team.test.evil.test', 'xcorp.test', 'localhost.evil.test', 'evil.test/localhost', 'user@localhost', '[::1', '128.0.0.1'];
+    const yes = [
+      '127.0.0.1:1',
+      '127.255.255.254',
+      '[::1]:8787',
+      '[0:0:0:0:0:0:0:1]',
+      'localhost',
+      'x.localhost',
+      'mybox.lan:8787',
+      '192.0.2.10:8787',
+      'team.test',
+      'corp.test',
+      'a.corp.test',
+    ];
+    const no = [
+      undefined,
+      '',
+      ':8787',
+      'evil.test',
+      '192.0.2.11',
+      '[::2]:8787',
+      '10.0.0.1',
+      'team.test.evil.test',
+      'xcorp.test',
+      'localhost.evil.test',
+      'evil.test/localhost',
+      'user@localhost',
+      '[::1',
+      '128.0.0.1',
+    ];
     expect(yes.filter((h) => !allows(h))).toEqual([]);
     expect(no.filter((h) => allows(h))).toEqual([]);
   });

@@ -31,7 +31,12 @@ describe('a body-based verifier', () => {
 
     const payment = { ...merchant, ...cardPayment() };
     const formBody = encodeRequestBody('authoriseCard', payment, { encoding: 'form' });
-    const paid = await post(sandbox, '/v1/authorise', encodeRequestBody('authoriseCard', { ...payment, encryption_data: mac(formBody) }, { encoding: 'form' }), 'application/x-www-form-urlencoded');
+    const paid = await post(
+      sandbox,
+      '/v1/authorise',
+      encodeRequestBody('authoriseCard', { ...payment, encryption_data: mac(formBody) }, { encoding: 'form' }),
+      'application/x-www-form-urlencoded',
+    );
     expect(paid.status).toBe(200);
     expect(paid.text).toContain('<order_status>1</order_status>');
     expect(seen).toEqual([captureBody, formBody]);

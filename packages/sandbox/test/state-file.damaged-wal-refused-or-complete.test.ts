@@ -18,7 +18,9 @@ type Started = { kind: 'listening'; child: ChildProcess; sandbox: Sandbox } | { 
 
 /** `gw-sandbox --state file` as a process: listening, or exited (refused) with what it printed. */
 function startBin(file: string): Promise<Started> {
-  const child = spawn(process.execPath, ['--conditions=@gw/source', '--no-warnings', BIN, '--port', '0', '--state', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@gw/source', '--no-warnings', BIN, '--port', '0', '--state', file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => {
@@ -88,8 +90,12 @@ async function completeOrRefused(file: string, answered: Answered): Promise<'com
   }
   const { child, sandbox } = started;
   try {
-    const orders = new Map<string, string>(((await api(sandbox, 'GET', 'orders?limit=10000')).json.orders as { transactionId: string; orderNo: string }[]).map((o) => [o.transactionId, o.orderNo]));
-    const refunds = new Map<string, string>(((await api(sandbox, 'GET', 'refunds')).json.refunds as { reference: string; transactionId: string }[]).map((r) => [r.reference, r.transactionId]));
+    const orders = new Map<string, string>(
+      ((await api(sandbox, 'GET', 'orders?limit=10000')).json.orders as { transactionId: string; orderNo: string }[]).map((o) => [o.transactionId, o.orderNo]),
+    );
+    const refunds = new Map<string, string>(
+      ((await api(sandbox, 'GET', 'refunds')).json.refunds as { reference: string; transactionId: string }[]).map((r) => [r.reference, r.transactionId]),
+    );
     const missingPayments = [...answered.payments].filter(([id, no]) => orders.get(id) !== no);
     const missingRefunds = [...answered.refunds].filter(([reference, id]) => refunds.get(reference) !== id);
     expect({ missingPayments, missingRefunds }).toEqual({ missingPayments: [], missingRefunds: [] });
@@ -111,7 +117,11 @@ async function completeOrRefused(file: string, answered: Answered): Promise<'com
 /** The side files of a state file (`-wal`, `-shm`, `-journal`) and their sizes. */
 function sideFiles(file: string): Record<string, number> {
   const base = file.slice(file.lastIndexOf('/') + 1);
-  return Object.fromEntries(readdirSync(dir).filter((name) => name.startsWith(`${base}-`)).map((name) => [name.slice(base.length), statSync(join(dir, name)).size]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((name) => name.startsWith(`${base}-`))
+      .map((name) => [name.slice(base.length), statSync(join(dir, name)).size]),
+  );
 }
 
 describe('state file after a SIGKILL under load, its -wal then lost or cut', () => {

@@ -27,7 +27,9 @@ afterAll(() => {
 const BIN = join(import.meta.dirname, '../src/bin.ts');
 
 async function startBin(file: string): Promise<{ child: ChildProcess; sandbox: Sandbox; stderr: () => string }> {
-  const child = spawn(process.execPath, ['--conditions=@gw/source', '--no-warnings', BIN, '--port', '0', '--state', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@gw/source', '--no-warnings', BIN, '--port', '0', '--state', file], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -93,7 +95,11 @@ describe.skipIf(!mounted)('state file on a full disk', () => {
       expect(refused, 'no payment was refused on a full disk').toBeDefined();
       expect(refused!.reply.status).toBe(503);
       expect(refused!.reply.contentType).toMatch(/^application\/json/);
-      expect(refused!.reply.json).toMatchObject({ return_status: '0', return_message: expect.stringMatching(/state file .*nothing of this request was applied/), errors: [{ path: 'stateFile', message: expect.stringMatching(/full/) }] });
+      expect(refused!.reply.json).toMatchObject({
+        return_status: '0',
+        return_message: expect.stringMatching(/state file .*nothing of this request was applied/),
+        errors: [{ path: 'stateFile', message: expect.stringMatching(/full/) }],
+      });
       for (let i = 0; i < 3; i++) expect((await pay()).reply.status).toBe(503);
       const refusedNo = refused!.payment.order_no as string;
       // A change small enough to fit in pages the file already has may still be kept, and then answered: either way honest.
@@ -126,7 +132,9 @@ describe.skipIf(!mounted)('state file on a full disk', () => {
       rmSync(filler);
       expect((await pay(refused!.payment)).reply.status).toBe(200);
       for (let i = 0; i < 5; i++) expect((await pay()).reply.status).toBe(200);
-      const capturedAgain = (await send(sandbox, 'capture', { capture_orders: [{ transaction_id: first[0], order_no: first[1], currency: 'USD', amount: '10.00' }] })).json.capture_orders[0];
+      const capturedAgain = (
+        await send(sandbox, 'capture', { capture_orders: [{ transaction_id: first[0], order_no: first[1], currency: 'USD', amount: '10.00' }] })
+      ).json.capture_orders[0];
       if (captured.status === 200) expect(capturedAgain.error_message).toMatch(/^E205:/);
       else expect(capturedAgain).toMatchObject({ error_message: '' });
       clockOffsetMs = offsetMs;

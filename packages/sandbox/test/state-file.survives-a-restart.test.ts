@@ -13,7 +13,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function everything(sandbox: Sandbox) {
   const lists = await Promise.all(['orders?limit=10000', 'subscriptions', 'payouts', 'refunds', 'notifications'].map((p) => api(sandbox, 'GET', p)));
   const orders = await Promise.all(lists[0]!.json.orders.map((o: { transactionId: string }) => api(sandbox, 'GET', `orders/${o.transactionId}`)));
-  return { lists: lists.map((l) => l.json), orders: orders.map((o) => o.json), clock: (await api(sandbox, 'GET', 'clock')).json.offsetMs, ledger: sandbox.state.ledger };
+  return {
+    lists: lists.map((l) => l.json),
+    orders: orders.map((o) => o.json),
+    clock: (await api(sandbox, 'GET', 'clock')).json.offsetMs,
+    ledger: sandbox.state.ledger,
+  };
 }
 
 describe('stateFile (gw sandbox --state)', () => {
@@ -47,7 +52,9 @@ describe('stateFile (gw sandbox --state)', () => {
     expect(await everything(b)).toEqual(first);
     const query = await send(b, 'query', { transaction_id: paid });
     expect(query.json.orders_list[0]).toMatchObject({ transaction_id: paid });
-    const again = await send(b, 'capture', { capture_orders: [{ transaction_id: paid, order_no: first.orders[0].order.orderNo, currency: 'USD', amount: '40.00' }] });
+    const again = await send(b, 'capture', {
+      capture_orders: [{ transaction_id: paid, order_no: first.orders[0].order.orderNo, currency: 'USD', amount: '40.00' }],
+    });
     expect(again.json.capture_orders[0].error_message).toMatch(/^E205:/);
     const next = decodeCardRespon((await send(b, 'authoriseCard', cardPayment())).text).transaction_id!;
     const seq = (id: string) => Number(id.slice(-8));
@@ -72,7 +79,7 @@ describe('stateFile (gw sandbox --state)', () => {
     }
   });
 
-  it('refuses a corrupt file, another program\'s database and a file in use, naming the file and leaving it untouched', async () => {
+  it("refuses a corrupt file, another program's database and a file in use, naming the file and leaving it untouched", async () => {
     const corrupt = join(dir, 'corrupt.sqlite');
     writeFileSync(corrupt, 'this is not a database, it is a shopping list\n'.repeat(200));
     const before = readFileSync(corrupt);
@@ -88,11 +95,17 @@ describe('stateFile (gw sandbox --state)', () => {
     const db = new DatabaseSync(foreign);
     db.exec('CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)');
     db.close();
-    await expect(startSandbox({ stateFile: foreign })).rejects.toMatchObject({ name: 'SandboxStateFileError', details: { reason: expect.stringContaining('another program') } });
+    await expect(startSandbox({ stateFile: foreign })).rejects.toMatchObject({
+      name: 'SandboxStateFileError',
+      details: { reason: expect.stringContaining('another program') },
+    });
 
     const shared = join(dir, 'shared.sqlite');
     await using a = await startSandbox({ stateFile: shared });
-    await expect(startSandbox({ stateFile: shared })).rejects.toMatchObject({ name: 'SandboxStateFileError', details: { reason: expect.stringContaining('another sandbox') } });
+    await expect(startSandbox({ stateFile: shared })).rejects.toMatchObject({
+      name: 'SandboxStateFileError',
+      details: { reason: expect.stringContaining('another sandbox') },
+    });
     expect((await api(a, 'GET', 'orders')).status).toBe(200);
   });
 

@@ -13,7 +13,9 @@ afterAll(() => sandbox.stop());
 
 describe('subscription cancellation (XML body)', () => {
   it('makes the subscription Inactived by recurring_id and contract_name, idempotently', async () => {
-    const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30' } }))).text);
+    const respon = decodeCardRespon(
+      (await send(sandbox, 'authoriseCard', cardPayment({ subscription: { contract_name: 'Gold', interval: 'day', interval_count: '30' } }))).text,
+    );
     const cancel = { recurring_id: respon.recurring_id, contract_name: 'Gold' };
     const reply = await send(sandbox, 'cancelSubscription', cancel);
     expect(reply.status).toBe(200);
@@ -26,7 +28,9 @@ describe('subscription cancellation (XML body)', () => {
   });
 
   it('gives the same recurring_deduction_time and period in the payment answer and in queries', async () => {
-    const respon = decodeCardRespon((await send(sandbox, 'authoriseCard', cardPayment({ subscription: { contract_name: 'Silver', interval: 'week', interval_count: '2' } }))).text);
+    const respon = decodeCardRespon(
+      (await send(sandbox, 'authoriseCard', cardPayment({ subscription: { contract_name: 'Silver', interval: 'week', interval_count: '2' } }))).text,
+    );
     expect(respon.recurring_deduction_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     const query = await send(sandbox, 'query', { transaction_id: respon.transaction_id });
     expect(query.json.orders_list[0].subscription_result).toMatchObject({
@@ -71,7 +75,10 @@ describe('payout', () => {
     expect(reply.status).toBe(200);
     expect(reply.json).toMatchObject({ status: 'FAILED', failure_type: 'UNKNOWN', failure_reason: expect.stringMatching(/\.05 fails/), request_id: requestId });
     // Read again with the same request_id: the same failed payout, never a second attempt.
-    expect((await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '250.05', source_amount: '250.05' })).json).toMatchObject({ status: 'FAILED', transaction_id: reply.json.transaction_id });
+    expect((await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '250.05', source_amount: '250.05' })).json).toMatchObject({
+      status: 'FAILED',
+      transaction_id: reply.json.transaction_id,
+    });
     expect((await send(sandbox, 'payout', { ...payoutRecord(randomUUID()), payment_amount: '250.50' })).json.status).toBe('COMPLETED');
   });
 
@@ -90,14 +97,21 @@ describe('payout', () => {
     const first = await send(sandbox, 'payout', payoutRecord(requestId));
     const other = await send(sandbox, 'payout', { ...payoutRecord(requestId), payment_amount: '999.00' });
     expect(other.status).toBe(409);
-    expect(other.json).toMatchObject({ return_status: '0', return_message: expect.stringMatching(new RegExp(`^E005:request_id ${requestId} was already used for a payout with other parameters`)) });
+    expect(other.json).toMatchObject({
+      return_status: '0',
+      return_message: expect.stringMatching(new RegExp(`^E005:request_id ${requestId} was already used for a payout with other parameters`)),
+    });
     const nested = await send(sandbox, 'payout', { ...payoutRecord(requestId), beneficiary: { ...payoutRecord(requestId).beneficiary, last_name: 'Other' } });
     expect(nested.status).toBe(409);
     expect(sandbox.state.appliedCounts('payout').get(requestId)).toBe(1);
     // The same parameters in another member order still read the first payout.
     const { beneficiary, request_id, ...rest } = payoutRecord(requestId);
     const { bank_details, ...person } = beneficiary;
-    const reordered = await send(sandbox, 'payout', { beneficiary: { bank_details: { swift_code: bank_details.swift_code, account_number: bank_details.account_number }, ...person }, ...rest, request_id });
+    const reordered = await send(sandbox, 'payout', {
+      beneficiary: { bank_details: { swift_code: bank_details.swift_code, account_number: bank_details.account_number }, ...person },
+      ...rest,
+      request_id,
+    });
     expect(reordered.status).toBe(200);
     expect(reordered.json.transaction_id).toBe(first.json.transaction_id);
   });

@@ -35,12 +35,15 @@ async function hosted(card: string, amount: string): Promise<[string, string] | 
 }
 
 describe('the test-card table', () => {
-  it.each(TEST_CARD_TABLE.map((row) => [row.card, row] as const))('%s: the same outcome in a direct card payment and on the hosted page', async (_name, row) => {
-    const expected: [string, string] = [row.behaviour, row.resultInfo];
-    expect(await direct(row.example.card, row.example.amount)).toEqual(expected);
-    // A number that is no card number is a typing mistake on the hosted page: it asks again instead of declining.
-    expect(await hosted(row.example.card, row.example.amount)).toEqual(row.example.card.length < 12 ? 'asks again' : expected);
-  });
+  it.each(TEST_CARD_TABLE.map((row) => [row.card, row] as const))(
+    '%s: the same outcome in a direct card payment and on the hosted page',
+    async (_name, row) => {
+      const expected: [string, string] = [row.behaviour, row.resultInfo];
+      expect(await direct(row.example.card, row.example.amount)).toEqual(expected);
+      // A number that is no card number is a typing mistake on the hosted page: it asks again instead of declining.
+      expect(await hosted(row.example.card, row.example.amount)).toEqual(row.example.card.length < 12 ? 'asks again' : expected);
+    },
+  );
 
   it('is the table in the sandbox README, and every card number is listed on the checkout page', async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

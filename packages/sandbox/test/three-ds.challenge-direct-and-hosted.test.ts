@@ -18,7 +18,11 @@ describe('a direct card payment with open3d=do3DS and the challenge card (UNKNOW
   ] as const)('answers order_status 2 and a challenge_url; %s makes it %s, notified then', async (action, state, orderStatus, threeds, resultInfo) => {
     const reply = await send(sandbox, 'authoriseCard', cardPayment({ card: TEST_CARDS.threeDsRequired, open3d: 'do3DS', notify_url: sink.url }));
     const respon = decodeCardRespon(reply.text) as Record<string, any>;
-    expect(respon).toMatchObject({ order_status: CHALLENGE_ORDER_STATUS, threeds_result: 'CHALLENGE_REQUIRED', challenge_url: expect.stringMatching(new RegExp(`^${sandbox.url}/sandbox/3ds/[A-Za-z0-9_-]{22}$`)) });
+    expect(respon).toMatchObject({
+      order_status: CHALLENGE_ORDER_STATUS,
+      threeds_result: 'CHALLENGE_REQUIRED',
+      challenge_url: expect.stringMatching(new RegExp(`^${sandbox.url}/sandbox/3ds/[A-Za-z0-9_-]{22}$`)),
+    });
     expect(respon.challenge_url).not.toContain(respon.transaction_id);
     const orderNo = respon.order_no as string;
     expect((await send(sandbox, 'query', { order_no: orderNo })).json.orders_list[0].payment_status).toBe(SANDBOX_PAYMENT_STATUS.pending);
@@ -31,9 +35,14 @@ describe('a direct card payment with open3d=do3DS and the challenge card (UNKNOW
     const done = await page(respon.challenge_url, { sandbox_action: action });
     expect(done.status).toBe(200);
     expect(done.html).toContain(state === 'authorised' ? 'Payment authorised' : 'Payment declined');
-    expect((await send(sandbox, 'query', { order_no: orderNo })).json.orders_list[0]).toMatchObject({ payment_status: SANDBOX_PAYMENT_STATUS[state], is3ds: '1' });
+    expect((await send(sandbox, 'query', { order_no: orderNo })).json.orders_list[0]).toMatchObject({
+      payment_status: SANDBOX_PAYMENT_STATUS[state],
+      is3ds: '1',
+    });
     await sandbox.notificationsIdle();
-    expect(sink.bodies.filter((b) => b.order_no === orderNo)).toEqual([expect.objectContaining({ order_status: orderStatus, threeds_result: threeds, result_info: resultInfo, card: '400000******3220' })]);
+    expect(sink.bodies.filter((b) => b.order_no === orderNo)).toEqual([
+      expect.objectContaining({ order_status: orderStatus, threeds_result: threeds, result_info: resultInfo, card: '400000******3220' }),
+    ]);
     expect(sink.events.filter((e) => (e.data as { order_no?: string }).order_no === orderNo).map((e) => e.kind)).toEqual([`payment.${state}`]);
     expect(sink.refused).toEqual([]);
   });
@@ -41,7 +50,10 @@ describe('a direct card payment with open3d=do3DS and the challenge card (UNKNOW
 
 describe('the challenge card on the hosted page', () => {
   it('goes through the challenge page, then to return_url with the challenge outcome', async () => {
-    for (const [action, result] of [['complete', 'authorised'], ['fail', 'declined']] as const) {
+    for (const [action, result] of [
+      ['complete', 'authorised'],
+      ['fail', 'declined'],
+    ] as const) {
       const order = await createCheckout(sandbox);
       const paid = await page(order.action, cardForm(TEST_CARDS.threeDsRequired));
       expect(paid.status).toBe(303);
@@ -52,7 +64,12 @@ describe('the challenge card on the hosted page', () => {
       const done = await page(`${sandbox.url}${paid.location}`, { sandbox_action: action });
       expect(done.status).toBe(303);
       expect(new URL(done.location!).searchParams.get('result')).toBe(result);
-      expect(sandbox.state.orders.get(order.transactionId)!.history.map((e) => e.event)).toEqual(['created', 'challenge-required', action === 'complete' ? 'challenge-passed' : 'challenge-failed', result]);
+      expect(sandbox.state.orders.get(order.transactionId)!.history.map((e) => e.event)).toEqual([
+        'created',
+        'challenge-required',
+        action === 'complete' ? 'challenge-passed' : 'challenge-failed',
+        result,
+      ]);
     }
   });
 

@@ -20,7 +20,10 @@ describe('throttle: a quota per merchant account', () => {
     expect(stats.perSecond.reduce((n, s) => n + s.accepted, 0)).toBe(6);
 
     // An unknown merchant, or a known one with another account: refused by the gateway's rules, not counted.
-    for (const record of [{ merchant_id: 'M999', account_id: 'A999' }, { merchant_id: OTHER.merchantId, account_id: 'A-OTHER' }]) {
+    for (const record of [
+      { merchant_id: 'M999', account_id: 'A999' },
+      { merchant_id: OTHER.merchantId, account_id: 'A-OTHER' },
+    ]) {
       const reply = await fire(sandbox, await ready('query', { order_no: 'X', ...record }));
       expect(reply.status).toBe(200);
       expect(reply.json).toMatchObject({ return_status: '0' });

@@ -31,13 +31,23 @@ describe('throttle: a rate per merchant account', () => {
 
     const wait = Math.max(...throttled.map((i) => Number(replies[i]!.retryAfter)));
     await sleep(wait * 1000); // waiting as Retry-After said is the behaviour under test: the window must have moved on
-    const again = await fireAll(sandbox, throttled.slice(0, 5).map((i) => captures[i]!));
+    const again = await fireAll(
+      sandbox,
+      throttled.slice(0, 5).map((i) => captures[i]!),
+    );
     expect(again.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(sandbox.state.appliedCounts('capture').size).toBe(10);
     expect(sandbox.state.invariantViolations()).toEqual([]);
     const stats = sandbox.throttle.stats();
     expect([stats.accepted, stats.throttled]).toEqual([10, 7]);
-    expect(stats.accounts[0]).toMatchObject({ merchantId: 'M100200', accountId: 'A300400', accepted: 10, throttled: 7, throttledBy: { rate: 7, inFlight: 0, fault: 0 }, inFlight: 0 });
+    expect(stats.accounts[0]).toMatchObject({
+      merchantId: 'M100200',
+      accountId: 'A300400',
+      accepted: 10,
+      throttled: 7,
+      throttledBy: { rate: 7, inFlight: 0, fault: 0 },
+      inFlight: 0,
+    });
     expect(stats.perSecond.reduce((n, s) => n + s.accepted, 0)).toBe(10);
     for (const second of stats.perSecond) expect(second.accepted).toBeLessThanOrEqual(5);
   });

@@ -29,7 +29,9 @@ const inWindow = (times: readonly number[], end: number) => times.filter((t) => 
 
 describe('throttle: the sliding window', () => {
   it('never accepts more than N in any 1000 ms, refuses only when N were accepted in the 1000 ms before, and has room after Retry-After', () => {
-    const gaps = fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 400 }), fc.double({ min: 0, max: 1200, noNaN: true })), { maxLength: 300 });
+    const gaps = fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 400 }), fc.double({ min: 0, max: 1200, noNaN: true })), {
+      maxLength: 300,
+    });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 12 }), gaps, (rate, arrivals) => {
         const { accepted, throttled, stats } = run(rate, arrivals);
@@ -39,7 +41,12 @@ describe('throttle: the sliding window', () => {
           expect(inWindow(accepted, at)).toBe(rate);
           expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
           expect(Number.isInteger(retryAfterSeconds)).toBe(true);
-          expect(inWindow(accepted.filter((t) => t <= at), at + retryAfterSeconds * 1000)).toBeLessThan(rate);
+          expect(
+            inWindow(
+              accepted.filter((t) => t <= at),
+              at + retryAfterSeconds * 1000,
+            ),
+          ).toBeLessThan(rate);
         }
         expect([stats.accepted, stats.throttled]).toEqual([accepted.length, throttled.length]);
         expect(stats.perSecond.reduce((n, s) => n + s.accepted, 0)).toBe(accepted.length);

@@ -19,10 +19,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * Wraps a signing function (which holds the secret in its closure) into a `ReferenceSigner` that cannot reveal it;
  * `compute` is handed only messages `sign` and `verify` have checked.
  */
-export function createReferenceSigner(options: {
-  algorithm: ReferenceSigner['algorithm'];
-  compute: (message: SignableMessage) => string;
-}): ReferenceSigner {
+export function createReferenceSigner(options: { algorithm: ReferenceSigner['algorithm']; compute: (message: SignableMessage) => string }): ReferenceSigner {
   const { algorithm, compute } = options;
   const label = `ReferenceSigner(${algorithm})`;
   const signer: ReferenceSigner = {

@@ -104,10 +104,9 @@ export function createSignableMessage(options: CreateSignableMessageOptions): Si
   const { operation, record, body } = options;
   const op = typeof operation === 'string' ? OPERATIONS.get(operation) : undefined;
   if (!op) {
-    throw new SignableMessageError(
-      `Cannot sign: "${String(operation)}" is not an operation; use one of ${Object.keys(operations).join(', ')}.`,
-      { valueType: typeof operation },
-    );
+    throw new SignableMessageError(`Cannot sign: "${String(operation)}" is not an operation; use one of ${Object.keys(operations).join(', ')}.`, {
+      valueType: typeof operation,
+    });
   }
   if (typeof body !== 'function' && typeof body !== 'string' && !(body instanceof Uint8Array)) toBytes(body, operation);
   const fields: SignableField[] = [];

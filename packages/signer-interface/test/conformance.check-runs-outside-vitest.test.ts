@@ -10,7 +10,11 @@ const run = promisify(execFile);
 type Outcome = { runError: { code: string; message: string } | null; reference: number; broken: number; brokenChecks: string[] };
 
 async function checkInPlainNode(hideVitest: boolean): Promise<Outcome> {
-  const args = ['--conditions=@gw/source', ...(hideVitest ? ['--import', './test/fixtures/without-vitest.hooks.mjs'] : []), './test/fixtures/check-conformance.plain-node.mjs'];
+  const args = [
+    '--conditions=@gw/source',
+    ...(hideVitest ? ['--import', './test/fixtures/without-vitest.hooks.mjs'] : []),
+    './test/fixtures/check-conformance.plain-node.mjs',
+  ];
   const { stdout } = await run(process.execPath, args, {
     cwd: packageRoot,
     timeout: 60_000,

@@ -26,15 +26,17 @@ describe('checkSignerConformance', () => {
     const failures = await checkSignerConformance({ signer: topLevelOnly, verifier: topLevelOnly });
     expect(failedChecks(failures)).toEqual(['add-remove-fields', 'empty-values', 'large-batches', 'nested-structures', 'tamper-every-field', 'unicode']);
     const tampered = failedPaths(failures, 'tamper-every-field');
-    expect(tampered).toEqual(expect.arrayContaining([
-      'capture_orders[0].amount',
-      'capture_orders[2].currency',
-      'cart_items[1].basic_item_data.price.amount_usd',
-      'subscription.billing_cycle',
-      'person.documents.labels.bank_account.bank.code',
-      'beneficiary.person_documents[1].labels[0]',
-      'payer.address.city',
-    ]));
+    expect(tampered).toEqual(
+      expect.arrayContaining([
+        'capture_orders[0].amount',
+        'capture_orders[2].currency',
+        'cart_items[1].basic_item_data.price.amount_usd',
+        'subscription.billing_cycle',
+        'person.documents.labels.bank_account.bank.code',
+        'beneficiary.person_documents[1].labels[0]',
+        'payer.address.city',
+      ]),
+    );
     expect(tampered.every((path) => /[.[]/.test(path))).toBe(true);
     expect(failedPaths(failures, 'large-batches')).toEqual(expect.arrayContaining(['review_orders[99].review_flag', 'refund_orders[49].refund_amount']));
   });
@@ -77,7 +79,11 @@ describe('checkSignerConformance', () => {
 
   it('catches a signer that does not use its secret', async () => {
     const unkeyed = createPairsHmacSigner({ secret: 'same-for-everyone' });
-    const failures = await checkSignerConformance({ signer: unkeyed, verifier: unkeyed, signerWithOtherSecret: createPairsHmacSigner({ secret: 'same-for-everyone' }) });
+    const failures = await checkSignerConformance({
+      signer: unkeyed,
+      verifier: unkeyed,
+      signerWithOtherSecret: createPairsHmacSigner({ secret: 'same-for-everyone' }),
+    });
     expect(failures).toEqual([
       expect.objectContaining({ check: 'other-secret', message: 'another secret gave the same signature: the secret is not used' }),
       expect.objectContaining({ check: 'other-secret' }),
@@ -96,7 +102,9 @@ describe('checkSignerConformance', () => {
   it('reports a sign that returns something other than a non-empty string, and a verify that returns a non-boolean', async () => {
     const numeric = { sign: () => 42 as unknown as string, verify: () => true };
     const failures = await checkSignerConformance({ signer: numeric, verifier: numeric, only: ['contract'] });
-    expect(failures).toEqual([{ check: 'contract', fixture: 'capture request (3 orders)', message: 'signer.sign returned number, not a non-empty string (or a promise of one)' }]);
+    expect(failures).toEqual([
+      { check: 'contract', fixture: 'capture request (3 orders)', message: 'signer.sign returned number, not a non-empty string (or a promise of one)' },
+    ]);
     const truthy = { verify: () => 'yes' as unknown as boolean };
     expect((await checkSignerConformance({ signer: good, verifier: truthy, only: ['contract'] }))[0]!.message).toBe(
       'verifier.verify returned string, not a boolean (or a promise of one)',

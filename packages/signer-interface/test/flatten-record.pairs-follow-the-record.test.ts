@@ -27,7 +27,7 @@ describe('flattenRecord', () => {
     expect(flattenRecord({ matrix: [['a', 'b'], ['c']] }).map((f) => f.path)).toEqual(['matrix[0][0]', 'matrix[0][1]', 'matrix[1][0]']);
   });
 
-  it('keeps the record\'s own key order instead of sorting', () => {
+  it("keeps the record's own key order instead of sorting", () => {
     expect(flattenRecord({ order_no: '1', amount: '2', currency: 'USD' }).map((f) => f.path)).toEqual(['order_no', 'amount', 'currency']);
   });
 

@@ -4,7 +4,9 @@ import { createSignableMessage, hmacSha256SigningText } from '../src/index.ts';
 import { expectedSigningText } from './support/signing-text-oracle.ts';
 
 // Keys that sort next to each other's subtrees: prefixes of one another, with path punctuation and odd code points.
-const key = fc.string({ unit: fc.constantFrom('a', 'ab', 'b', '_', '-', '/', '0', '1', '.', '[', ']', 'é', '\uffff', '\ud83d\ude00', '%', '='), maxLength: 3 }).filter((k) => k !== 'encryption_data' && k !== '__proto__');
+const key = fc
+  .string({ unit: fc.constantFrom('a', 'ab', 'b', '_', '-', '/', '0', '1', '.', '[', ']', 'é', '\uffff', '\ud83d\ude00', '%', '='), maxLength: 3 })
+  .filter((k) => k !== 'encryption_data' && k !== '__proto__');
 const safeKey = fc.string({ unit: fc.constantFrom('a', 'ab', 'b', '_', '-', '/', '0', '1', 'é', '\uffff'), minLength: 1, maxLength: 3 });
 const leaf = fc.oneof(fc.string({ maxLength: 3 }), fc.integer(), fc.boolean(), fc.constant(null));
 const tree = (keys: fc.Arbitrary<string>) =>

@@ -30,7 +30,7 @@ describe.each([
     }
   });
 
-  it('keeps a private copy: changing the caller\'s secret bytes afterwards changes nothing', () => {
+  it("keeps a private copy: changing the caller's secret bytes afterwards changes nothing", () => {
     const bytes = new TextEncoder().encode(SECRET);
     const signer = create({ secret: bytes });
     const message = createSignableMessage({ operation: 'capture', record: { merchant_id: 'M1' }, body: '' });

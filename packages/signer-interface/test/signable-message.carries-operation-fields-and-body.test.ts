@@ -39,7 +39,7 @@ describe('createSignableMessage', () => {
     expect(body).not.toContain('encryption_data');
   });
 
-  it('encodes a string body as UTF-8 and copies a byte body, so later changes to the caller\'s buffer do not leak in', () => {
+  it("encodes a string body as UTF-8 and copies a byte body, so later changes to the caller's buffer do not leak in", () => {
     expect([...createSignableMessage({ operation: 'capture', record: {}, body: 'é𝄞' }).body]).toEqual([0xc3, 0xa9, 0xf0, 0x9d, 0x84, 0x9e]);
     const bytes = new TextEncoder().encode('{"merchant_id":"M1"}');
     const message = createSignableMessage({ operation: 'capture', record: { merchant_id: 'M1' }, body: bytes });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_RECORD_DEPTH } from '@gw/types';
-import { createHmacSha256Signer, createSha256ConcatSigner, createSignableMessage, flattenRecord, omitEncryptionData, SignableMessageError } from '../src/index.ts';
+import {
+  createHmacSha256Signer,
+  createSha256ConcatSigner,
+  createSignableMessage,
+  flattenRecord,
+  omitEncryptionData,
+  SignableMessageError,
+} from '../src/index.ts';
 
 // An answer nested thousands of levels deep (`{"a":[[[[…`) is input the toolkit did not build: the walks must refuse it
 // with the package's typed error, never overflow the stack with a RangeError.

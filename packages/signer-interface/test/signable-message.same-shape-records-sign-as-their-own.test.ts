@@ -101,7 +101,16 @@ describe('records of a shape already walked', () => {
   });
 
   it('give their own fields and signing text when the shape differs anywhere', () => {
-    const change = fc.constantFrom<Change>('add-member', 'drop-member', 'member-undefined', 'leaf-to-object', 'leaf-to-array', 'grow-array', 'reorder', 'nested-signature');
+    const change = fc.constantFrom<Change>(
+      'add-member',
+      'drop-member',
+      'member-undefined',
+      'leaf-to-object',
+      'leaf-to-array',
+      'grow-array',
+      'reorder',
+      'nested-signature',
+    );
     fc.assert(
       fc.property(tree, change, (record, how) => {
         expectOwn(record);
@@ -116,7 +125,12 @@ describe('records of a shape already walked', () => {
     createSignableMessage({ operation: 'refund', record: { a: {}, n: 1, list: [{ x: '1' }] }, body: '' });
     const cyclic: Record<string, unknown> = { x: '1' };
     cyclic.self = cyclic;
-    for (const record of [{ a: new Date(0), n: 1, list: [{ x: '1' }] }, { a: {}, n: Number.NaN, list: [{ x: '1' }] }, { a: {}, n: 1, list: [cyclic] }, { a: {}, n: 1n, list: [{ x: '1' }] }]) {
+    for (const record of [
+      { a: new Date(0), n: 1, list: [{ x: '1' }] },
+      { a: {}, n: Number.NaN, list: [{ x: '1' }] },
+      { a: {}, n: 1, list: [cyclic] },
+      { a: {}, n: 1n, list: [{ x: '1' }] },
+    ]) {
       expect(() => createSignableMessage({ operation: 'refund', record, body: '' })).toThrow(SignableMessageError);
     }
   });

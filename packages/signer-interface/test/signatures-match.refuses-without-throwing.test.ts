@@ -20,7 +20,11 @@ describe('signaturesMatch', () => {
     expect(signaturesMatch({ expected: 'a\u0161', received: 'aa' })).toBe(false); // š is U+0161: its low byte is "a"
     expect(signaturesMatch({ expected: 'aa', received: 'a\u0161' })).toBe(false);
     expect(signaturesMatch({ expected: 'é😀', received: 'é😀' })).toBe(true);
-    const text = fc.oneof(fc.string({ maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ unit: fc.constantFrom('a', 'b', 'a\u0161', '\u0100', '\u0161'), maxLength: 8 }));
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      fc.string({ unit: fc.constantFrom('a', 'b', 'a\u0161', '\u0100', '\u0161'), maxLength: 8 }),
+    );
     fc.assert(
       fc.property(text, text, (expected, received) => {
         expect(signaturesMatch({ expected, received })).toBe(expected === received);

@@ -52,18 +52,18 @@ describe('deep and wide records', () => {
       fc.property(
         fc.integer({ min: 0, max: MAX_RECORD_DEPTH + 20 }).chain((depth) => fc.array(step, { minLength: depth, maxLength: depth })),
         (steps) => {
-        const record = build(steps);
-        if (steps.length + 1 > MAX_RECORD_DEPTH) {
-          expect(() => createSignableMessage({ operation: 'capture', record, body: '' })).toThrow(SignableMessageError);
-          expect(() => flattenRecord(record)).toThrow(/nested more than/);
-          return;
-        }
-        const pairs = flattenRecord(record).map((f) => [f.path, f.value]);
-        expect(pairs).toEqual(pairsByStack(record));
-        const message = createSignableMessage({ operation: 'capture', record, body: '' });
-        expect(message.fields.map((f) => [f.path, f.value])).toEqual(pairs);
-        expect(hmacSha256SigningText(message)).toBe(expectedSigningText(message));
-        expect(omitEncryptionData(record)).toEqual(record);
+          const record = build(steps);
+          if (steps.length + 1 > MAX_RECORD_DEPTH) {
+            expect(() => createSignableMessage({ operation: 'capture', record, body: '' })).toThrow(SignableMessageError);
+            expect(() => flattenRecord(record)).toThrow(/nested more than/);
+            return;
+          }
+          const pairs = flattenRecord(record).map((f) => [f.path, f.value]);
+          expect(pairs).toEqual(pairsByStack(record));
+          const message = createSignableMessage({ operation: 'capture', record, body: '' });
+          expect(message.fields.map((f) => [f.path, f.value])).toEqual(pairs);
+          expect(hmacSha256SigningText(message)).toBe(expectedSigningText(message));
+          expect(omitEncryptionData(record)).toEqual(record);
         },
       ),
       { numRuns: 400 },

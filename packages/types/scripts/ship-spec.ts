@@ -12,7 +12,10 @@ const source = join(root, '../..', specManifest.spec);
 export function shipSpec(): void {
   const text = readFileSync(source, 'utf8');
   const sha256 = createHash('sha256').update(text).digest('hex');
-  if (sha256 !== specManifest.specSha256) throw new Error(`${specManifest.spec} is not the text src/generated came from (sha256 ${sha256}, generated from ${specManifest.specSha256}): run pnpm generate, then build`);
+  if (sha256 !== specManifest.specSha256)
+    throw new Error(
+      `${specManifest.spec} is not the text src/generated came from (sha256 ${sha256}, generated from ${specManifest.specSha256}): run pnpm generate, then build`,
+    );
   writeFileSync(join(root, 'openapi.yaml'), text);
 }
 

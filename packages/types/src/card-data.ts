@@ -14,9 +14,35 @@ export function isCardDataField(name: string): boolean {
  * `expiry`, …): the one table of aliases. Compared as `namesCardData` compares them: case, `_`, `-` and spaces aside.
  */
 export const cardDataAliases = [
-  'cvv', 'cvv2', 'cvc', 'cvc2', 'csc', 'cvn', 'card_code', 'card_cvv', 'card_security_code',
-  'card_number', 'card_no', 'card_num', 'cardnum', 'cc_number', 'ccnum', 'pan', 'primary_account_number',
-  'expiry', 'expiry_date', 'expiry_month', 'expiry_year', 'expiration', 'expiration_date', 'exp', 'exp_date', 'exp_month', 'exp_year', 'card_expiry', 'valid_thru',
+  'cvv',
+  'cvv2',
+  'cvc',
+  'cvc2',
+  'csc',
+  'cvn',
+  'card_code',
+  'card_cvv',
+  'card_security_code',
+  'card_number',
+  'card_no',
+  'card_num',
+  'cardnum',
+  'cc_number',
+  'ccnum',
+  'pan',
+  'primary_account_number',
+  'expiry',
+  'expiry_date',
+  'expiry_month',
+  'expiry_year',
+  'expiration',
+  'expiration_date',
+  'exp',
+  'exp_date',
+  'exp_month',
+  'exp_year',
+  'card_expiry',
+  'valid_thru',
 ] as const;
 
 const looseName = (name: string): string => name.toLowerCase().replace(/[\s_-]/g, '');

@@ -33,7 +33,10 @@ interface Frame {
 function pointerOf(frame: Frame | null, name?: string): string {
   const parts: string[] = name === undefined ? [] : [name];
   for (let f = frame; f && f.parent; f = f.parent) parts.push(f.name);
-  return parts.reverse().map((part) => `/${escapePointer(part)}`).join('');
+  return parts
+    .reverse()
+    .map((part) => `/${escapePointer(part)}`)
+    .join('');
 }
 
 /** The object's member names when none of its members is an object or array (a flat object), else null. */
@@ -64,7 +67,11 @@ function checkNames(
   for (const name of names) {
     const member = shape?.members.get(name);
     if (member === undefined && isCardDataField(name)) {
-      report(pointer(name), 'card-data', `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`);
+      report(
+        pointer(name),
+        'card-data',
+        `is card data (card number, security code or expiry), which ${schemaName} does not carry here; it is never sent or accepted here`,
+      );
       continue;
     }
     if (member === undefined && shape && !shape.open && shape.members.size > 0 && policy === 'refuse') {

@@ -14,11 +14,28 @@ export { closestName } from './closest-name.ts';
 export { fieldWords } from './field-words.ts';
 export { batchElementFields } from './batch-element-fields.ts';
 export { copyRecordGraph, type FillCopy } from './copy-record-graph.ts';
-export { cardDataAliases, isCardDataField, namesCardData, withoutCardData, type CardDataMember, type CardDataReplacement, type WithoutCardData } from './card-data.ts';
+export {
+  cardDataAliases,
+  isCardDataField,
+  namesCardData,
+  withoutCardData,
+  type CardDataMember,
+  type CardDataReplacement,
+  type WithoutCardData,
+} from './card-data.ts';
 export { textOf } from './member-text.ts';
 export { setMember } from './set-member.ts';
 export { optionalPeer } from './optional-peer.ts';
 export { SchemaWalker, type SchemaNode } from './schema/schema-walker.ts';
 export { operationsByPath, specSchema, variantOf } from './schema/spec-schema.ts';
-export { lazyTelemetryGate, parseTraceparent, serverAttributes, telemetryGate, type TelemetryGate, type TelemetryNow, type TelemetryScope, type TraceParent } from './telemetry-gate.ts';
+export {
+  lazyTelemetryGate,
+  parseTraceparent,
+  serverAttributes,
+  telemetryGate,
+  type TelemetryGate,
+  type TelemetryNow,
+  type TelemetryScope,
+  type TraceParent,
+} from './telemetry-gate.ts';
 export { DEFAULT_CALL_TIMEOUT_MS, SERVER_LIMIT_DEFAULTS, serverLimits, type ServerLimitOptions, type ServerLimits } from './http/server-limits.ts';

@@ -10,7 +10,12 @@ function shipped(file: 'openapi.yaml' | 'UNKNOWNS.md'): string {
   try {
     return require.resolve(`@gw/types/${file}`);
   } catch (error) {
-    throw new GwError(GW_ERROR_CODES.config, `@gw/types has no ${file}: in the gw repository it is written by \`pnpm build\`; an installed @gw/types always has it`, { file }, { cause: error });
+    throw new GwError(
+      GW_ERROR_CODES.config,
+      `@gw/types has no ${file}: in the gw repository it is written by \`pnpm build\`; an installed @gw/types always has it`,
+      { file },
+      { cause: error },
+    );
   }
 }
 

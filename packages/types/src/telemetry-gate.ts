@@ -121,7 +121,9 @@ export function telemetryGate<Api, Tracer, Meter, Instruments, Context>(
  * `telemetryGate` made at its first use, so that loading a package (a CLI's `--help`, `--version`) loads no
  * OpenTelemetry: call the function it returns where the gate is needed; it makes the gate once (null without the API).
  */
-export function lazyTelemetryGate<Api, Tracer, Meter, Instruments, Context>(scope: TelemetryScope<Meter, Instruments>): () => TelemetryGate<Api, Tracer, Instruments, Context> | null {
+export function lazyTelemetryGate<Api, Tracer, Meter, Instruments, Context>(
+  scope: TelemetryScope<Meter, Instruments>,
+): () => TelemetryGate<Api, Tracer, Instruments, Context> | null {
   let gate: TelemetryGate<Api, Tracer, Instruments, Context> | null | undefined;
   return () => (gate === undefined ? (gate = telemetryGate<Api, Tracer, Meter, Instruments, Context>(scope)) : gate);
 }

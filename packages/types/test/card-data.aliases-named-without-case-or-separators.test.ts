@@ -4,7 +4,8 @@ import { cardDataAliases, isCardDataField, namesCardData, secretFields } from '.
 describe('namesCardData', () => {
   it("names the spec's secret fields and the aliases, whatever their case or separators", () => {
     for (const name of [...secretFields, ...cardDataAliases]) expect(namesCardData(name)).toBe(true);
-    for (const name of ['cvv', 'CVV', 'cvc', 'cardNumber', 'card-number', 'CARD_NUMBER', 'pan', 'expiry', 'Security Code', 'expMonth']) expect(namesCardData(name)).toBe(true);
+    for (const name of ['cvv', 'CVV', 'cvc', 'cardNumber', 'card-number', 'CARD_NUMBER', 'pan', 'expiry', 'Security Code', 'expMonth'])
+      expect(namesCardData(name)).toBe(true);
     for (const name of ['order_no', 'amount', 'transaction_id', 'panel', 'expires_at', 'card_brand', 'note']) expect(namesCardData(name)).toBe(false);
   });
 

@@ -5,7 +5,12 @@ const CARD = '4111111111111111';
 
 describe('withoutCardData', () => {
   it('leaves out every card-data member at any depth, in objects and arrays, and names each path', () => {
-    const input = { order_no: 'O1', card: CARD, note: { holder: { card: CARD, security_code: '737', name: 'Ana' } }, items: [{ expiration_month: '09', sku: 'A' }] };
+    const input = {
+      order_no: 'O1',
+      card: CARD,
+      note: { holder: { card: CARD, security_code: '737', name: 'Ana' } },
+      items: [{ expiration_month: '09', sku: 'A' }],
+    };
     const { record, cardData } = withoutCardData(input);
     expect(record).toEqual({ order_no: 'O1', note: { holder: { name: 'Ana' } }, items: [{ sku: 'A' }] });
     expect([...cardData].sort()).toEqual(['card', 'items.0.expiration_month', 'note.holder.card', 'note.holder.security_code']);
@@ -13,9 +18,11 @@ describe('withoutCardData', () => {
     expect(input.note.holder.card).toBe(CARD);
   });
 
-  it('puts what `replace` gives in a card-data member\'s place, and leaves it out where that is undefined', () => {
+  it("puts what `replace` gives in a card-data member's place, and leaves it out where that is undefined", () => {
     const masked = '411111******1111';
-    const { record } = withoutCardData({ card: masked, nested: { card: CARD } }, ({ value }) => (typeof value === 'string' && value.includes('*') ? value : undefined));
+    const { record } = withoutCardData({ card: masked, nested: { card: CARD } }, ({ value }) =>
+      typeof value === 'string' && value.includes('*') ? value : undefined,
+    );
     expect(record).toEqual({ card: masked, nested: {} });
   });
 

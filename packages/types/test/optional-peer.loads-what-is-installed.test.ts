@@ -14,7 +14,10 @@ describe('optionalPeer', () => {
 
   it('throws what a peer that is installed but broken throws, rather than calling it absent', () => {
     const app = mkdtempSync(join(tmpdir(), 'gw-peer-'));
-    const peers: [string, string][] = [['throws', 'throw new Error("broken on load")'], ['lacks-its-dependency', 'require("gw-not-installed-anywhere")']];
+    const peers: [string, string][] = [
+      ['throws', 'throw new Error("broken on load")'],
+      ['lacks-its-dependency', 'require("gw-not-installed-anywhere")'],
+    ];
     for (const [name, body] of peers) {
       mkdirSync(join(app, 'node_modules', name), { recursive: true });
       writeFileSync(join(app, 'node_modules', name, 'index.js'), body);

@@ -53,7 +53,7 @@ describe('the spec read through it', () => {
     expect(variantOf(authorise, null).selectWhenPresent).toBeFalsy();
   });
 
-  it('reads the spec\'s own component schemas', () => {
+  it("reads the spec's own component schemas", () => {
     expect(Object.keys(specSchema.membersOf(specSchema.named(operations.capture.requestSchema)))).toContain('capture_orders');
   });
 });

@@ -42,7 +42,10 @@ export function seedFieldsBySection(): Map<string, Set<string>> {
     if (!current) continue;
     const set = sections.get(current)!;
     if (line.startsWith('|')) {
-      const cells = line.split('|').slice(1, -1).map((c) => c.trim());
+      const cells = line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
       if (cells.every((c) => /^-+$/.test(c)) || ['Field', 'Element', 'Operation'].includes(cells[0]!)) continue;
       if (current === '2.6') {
         for (const cell of cells.slice(1, 4)) identifiers(cell.replace(/\(text `[^`]*`\)/g, '')).forEach((f) => set.add(f));
@@ -51,9 +54,16 @@ export function seedFieldsBySection(): Map<string, Set<string>> {
         // Notes name nested members in backticks (`basic_item_data`, `mpi_info`, ...).
         for (const m of (cells[2] ?? '').matchAll(/`([a-z][a-zA-Z0-9_]*)`/g)) {
           if (VALUES.has(m[1]!)) continue;
-          if (!/^[a-z]+$/.test(m[1]!) || ['status', 'name', 'quantity', 'type', 'category', 'price', 'currency', 'contract', 'interval', 'email', 'created', 'eci', 'cavv', 'xid'].includes(m[1]!)) set.add(m[1]!);
+          if (
+            !/^[a-z]+$/.test(m[1]!) ||
+            ['status', 'name', 'quantity', 'type', 'category', 'price', 'currency', 'contract', 'interval', 'email', 'created', 'eci', 'cavv', 'xid'].includes(
+              m[1]!,
+            )
+          )
+            set.add(m[1]!);
         }
-        if (/member|Each element/.test(cells[2] ?? '') || /^(object|array)$/.test(cells[1] ?? '')) identifiers((cells[2] ?? '').replace(/^[^:]*:/, '')).forEach((f) => set.add(f));
+        if (/member|Each element/.test(cells[2] ?? '') || /^(object|array)$/.test(cells[1] ?? ''))
+          identifiers((cells[2] ?? '').replace(/^[^:]*:/, '')).forEach((f) => set.add(f));
       }
     } else if (/members|^- `|^Carries these fields/.test(line)) {
       identifiers(line.replace(/^[^:]*:/, '')).forEach((f) => set.add(f));

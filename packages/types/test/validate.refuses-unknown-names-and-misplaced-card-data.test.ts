@@ -18,7 +18,11 @@ describe('RecordValidator refuses names the spec does not list', () => {
     const capture = validator.requestProblems('capture', { capture_orderz: [], capture_orders: [order, { ...order, ordr_no: 'x' }] });
     expect(capture.map((p) => `${p.field}:${p.keyword}`)).toEqual(['capture_orderz:unknown', 'capture_orders[1].ordr_no:unknown']);
     expect(capture[0]!.message).toContain('did you mean `capture_orders`?');
-    const checkout = validator.requestProblems('checkout', { order_no: 'O1', amount: '1.00', subscription: { contract_nmae: 'C', interval: 'month', zzzz: 1 } });
+    const checkout = validator.requestProblems('checkout', {
+      order_no: 'O1',
+      amount: '1.00',
+      subscription: { contract_nmae: 'C', interval: 'month', zzzz: 1 },
+    });
     expect(checkout.map((p) => p.field).sort()).toEqual(['subscription.contract_nmae', 'subscription.zzzz']);
     expect(checkout.find((p) => p.field === 'subscription.contract_nmae')!.message).toContain('`contract_name`');
     expect(checkout.find((p) => p.field === 'subscription.zzzz')!.message).not.toContain('did you mean');
@@ -42,7 +46,17 @@ describe('RecordValidator refuses names the spec does not list', () => {
   });
 
   it('names reached through $ref and allOf are known (PaymentOrder fields of the card request)', () => {
-    expect(validator.requestProblems('authoriseCard', { order_no: 'O1', amount: '1.00', currency: 'USD', card: CARD, security_code: '737', expiration_month: '12', expiration_year: '2031' })).toEqual([]);
+    expect(
+      validator.requestProblems('authoriseCard', {
+        order_no: 'O1',
+        amount: '1.00',
+        currency: 'USD',
+        card: CARD,
+        security_code: '737',
+        expiration_month: '12',
+        expiration_year: '2031',
+      }),
+    ).toEqual([]);
   });
 
   it("unknownFields: 'allow' accepts unknown names but still refuses card data, never echoing it", () => {

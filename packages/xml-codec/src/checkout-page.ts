@@ -182,7 +182,8 @@ export function encodeCheckoutPage(fields: CheckoutFormFields | readonly FormEnt
   const check = (field: string, value: unknown, what: string): void => {
     const pointer = '/' + field.replace(/\[(\d+)\]/g, '/$1');
     if (typeof value !== 'string') problems.push({ pointer, field, keyword: 'type', message: `${what} must be a string` });
-    else if (!isHtmlAttributeText(value)) problems.push({ pointer, field, keyword: 'htmlChar', message: `${what} contains NUL or a lone surrogate, which HTML cannot carry` });
+    else if (!isHtmlAttributeText(value))
+      problems.push({ pointer, field, keyword: 'htmlChar', message: `${what} contains NUL or a lone surrogate, which HTML cannot carry` });
   };
   check('action', options.action, 'the action');
   check('formId', formId, 'the form id');

@@ -42,7 +42,12 @@ export class DecodeError extends GwError<DecodeErrorDetails> {
 
   constructor(details: DecodeErrorDetails, message: string, options?: { cause?: unknown }) {
     // Messages name places and kinds only, never element text: card data must not reach a log line.
-    super(GW_ERROR_CODES.decode, `${details.format} decode failed (${details.failure}${details.path ? ` at ${details.path}` : ''}): ${message}`, details, options);
+    super(
+      GW_ERROR_CODES.decode,
+      `${details.format} decode failed (${details.failure}${details.path ? ` at ${details.path}` : ''}): ${message}`,
+      details,
+      options,
+    );
   }
 
   /** The stable failure kind, e.g. `doctype` or `too-large`. */

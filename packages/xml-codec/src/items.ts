@@ -18,12 +18,18 @@ function checkRecord(record: unknown, index: number, isLast: boolean): asserts r
   for (let c = 0; c < COMPONENTS; c++) {
     const component = record[c] as string;
     if (component.includes(ITEM_COMPONENT_SEPARATOR) || component.includes(ITEM_RECORD_SEPARATOR)) {
-      throw new ItemsFormatError({ failure: 'contains-separator', record: index, component: c }, `a component must not contain "${ITEM_COMPONENT_SEPARATOR}" or "${ITEM_RECORD_SEPARATOR}"`);
+      throw new ItemsFormatError(
+        { failure: 'contains-separator', record: index, component: c },
+        `a component must not contain "${ITEM_COMPONENT_SEPARATOR}" or "${ITEM_RECORD_SEPARATOR}"`,
+      );
     }
     // `x#,` + `#,#` reads back as `x` + `#,#` + `,#...`: the only other way a component can be corrupted.
     const followed = !(isLast && c === COMPONENTS - 1);
     if (followed && (component.endsWith('#,') || component.endsWith('#;'))) {
-      throw new ItemsFormatError({ failure: 'forms-separator', record: index, component: c }, 'a component followed by a separator must not end with "#," or "#;"');
+      throw new ItemsFormatError(
+        { failure: 'forms-separator', record: index, component: c },
+        'a component followed by a separator must not end with "#," or "#;"',
+      );
     }
   }
 }
@@ -40,7 +46,8 @@ export function encodeItems(records: readonly ItemRecord[]): string {
 
 /** Splits an `items` string into records of four components; `''` is no records. */
 export function decodeItems(items: string, options?: DecodeOptions): ItemRecord[] {
-  if (typeof items !== 'string') throw new DecodeError({ format: 'items', failure: 'not-text', path: 'items' }, `expected a string, got ${items === null ? 'null' : typeof items}`);
+  if (typeof items !== 'string')
+    throw new DecodeError({ format: 'items', failure: 'not-text', path: 'items' }, `expected a string, got ${items === null ? 'null' : typeof items}`);
   const text = readDecodeInput(items, options, 'items');
   const records: ItemRecord[] = [];
   if (text === '') return records;
@@ -66,7 +73,10 @@ export function decodeItems(items: string, options?: DecodeOptions): ItemRecord[
 
 function finishRecord(components: string[], index: number): ItemRecord {
   if (components.length !== COMPONENTS) {
-    throw new DecodeError({ format: 'items', failure: 'items-shape', path: `items[${index}]` }, `record ${index} has ${components.length} components, expected ${COMPONENTS}`);
+    throw new DecodeError(
+      { format: 'items', failure: 'items-shape', path: `items[${index}]` },
+      `record ${index} has ${components.length} components, expected ${COMPONENTS}`,
+    );
   }
   return components as unknown as ItemRecord;
 }

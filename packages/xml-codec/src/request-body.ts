@@ -26,9 +26,14 @@ export function encodeRequestBody(operation: OperationName, record: object, opti
   if (encoding !== op.requestEncoding) {
     const details = { operation, encoding: String(encoding), declared: op.requestEncoding };
     if (op.requestEncodingDeclared) {
-      throw new GwError(GW_ERROR_CODES.config, `${operation}: the seed declares its body as ${op.requestEncoding}; only bodies whose type it leaves open (authorise, checkout) may be encoded otherwise (UNKNOWNS U31)`, details);
+      throw new GwError(
+        GW_ERROR_CODES.config,
+        `${operation}: the seed declares its body as ${op.requestEncoding}; only bodies whose type it leaves open (authorise, checkout) may be encoded otherwise (UNKNOWNS U31)`,
+        details,
+      );
     }
-    if (encoding !== 'json' && encoding !== 'form') throw new GwError(GW_ERROR_CODES.config, `${operation}: a body is encoded as json or form, not ${String(encoding)}`, details);
+    if (encoding !== 'json' && encoding !== 'form')
+      throw new GwError(GW_ERROR_CODES.config, `${operation}: a body is encoded as json or form, not ${String(encoding)}`, details);
   }
   switch (encoding) {
     case 'json':

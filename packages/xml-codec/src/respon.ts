@@ -8,9 +8,7 @@ import { decodeRecord, encodeXmlRecord, parseRootElement } from './xml-record.ts
 export type ResponVariant = 'card' | 'alternative';
 
 /** A decoded `respon`, tagged with the variant it was read as. */
-export type DecodedRespon =
-  | { readonly variant: 'card'; readonly respon: CardRespon }
-  | { readonly variant: 'alternative'; readonly respon: AlternativeRespon };
+export type DecodedRespon = { readonly variant: 'card'; readonly respon: CardRespon } | { readonly variant: 'alternative'; readonly respon: AlternativeRespon };
 
 /** Options of `encodeRespon`. */
 export interface EncodeResponOptions {
@@ -49,11 +47,12 @@ export function decodeRespon(xml: DecodeInput, options?: DecodeOptions): Decoded
   const text = readDecodeInput(xml, options, 'xml');
   const sameRoot = variants.card.root === variants.alternative.root;
   const { name, value } = parseRootElement(text, sameRoot ? variants.card.root : null);
-  const isAlternative = sameRoot
-    ? typeof value === 'object' && value !== null && hasMarker(value)
-    : name === variants.alternative.root;
+  const isAlternative = sameRoot ? typeof value === 'object' && value !== null && hasMarker(value) : name === variants.alternative.root;
   if (!sameRoot && !isAlternative && name !== variants.card.root) {
-    throw new DecodeError({ format: 'xml', failure: 'root', path: name }, `the root element is <${name}>, expected <${variants.card.root}> or <${variants.alternative.root}>`);
+    throw new DecodeError(
+      { format: 'xml', failure: 'root', path: name },
+      `the root element is <${name}>, expected <${variants.card.root}> or <${variants.alternative.root}>`,
+    );
   }
   if (isAlternative) return { variant: 'alternative', respon: decodeRecord(value, variants.alternative.plan, name) as AlternativeRespon };
   return { variant: 'card', respon: decodeRecord(value, variants.card.plan, name) as CardRespon };

@@ -41,7 +41,11 @@ function parserFailure(cause: unknown, text: string): DecodeError {
   // fast-xml-parser reads a DOCTYPE only when it starts with `<!D`; a refusal or a broken DTD both land here.
   if (cause instanceof DoctypeRefusal || text.includes('<!DOCTYPE')) {
     // Only the refusal is kept as the cause: the parser's own messages can quote the document.
-    return new DecodeError({ format: 'xml', failure: 'doctype', path: '' }, 'the document declares a DOCTYPE; DTDs and entities are never processed', cause instanceof DoctypeRefusal ? { cause } : undefined);
+    return new DecodeError(
+      { format: 'xml', failure: 'doctype', path: '' },
+      'the document declares a DOCTYPE; DTDs and entities are never processed',
+      cause instanceof DoctypeRefusal ? { cause } : undefined,
+    );
   }
   if (cause instanceof Error && cause.message === TOO_DEEP) {
     return new DecodeError({ format: 'xml', failure: 'too-deep', path: '' }, `elements are nested more than ${MAX_XML_DEPTH} levels deep`);
@@ -59,7 +63,8 @@ function rootName(doc: Record<string, unknown>, root: string | null): string {
   }
   if (found?.startsWith(RESERVED_MARK)) throw reservedName('', found.slice(RESERVED_MARK.length));
   if (found === undefined) throw new DecodeError({ format: 'xml', failure: 'root', path: '' }, root ? `no <${root}> root element` : 'no root element');
-  if (root !== null && found !== root) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, `the root element is <${found}>, expected <${root}>`);
+  if (root !== null && found !== root)
+    throw new DecodeError({ format: 'xml', failure: 'root', path: found }, `the root element is <${found}>, expected <${root}>`);
   if (Array.isArray(doc[found])) throw new DecodeError({ format: 'xml', failure: 'root', path: found }, 'the document has more than one root element');
   return found;
 }
@@ -79,7 +84,8 @@ export function parseRootElement(text: string, root: string | null): { name: str
   assertWellFormed(text);
   // The validator lets CDATA through outside the root; the parser keeps it as top-level text.
   const outside = doc[TEXT];
-  if (typeof outside === 'string' && !isBlank(outside)) throw new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, 'character data outside the root element');
+  if (typeof outside === 'string' && !isBlank(outside))
+    throw new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, 'character data outside the root element');
   return { name, value: doc[name] };
 }
 
@@ -173,7 +179,15 @@ class ProblemList {
   readonly problems: ValidationProblem[] = [];
 
   add(field: string, keyword: string, message: string): void {
-    const pointer = field === '' ? '' : '/' + field.replace(/\[(\d+)\]/g, '.$1').split('.').map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const pointer =
+      field === ''
+        ? ''
+        : '/' +
+          field
+            .replace(/\[(\d+)\]/g, '.$1')
+            .split('.')
+            .map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1'))
+            .join('/');
     this.problems.push({ pointer, field, keyword, message });
   }
 }
@@ -197,7 +211,8 @@ function writeUnknown(name: string, value: unknown, field: string, problems: Pro
       })
       .join('');
   }
-  if (typeof value === 'object' && value !== null) return `<${name}>${writeChildren(value as Record<string, unknown>, null, field, problems, level + 1)}</${name}>`;
+  if (typeof value === 'object' && value !== null)
+    return `<${name}>${writeChildren(value as Record<string, unknown>, null, field, problems, level + 1)}</${name}>`;
   problems.add(field, 'type', 'an element the spec does not list must be a string, an object or an array');
   return '';
 }
@@ -214,7 +229,8 @@ function writeElement(name: string, value: unknown, plan: ElementPlan, field: st
       return '';
     case 'record':
       if (value === '' && plan.emptyAsText) return `<${name}/>`;
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return `<${name}>${writeChildren(value as Record<string, unknown>, plan, field, problems, level + 1)}</${name}>`;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        return `<${name}>${writeChildren(value as Record<string, unknown>, plan, field, problems, level + 1)}</${name}>`;
       problems.add(field, 'type', plan.emptyAsText ? "must be an object or ''" : 'must be an object');
       return '';
   }

@@ -8,7 +8,14 @@ const REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|([A-Za-z_][\w.-]*));/g;
 
 /** True for a code point XML 1.0 allows in a document (the `Char` production). */
 export function isXmlChar(code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
 }
 
 function replaceReference(whole: string, decimal: string | undefined, hex: string | undefined, name: string | undefined): string {
@@ -52,7 +59,8 @@ export function escapeXmlText(text: string): string {
   return text.replace(/[&<>\r]/g, (ch) => ESCAPES[ch] ?? ch);
 }
 
-const NAME_START = ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
+const NAME_START =
+  ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
 const XML_NAME = new RegExp(`^[${NAME_START.replace(':', '')}][${NAME_START.replace(':', '')}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040]*$`);
 
 /** True for a name usable as an element name without a namespace prefix (a colon would be stripped on decode). */

@@ -36,7 +36,10 @@ export function assertWellFormed(text: string): void {
   const result = XMLValidator.validate(lenientView(text));
   if (result === true) return;
   const { code, line, col } = result.err;
-  throw new DecodeError({ format: 'xml', failure: 'malformed', path: '' }, `${PROBLEMS[code] ?? 'the document is not well-formed XML'} (line ${line}, column ${col})`);
+  throw new DecodeError(
+    { format: 'xml', failure: 'malformed', path: '' },
+    `${PROBLEMS[code] ?? 'the document is not well-formed XML'} (line ${line}, column ${col})`,
+  );
 }
 
 /** The refusal of an element named like a JavaScript object member; the path leaves out namespace prefixes and list indices. */

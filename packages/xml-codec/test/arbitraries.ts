@@ -5,7 +5,10 @@ import type { ElementPlan, RecordPlan } from '../src/element-plan.ts';
 export const wireText = (): fc.Arbitrary<string> =>
   fc.oneof(
     fc.string({ unit: 'grapheme', maxLength: 12 }),
-    fc.string({ unit: fc.constantFrom('&', '<', '>', '"', "'", ';', '#', 'amp', '&amp;', '&#13;', ']]>', '\r', '\n', '\t', ' ', 'a', 'é', '😀', '\u00a0'), maxLength: 10 }),
+    fc.string({
+      unit: fc.constantFrom('&', '<', '>', '"', "'", ';', '#', 'amp', '&amp;', '&#13;', ']]>', '\r', '\n', '\t', ' ', 'a', 'é', '😀', '\u00a0'),
+      maxLength: 10,
+    }),
   );
 
 /** Strings from every code point, lone surrogates and control characters included. */
@@ -21,7 +24,12 @@ function valueFor(plan: ElementPlan, text: () => fc.Arbitrary<string>): fc.Arbit
     case 'record': {
       // `{}` and `''` are the same empty element, which decodes as `''` where the spec allows it.
       const record = recordFor(plan, text);
-      return plan.emptyAsText ? fc.oneof(record.filter((r) => Object.keys(r).length > 0), fc.constant('')) : record;
+      return plan.emptyAsText
+        ? fc.oneof(
+            record.filter((r) => Object.keys(r).length > 0),
+            fc.constant(''),
+          )
+        : record;
     }
   }
 }

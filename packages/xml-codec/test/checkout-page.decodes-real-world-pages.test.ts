@@ -84,7 +84,7 @@ const pages: Record<string, Expected> = {
       ['items', 'A#,#1#,#2#,#3'],
       ['items', 'B#,#4#,#5#,#6'],
       ['note', 'line one\nline two'],
-      ['price', '€5 © 2026 &copy2026 café it\'s\u00a0ok'],
+      ['price', "€5 © 2026 &copy2026 café it's\u00a0ok"],
       ['allParams', 'items=A&items=B&copy=2&not=3&x=%26'],
       ['Items', 'case-sensitive'],
     ],

@@ -5,7 +5,7 @@ import { decodeFailure } from './thrown.ts';
 const page = (body: string): string => `<html><body onload="document.forms[0].submit()">${body}</body></html>`;
 
 describe('decodeCheckoutPage and HTML named character references', () => {
-  it('decodes references from the whole of HTML\'s table, not only Latin-1 and a few common names', () => {
+  it("decodes references from the whole of HTML's table, not only Latin-1 and a few common names", () => {
     // Expected code points written from the HTML standard's table (https://html.spec.whatwg.org/entities.json).
     const decoded = decodeCheckoutPage(
       page(

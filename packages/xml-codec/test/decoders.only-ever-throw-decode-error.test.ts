@@ -27,16 +27,96 @@ const decoders: Record<string, (input: string) => unknown> = {
 };
 
 const xmlPieces = [
-  '<', '>', '</', '/>', '<?xml version="1.0"?>', '<!DOCTYPE respon [<!ENTITY a "b">]>', '<!DOCTYPE x>', '<!ENTITY', '&a;', '&amp;', '&#',
-  '&#x1F600;', '&#0;', '<![CDATA[', ']]>', '<!--', '-->', '"', "'", '=', ' ', '\n', 'respon', 'request', 'risk_reasons', 'risk_score',
-  'name', 'status', 'issuer_url', 'note', '__proto__', 'constructor', 'toString', 'gw:', 'xmlns:gw="u"', '12.5', 'x', '#,#', '#;#',
-  '<respon>', '</respon>', '<risk_score>', '</risk_score>', '<risk_reasons>', '</risk_reasons>', '<issuer_url>', '<note>', '</note>',
+  '<',
+  '>',
+  '</',
+  '/>',
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE respon [<!ENTITY a "b">]>',
+  '<!DOCTYPE x>',
+  '<!ENTITY',
+  '&a;',
+  '&amp;',
+  '&#',
+  '&#x1F600;',
+  '&#0;',
+  '<![CDATA[',
+  ']]>',
+  '<!--',
+  '-->',
+  '"',
+  "'",
+  '=',
+  ' ',
+  '\n',
+  'respon',
+  'request',
+  'risk_reasons',
+  'risk_score',
+  'name',
+  'status',
+  'issuer_url',
+  'note',
+  '__proto__',
+  'constructor',
+  'toString',
+  'gw:',
+  'xmlns:gw="u"',
+  '12.5',
+  'x',
+  '#,#',
+  '#;#',
+  '<respon>',
+  '</respon>',
+  '<risk_score>',
+  '</risk_score>',
+  '<risk_reasons>',
+  '</risk_reasons>',
+  '<issuer_url>',
+  '<note>',
+  '</note>',
 ];
 const htmlPieces = [
-  '<form', '<FORM', ' action=', ' method=post', '<input', '<INPUT', ' type=hidden', " type='hidden'", ' name=', ' value=', '"', "'",
-  '>', '/>', '</form>', '<script>', '</script>', '<script type="text/template">', 'document.forms[0].submit()', '<!--', '-->',
-  '<textarea>', '</textarea>', '&amp;', '&copy', '&#128;', '&#x0;', '&', '=', ' ', '\r\n', 'allParams', '__proto__', 'a=1&b=2',
-  ' form=f', ' id=f', ' onload="submit()"', '<!DOCTYPE html>', '<', 'x',
+  '<form',
+  '<FORM',
+  ' action=',
+  ' method=post',
+  '<input',
+  '<INPUT',
+  ' type=hidden',
+  " type='hidden'",
+  ' name=',
+  ' value=',
+  '"',
+  "'",
+  '>',
+  '/>',
+  '</form>',
+  '<script>',
+  '</script>',
+  '<script type="text/template">',
+  'document.forms[0].submit()',
+  '<!--',
+  '-->',
+  '<textarea>',
+  '</textarea>',
+  '&amp;',
+  '&copy',
+  '&#128;',
+  '&#x0;',
+  '&',
+  '=',
+  ' ',
+  '\r\n',
+  'allParams',
+  '__proto__',
+  'a=1&b=2',
+  ' form=f',
+  ' id=f',
+  ' onload="submit()"',
+  '<!DOCTYPE html>',
+  '<',
+  'x',
 ];
 const xmlish = fc.array(fc.constantFrom(...xmlPieces), { maxLength: 40 }).map((parts) => parts.join(''));
 const htmlish = fc.array(fc.constantFrom(...htmlPieces), { maxLength: 40 }).map((parts) => parts.join(''));
@@ -52,15 +132,24 @@ function onlyValueOrDecodeError(decode: (input: string) => unknown, input: strin
 
 describe('every decoder, on arbitrary input, returns a value or throws DecodeError and nothing else', () => {
   it.each(Object.entries(decoders))('%s on random strings', (_name, decode) => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (input) => onlyValueOrDecodeError(decode, input)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (input) => onlyValueOrDecodeError(decode, input)),
+      { numRuns: 300 },
+    );
   });
 
   it.each(Object.entries(decoders))('%s on random XML-ish strings', (_name, decode) => {
-    fc.assert(fc.property(xmlish, (input) => onlyValueOrDecodeError(decode, input)), { numRuns: 400 });
+    fc.assert(
+      fc.property(xmlish, (input) => onlyValueOrDecodeError(decode, input)),
+      { numRuns: 400 },
+    );
   });
 
   it.each(Object.entries(decoders))('%s on random HTML-ish strings', (_name, decode) => {
-    fc.assert(fc.property(htmlish, (input) => onlyValueOrDecodeError(decode, input)), { numRuns: 300 });
+    fc.assert(
+      fc.property(htmlish, (input) => onlyValueOrDecodeError(decode, input)),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -78,7 +167,13 @@ const responSeeds = [
 ];
 // Short pages (the spec's 12 KB example is decoded by the spec-examples test; mutating it here would cost 10x the time).
 const pageSeeds = [
-  encodeCheckoutPage([['order_no', 'O-1'], ['note', '<&"\'>']], { action: '/pay?a=1&b=2' }).replace(/<head>.*<\/head>\n/s, ''),
+  encodeCheckoutPage(
+    [
+      ['order_no', 'O-1'],
+      ['note', '<&"\'>'],
+    ],
+    { action: '/pay?a=1&b=2' },
+  ).replace(/<head>.*<\/head>\n/s, ''),
   '<form id=f action=/p method=post></form><input type=hidden name=a value=1 form=f><input type=hidden name=allParams value="a=1&amp;b=2"><script>document.forms[0].submit()</script>',
   '<body onload="document.forms[0].submit()"><FORM ACTION=\'/x\'><INPUT TYPE=HIDDEN NAME=order_no VALUE=&quot;1&quot;><!-- <form> --></FORM>',
 ];
@@ -86,37 +181,54 @@ const hostile: Record<string, { seeds: readonly string[]; decode: (input: string
   decodeRespon: { seeds: responSeeds, decode: (input, options) => decodeRespon(input, options) },
   decodeCardRespon: { seeds: responSeeds, decode: (input, options) => decodeCardRespon(input, options) },
   decodeAlternativeRespon: { seeds: responSeeds, decode: (input, options) => decodeAlternativeRespon(input, options) },
-  decodeCancelSubscription: { seeds: [example('cancelSubscription.request.xml'), '<request><recurring_id>R</recurring_id><x/></request>'], decode: (input, options) => decodeCancelSubscription(input, options) },
+  decodeCancelSubscription: {
+    seeds: [example('cancelSubscription.request.xml'), '<request><recurring_id>R</recurring_id><x/></request>'],
+    decode: (input, options) => decodeCancelSubscription(input, options),
+  },
   decodeCheckoutPage: { seeds: pageSeeds, decode: (input, options) => decodeCheckoutPage(input, options) },
   decodeItems: {
-    seeds: [encodeItems([['sku-1', 'Gadget', '2', '19.90'], ['__proto__', 'constructor', 'toString', '']]), ''],
+    seeds: [
+      encodeItems([
+        ['sku-1', 'Gadget', '2', '19.90'],
+        ['__proto__', 'constructor', 'toString', ''],
+      ]),
+      '',
+    ],
     decode: (input, options) => decodeItems(typeof input === 'string' ? input : new TextDecoder().decode(input), options),
   },
 };
 
 describe(`every decoder, on ${RUNS.toLocaleString('en')} near-valid and hostile inputs, returns a clean value or throws DecodeError`, () => {
   const protoNames = Object.getOwnPropertyNames(Object.prototype).sort();
-  it.each(Object.entries(hostile))('%s: mutated documents, deep nesting, bad UTF-8, prototype names, caps near the size', (_name, { seeds, decode }) => {
-    fc.assert(
-      fc.property(hostileInputs(seeds), ({ input, maxInputBytes }) => assertDecodedOrRefused(() => decode(input, { maxInputBytes }), 2_000)),
-      { numRuns: RUNS },
-    );
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoNames);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  }, 120_000);
+  it.each(Object.entries(hostile))(
+    '%s: mutated documents, deep nesting, bad UTF-8, prototype names, caps near the size',
+    (_name, { seeds, decode }) => {
+      fc.assert(
+        fc.property(hostileInputs(seeds), ({ input, maxInputBytes }) => assertDecodedOrRefused(() => decode(input, { maxInputBytes }), 2_000)),
+        { numRuns: RUNS },
+      );
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoNames);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+    120_000,
+  );
 
-  it.each(Object.entries(hostile))('%s: inputs at the 1 MiB cap and nesting 100,000 deep', (_name, { decode }) => {
-    const cap = 1_048_576;
-    const deep = (open: string, close: string, depth: number) => open.repeat(depth) + close.repeat(depth);
-    const inputs = [
-      `<respon>${'<x>1</x>'.repeat(Math.floor((cap - 17) / 8))}</respon>`,
-      `<respon>${'<x>1</x>'.repeat(Math.floor((cap - 17) / 8) + 1)}</respon>`,
-      `<respon>${deep('<a>', '</a>', 100_000)}</respon>`,
-      deep('<div>', '</div>', 100_000),
-      `<form>${'<input type=hidden name=__proto__ value=1>'.repeat(Math.floor(cap / 43))}</form>`,
-      '#,#'.repeat(cap / 3),
-      'a'.repeat(cap + 1),
-    ];
-    for (const input of inputs) assertDecodedOrRefused(() => decode(input, {}), 5_000);
-  }, 60_000);
+  it.each(Object.entries(hostile))(
+    '%s: inputs at the 1 MiB cap and nesting 100,000 deep',
+    (_name, { decode }) => {
+      const cap = 1_048_576;
+      const deep = (open: string, close: string, depth: number) => open.repeat(depth) + close.repeat(depth);
+      const inputs = [
+        `<respon>${'<x>1</x>'.repeat(Math.floor((cap - 17) / 8))}</respon>`,
+        `<respon>${'<x>1</x>'.repeat(Math.floor((cap - 17) / 8) + 1)}</respon>`,
+        `<respon>${deep('<a>', '</a>', 100_000)}</respon>`,
+        deep('<div>', '</div>', 100_000),
+        `<form>${'<input type=hidden name=__proto__ value=1>'.repeat(Math.floor(cap / 43))}</form>`,
+        '#,#'.repeat(cap / 3),
+        'a'.repeat(cap + 1),
+      ];
+      for (const input of inputs) assertDecodedOrRefused(() => decode(input, {}), 5_000);
+    },
+    60_000,
+  );
 });

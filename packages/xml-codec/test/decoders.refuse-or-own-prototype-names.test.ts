@@ -43,7 +43,7 @@ describe('XML decoders and JavaScript member names as element names', () => {
     }
   });
 
-  it('decodeRecord refuses a parsed `__proto__` member instead of letting it replace the record\'s prototype', () => {
+  it("decodeRecord refuses a parsed `__proto__` member instead of letting it replace the record's prototype", () => {
     // What a parser that lets the name through hands over: an own member named `__proto__`.
     const parsed = JSON.parse('{"risk_score":"5","__proto__":{"polluted":"yes"},"extra":{"__proto__":{"polluted":"yes"}}}') as unknown;
     const plan = buildRecordPlan('CardRespon');

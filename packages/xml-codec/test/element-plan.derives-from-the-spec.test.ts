@@ -15,7 +15,13 @@ describe('buildRecordPlan', () => {
 
   it('gives the alternative respon issuer_url and the cancel-subscription request its five fields', () => {
     expect([...buildRecordPlan(operations.authoriseAlternative.responseSchema).children.keys()]).toContain('issuer_url');
-    expect([...buildRecordPlan(operations.cancelSubscription.requestSchema).children.keys()]).toEqual(['merchant_id', 'account_id', 'recurring_id', 'contract_name', 'encryption_data']);
+    expect([...buildRecordPlan(operations.cancelSubscription.requestSchema).children.keys()]).toEqual([
+      'merchant_id',
+      'account_id',
+      'recurring_id',
+      'contract_name',
+      'encryption_data',
+    ]);
   });
 
   it('fails loudly for a schema the spec lacks or one with no XML shape (arrays)', () => {

@@ -12,7 +12,12 @@ describe('DecodeError', () => {
     expect(error.code).toBe('GW_DECODE');
     expect(error.failure).toBe('type');
     expect(error.path).toBe('respon.risk_score');
-    expect(error.toJSON()).toEqual({ name: 'DecodeError', code: 'GW_DECODE', message: error.message, details: { format: 'xml', failure: 'type', path: 'respon.risk_score' } });
+    expect(error.toJSON()).toEqual({
+      name: 'DecodeError',
+      code: 'GW_DECODE',
+      message: error.message,
+      details: { format: 'xml', failure: 'type', path: 'respon.risk_score' },
+    });
   });
 
   it('never repeats element text in its message', () => {

@@ -71,7 +71,7 @@ describe('attribute values', () => {
     expect(decodeHtmlAttribute('nul\0')).toBe('nul\uFFFD');
   });
 
-  it('knows the 96 Latin-1 entities and the rest of HTML\'s table of named references', () => {
+  it("knows the 96 Latin-1 entities and the rest of HTML's table of named references", () => {
     expect(decodeHtmlAttribute('&yuml;&nbsp;&THORN;&iquest;')).toBe('ÿ\u00a0Þ¿');
     // Code points written from the HTML standard's table (https://html.spec.whatwg.org/entities.json).
     expect(decodeHtmlAttribute('&NotEqualTilde;')).toBe('\u2242\u0338');

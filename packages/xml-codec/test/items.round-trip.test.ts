@@ -41,17 +41,25 @@ describe('items string', () => {
 
   it('accepts every record whose components have no `#`, and its output matches the spec pattern ItemRecords', () => {
     fc.assert(
-      fc.property(records(fc.constantFrom(',', ';', 'a', ' ', 'é', '😀', '%', '&')).filter((r) => r.length > 0), (input) => {
-        const text = encodeItems(input);
-        expect(decodeItems(text)).toEqual(input);
-        expect(text).toMatch(itemRecordsPattern);
-      }),
+      fc.property(
+        records(fc.constantFrom(',', ';', 'a', ' ', 'é', '😀', '%', '&')).filter((r) => r.length > 0),
+        (input) => {
+          const text = encodeItems(input);
+          expect(decodeItems(text)).toEqual(input);
+          expect(text).toMatch(itemRecordsPattern);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('refuses a component containing a separator, naming the record and component', () => {
-    const error = thrown(() => encodeItems([['a', 'b', 'c', 'd'], ['e', 'x#;#y', 'g', 'h']]));
+    const error = thrown(() =>
+      encodeItems([
+        ['a', 'b', 'c', 'd'],
+        ['e', 'x#;#y', 'g', 'h'],
+      ]),
+    );
     expect(error).toBeInstanceOf(ItemsFormatError);
     expect((error as ItemsFormatError).code).toBe('GW_ITEMS');
     expect((error as ItemsFormatError).details).toEqual({ failure: 'contains-separator', record: 1, component: 1 });
@@ -61,12 +69,25 @@ describe('items string', () => {
 
   it('refuses a component ending in `#,` or `#;` before a separator, but not at the very end', () => {
     expect((thrown(() => encodeItems([['x#,', 'b', 'c', 'd']])) as ItemsFormatError).details).toEqual({ failure: 'forms-separator', record: 0, component: 0 });
-    expect((thrown(() => encodeItems([['a', 'b', 'c', 'd#;'], ['e', 'f', 'g', 'h']])) as ItemsFormatError).details.failure).toBe('forms-separator');
+    expect(
+      (
+        thrown(() =>
+          encodeItems([
+            ['a', 'b', 'c', 'd#;'],
+            ['e', 'f', 'g', 'h'],
+          ]),
+        ) as ItemsFormatError
+      ).details.failure,
+    ).toBe('forms-separator');
     expect(decodeItems(encodeItems([['a', 'b', 'c', 'd#,']]))).toEqual([['a', 'b', 'c', 'd#,']]);
   });
 
   it('refuses a record that is not four strings', () => {
-    expect((thrown(() => encodeItems([['a', 'b', 'c'] as unknown as ItemRecord])) as ItemsFormatError).details).toEqual({ failure: 'record-shape', record: 0, component: null });
+    expect((thrown(() => encodeItems([['a', 'b', 'c'] as unknown as ItemRecord])) as ItemsFormatError).details).toEqual({
+      failure: 'record-shape',
+      record: 0,
+      component: null,
+    });
   });
 
   it('refuses to decode a record without four components, naming it', () => {

@@ -7,8 +7,22 @@ afterAll(() => scratch.remove());
 
 describe('README examples', () => {
   it('has an example for every public function', () => {
-    for (const name of ['decodeRespon', 'decodeCardRespon', 'decodeAlternativeRespon', 'encodeRespon', 'encodeCancelSubscription', 'decodeCancelSubscription', 'decodeCheckoutPage', 'encodeCheckoutPage', 'encodeItems', 'decodeItems']) {
-      expect(blocks.some((block) => block.includes(`${name}(`)), name).toBe(true);
+    for (const name of [
+      'decodeRespon',
+      'decodeCardRespon',
+      'decodeAlternativeRespon',
+      'encodeRespon',
+      'encodeCancelSubscription',
+      'decodeCancelSubscription',
+      'decodeCheckoutPage',
+      'encodeCheckoutPage',
+      'encodeItems',
+      'decodeItems',
+    ]) {
+      expect(
+        blocks.some((block) => block.includes(`${name}(`)),
+        name,
+      ).toBe(true);
     }
   });
 

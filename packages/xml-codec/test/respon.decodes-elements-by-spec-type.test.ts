@@ -21,7 +21,10 @@ describe('decodeCardRespon', () => {
   });
 
   it('decodes risk_reasons with its name and status', () => {
-    expect(decodeCardRespon(respon('<risk_reasons>\n <name>velocity</name>\n <status>PASS</status>\n</risk_reasons>')).risk_reasons).toStrictEqual({ name: 'velocity', status: 'PASS' });
+    expect(decodeCardRespon(respon('<risk_reasons>\n <name>velocity</name>\n <status>PASS</status>\n</risk_reasons>')).risk_reasons).toStrictEqual({
+      name: 'velocity',
+      status: 'PASS',
+    });
   });
 
   it('leaves out an empty risk_score rather than give a string where the spec says number', () => {
@@ -29,7 +32,9 @@ describe('decodeCardRespon', () => {
   });
 
   it('keeps text exactly, with entities, character references, CDATA and surrounding spaces', () => {
-    const decoded = decodeCardRespon(respon('<note> a &amp; b &lt;c&gt; &#233;&#x1F600; <![CDATA[<raw> &amp;]]></note><result_info>0000:Approved</result_info>'));
+    const decoded = decodeCardRespon(
+      respon('<note> a &amp; b &lt;c&gt; &#233;&#x1F600; <![CDATA[<raw> &amp;]]></note><result_info>0000:Approved</result_info>'),
+    );
     expect(decoded.note).toBe(' a & b <c> é😀 <raw> &amp;');
     expect(decoded.result_info).toBe('0000:Approved');
   });
@@ -70,7 +75,10 @@ describe('decodeRespon', () => {
       variant: 'alternative',
       respon: { order_no: 'O1', issuer_url: 'https://pay.example/q?a=1&b=2' },
     });
-    expect(decodeRespon(respon('<order_no>O1</order_no><risk_score>3</risk_score>'))).toStrictEqual({ variant: 'card', respon: { order_no: 'O1', risk_score: 3 } });
+    expect(decodeRespon(respon('<order_no>O1</order_no><risk_score>3</risk_score>'))).toStrictEqual({
+      variant: 'card',
+      respon: { order_no: 'O1', risk_score: 3 },
+    });
     expect(decodeRespon(respon(''))).toStrictEqual({ variant: 'card', respon: {} });
   });
 
@@ -89,7 +97,9 @@ describe('encodeRespon', () => {
   });
 
   it('picks the alternative variant when the record has issuer_url', () => {
-    expect(encodeRespon({ issuer_url: 'u', merchant_id: 'M' })).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<respon><merchant_id>M</merchant_id><issuer_url>u</issuer_url></respon>');
+    expect(encodeRespon({ issuer_url: 'u', merchant_id: 'M' })).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<respon><merchant_id>M</merchant_id><issuer_url>u</issuer_url></respon>',
+    );
   });
 
   it('reports every value it cannot write at once, without the values', () => {

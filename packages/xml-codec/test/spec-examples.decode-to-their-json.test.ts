@@ -26,7 +26,10 @@ describe('spec/v1/examples', () => {
 
   it('authoriseAlternative.response.xml decodes to authoriseAlternative.response.json as the alternative variant', () => {
     expect(decodeAlternativeRespon(text('authoriseAlternative.response.xml'))).toStrictEqual(json('authoriseAlternative.response.json'));
-    expect(decodeRespon(text('authoriseAlternative.response.xml'))).toStrictEqual({ variant: 'alternative', respon: json('authoriseAlternative.response.json') });
+    expect(decodeRespon(text('authoriseAlternative.response.xml'))).toStrictEqual({
+      variant: 'alternative',
+      respon: json('authoriseAlternative.response.json'),
+    });
   });
 
   it('cancelSubscription.request.xml decodes to cancelSubscription.request.json', () => {

@@ -17,9 +17,9 @@ describe('XML whose tags do not nest is refused with DecodeError, never read as 
   });
 
   it('still reads well-nested documents with comments, CDATA, self-closing elements and a declaration', () => {
-    expect(
-      decodeCancelSubscription('<?xml version="1.0"?><!-- c --><request><recurring_id><![CDATA[R<1>]]></recurring_id><contract_name/></request>'),
-    ).toEqual({ recurring_id: 'R<1>', contract_name: '' });
+    expect(decodeCancelSubscription('<?xml version="1.0"?><!-- c --><request><recurring_id><![CDATA[R<1>]]></recurring_id><contract_name/></request>')).toEqual(
+      { recurring_id: 'R<1>', contract_name: '' },
+    );
     expect(decodeCardRespon('<respon><order_status>1</order_status><note a="x>y"></note></respon>')).toMatchObject({ order_status: '1', note: '' });
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCancelSubscription, decodeCardRespon, decodeCheckoutPage, decodeItems, decodeRespon, DecodeError, DEFAULT_MAX_INPUT_BYTES } from '../src/index.ts';
+import {
+  decodeCancelSubscription,
+  decodeCardRespon,
+  decodeCheckoutPage,
+  decodeItems,
+  decodeRespon,
+  DecodeError,
+  DEFAULT_MAX_INPUT_BYTES,
+} from '../src/index.ts';
 import { decodeFailure } from './thrown.ts';
 
 const billionLaughs = `<?xml version="1.0"?>
@@ -63,7 +71,11 @@ describe('maxInputBytes (UNKNOWNS U51)', () => {
 
   it('applies to every decoder and to byte input', () => {
     const limit = { maxInputBytes: 10 };
-    expect(decodeFailure(() => decodeCheckoutPage('<form><input type=hidden name=a value=1></form>', limit)).details).toEqual({ format: 'html', failure: 'too-large', path: '' });
+    expect(decodeFailure(() => decodeCheckoutPage('<form><input type=hidden name=a value=1></form>', limit)).details).toEqual({
+      format: 'html',
+      failure: 'too-large',
+      path: '',
+    });
     expect(decodeFailure(() => decodeCancelSubscription('<request></request>', limit)).failure).toBe('too-large');
     expect(decodeFailure(() => decodeItems('a#,#b#,#c#,#d', limit)).failure).toBe('too-large');
     expect(decodeFailure(() => decodeCardRespon(new TextEncoder().encode('<respon><note>x</note></respon>'), limit)).failure).toBe('too-large');

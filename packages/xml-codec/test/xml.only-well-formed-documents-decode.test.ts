@@ -4,7 +4,7 @@ import { decodeFailure } from './thrown.ts';
 
 const CARD = '4111111111111111';
 
-describe('a respon a gateway\'s template slipped on, with a plain meaning, is read (UNKNOWNS U20: lenient decode)', () => {
+describe("a respon a gateway's template slipped on, with a plain meaning, is read (UNKNOWNS U20: lenient decode)", () => {
   it('whitespace before the declaration, and an `&` that starts no reference (a URL written unescaped), read as written', () => {
     const xml = '\n  <?xml version="1.0" encoding="UTF-8"?>\n<respon><issuer_url>https://x/?a=1&b=2&amp;c=3</issuer_url><note>a & b</note></respon>';
     expect(decodeCardRespon(xml)).toEqual({ issuer_url: 'https://x/?a=1&b=2&c=3', note: 'a & b' });

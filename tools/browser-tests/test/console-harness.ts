@@ -25,15 +25,29 @@ export async function notifyEndpoint(): Promise<{ url: string; bodies: string[];
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       bodies.push(body.toString('utf8'));
-      void receiver.handle({ body, headers: req.headers }).then((answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body));
+      void receiver
+        .handle({ body, headers: req.headers })
+        .then((answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`, bodies, handled, refused, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notify`,
+    bodies,
+    handled,
+    refused,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** A client of the sandbox with its default merchant and secret. */
 export function sandboxClient(sandbox: Sandbox): GwClient {
   const signer = createHmacSha256Signer({ secret: SANDBOX_DEFAULT_SECRET });
-  return createClient({ baseUrl: sandbox.url, merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId, accountId: SANDBOX_DEFAULT_MERCHANT.accountId, signer, verifier: signer });
+  return createClient({
+    baseUrl: sandbox.url,
+    merchantId: SANDBOX_DEFAULT_MERCHANT.merchantId,
+    accountId: SANDBOX_DEFAULT_MERCHANT.accountId,
+    signer,
+    verifier: signer,
+  });
 }

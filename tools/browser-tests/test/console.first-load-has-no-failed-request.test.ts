@@ -14,7 +14,15 @@ let orderId: string;
 beforeAll(async () => {
   [sandbox, proxy] = await Promise.all([startSandbox(), recordingProxy()]);
   const client = sandboxClient(sandbox);
-  const paid = await client.authoriseCard({ order_no: 'FIRST-LOAD-1', currency: 'USD', amount: '5.00', card: TEST_CARDS.approved, expiration_month: '12', expiration_year: '2030', security_code: '123' });
+  const paid = await client.authoriseCard({
+    order_no: 'FIRST-LOAD-1',
+    currency: 'USD',
+    amount: '5.00',
+    card: TEST_CARDS.approved,
+    expiration_month: '12',
+    expiration_year: '2030',
+    security_code: '123',
+  });
   orderId = String(paid.transaction_id);
   await client.close();
   // Every request of the browser goes through the proxy, which sees what Playwright's page events do not (the icon).
@@ -31,7 +39,8 @@ describe('the console on a first load', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 800 } });
     try {
       const page = await context.newPage();
-      for (const path of ['', 'notifications', 'faults', 'clock', `orders/${orderId}`]) await page.goto(`${sandbox.url}/sandbox/console/${path}`, { waitUntil: 'networkidle' });
+      for (const path of ['', 'notifications', 'faults', 'clock', `orders/${orderId}`])
+        await page.goto(`${sandbox.url}/sandbox/console/${path}`, { waitUntil: 'networkidle' });
       // A window for the browser's own icon request, made after the load if the page names no icon: that nothing
       // failed in it is the check, so it is time that passes, with no event to wait for.
       await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -22,12 +22,40 @@ beforeAll(async () => {
   const client = createClient({ baseUrl: sandbox.url, ...SANDBOX_DEFAULT_MERCHANT, signer, verifier: signer });
   const card = { currency: 'USD', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' };
   // Long order numbers, a notify_url nobody answers (five failed attempts with their errors), a refund, a pending checkout.
-  for (let i = 0; i < 2; i++) await client.authoriseCard({ ...card, order_no: `PHONE-${i}-a-long-merchant-order-number`, amount: '1234.56', notify_url: 'http://127.0.0.1:9/hooks/gw/payments' });
-  const refunded = await client.authoriseCard({ ...card, order_no: 'PHONE-REFUNDED-order-number', amount: '80.00', notify_url: 'http://127.0.0.1:9/hooks/gw/payments' });
+  for (let i = 0; i < 2; i++)
+    await client.authoriseCard({
+      ...card,
+      order_no: `PHONE-${i}-a-long-merchant-order-number`,
+      amount: '1234.56',
+      notify_url: 'http://127.0.0.1:9/hooks/gw/payments',
+    });
+  const refunded = await client.authoriseCard({
+    ...card,
+    order_no: 'PHONE-REFUNDED-order-number',
+    amount: '80.00',
+    notify_url: 'http://127.0.0.1:9/hooks/gw/payments',
+  });
   refundedId = String(refunded.transaction_id);
   await client.capture({ capture_orders: [{ transaction_id: refundedId, order_no: 'PHONE-REFUNDED-order-number', currency: 'USD', amount: '80.00' }] });
-  await client.refund({ refund_orders: [{ transaction_id: refundedId, order_no: 'PHONE-REFUNDED-order-number', currency: 'USD', amount: '80.00', refund_amount: '20.00', refund_reason: 'one item of the three came back damaged' }] });
-  await client.checkout({ order_no: 'PHONE-CHECKOUT', currency: 'USD', amount: '10.00', return_url: 'https://merchant.example/return', notify_url: 'http://127.0.0.1:9/hooks' } as never);
+  await client.refund({
+    refund_orders: [
+      {
+        transaction_id: refundedId,
+        order_no: 'PHONE-REFUNDED-order-number',
+        currency: 'USD',
+        amount: '80.00',
+        refund_amount: '20.00',
+        refund_reason: 'one item of the three came back damaged',
+      },
+    ],
+  });
+  await client.checkout({
+    order_no: 'PHONE-CHECKOUT',
+    currency: 'USD',
+    amount: '10.00',
+    return_url: 'https://merchant.example/return',
+    notify_url: 'http://127.0.0.1:9/hooks',
+  } as never);
   await client.close();
   await sandbox.notificationsIdle();
   // Set as a team would, through the control API: a fault rule, a queued fault, answer drift.
@@ -98,7 +126,11 @@ describe('the console on a phone (390 px) and a laptop (1280 px)', () => {
             expect(row).toHaveLength(columns);
             for (const cell of row) {
               const where = `${path || 'orders'} / ${name} / ${cell.label}`;
-              expect({ where, inside: cell.left >= 0 && cell.right <= 390 && cell.width > 0, clipped: cell.scrollWidth > cell.clientWidth }).toEqual({ where, inside: true, clipped: false });
+              expect({ where, inside: cell.left >= 0 && cell.right <= 390 && cell.width > 0, clipped: cell.scrollWidth > cell.clientWidth }).toEqual({
+                where,
+                inside: true,
+                clipped: false,
+              });
               expect([where, cell.shownLabel]).toEqual([where, JSON.stringify(cell.label)]);
             }
           }
@@ -131,10 +163,14 @@ describe('the console on a phone (390 px) and a laptop (1280 px)', () => {
       expect(layout.header).toBeGreaterThan(0);
       for (const tops of layout.tops) expect(new Set(tops).size).toBe(1);
       await docsScreenshot(page, 'console-orders-1280');
-      for (const [path, name] of [['', 'Orders'], ['notifications', 'Notifications']] as const) {
+      for (const [path, name] of [
+        ['', 'Orders'],
+        ['notifications', 'Notifications'],
+      ] as const) {
         await page.goto(`${sandbox.url}/sandbox/console/${path}`);
         const { rows } = await cellsOf(page, name);
-        for (const cell of rows.flat()) expect([name, cell.label, cell.right <= 1280, cell.scrollWidth <= cell.clientWidth]).toEqual([name, cell.label, true, true]);
+        for (const cell of rows.flat())
+          expect([name, cell.label, cell.right <= 1280, cell.scrollWidth <= cell.clientWidth]).toEqual([name, cell.label, true, true]);
       }
     } finally {
       await page.close();
@@ -154,7 +190,7 @@ describe('the console on a phone (390 px) and a laptop (1280 px)', () => {
       await expect(page.getByRole('status').textContent()).resolves.toContain('answer drift is off');
       await expect(page.getByRole('table', { name: 'Answer drift in force' }).count()).resolves.toBe(0);
       await expect(page.locator('main').textContent()).resolves.toContain('None: every answer follows the spec');
-      expect((await (await fetch(`${sandbox.url}/sandbox/api/drift`)).json())).toEqual({ rules: {} });
+      expect(await (await fetch(`${sandbox.url}/sandbox/api/drift`)).json()).toEqual({ rules: {} });
       await control('PUT', 'drift', DRIFT);
     } finally {
       await page.close();

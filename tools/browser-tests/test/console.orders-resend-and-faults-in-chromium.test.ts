@@ -24,7 +24,11 @@ beforeAll(async () => {
   const b = await client.authoriseCard({ ...card, order_no: 'SHOP-1002', amount: '12.00', card: TEST_CARDS.declined });
   const c = await client.authoriseCard({ ...card, order_no: 'SHOP-1003', amount: '80.00', card: TEST_CARDS.approved });
   await client.capture({ capture_orders: [{ transaction_id: c.transaction_id, order_no: 'SHOP-1003', currency: 'USD', amount: '80.00' }] });
-  await client.refund({ refund_orders: [{ transaction_id: c.transaction_id, order_no: 'SHOP-1003', currency: 'USD', amount: '80.00', refund_amount: '20.00', refund_reason: 'one item returned' }] });
+  await client.refund({
+    refund_orders: [
+      { transaction_id: c.transaction_id, order_no: 'SHOP-1003', currency: 'USD', amount: '80.00', refund_amount: '20.00', refund_reason: 'one item returned' },
+    ],
+  });
   Object.assign(paid, { approved: a.transaction_id, declined: b.transaction_id, refunded: c.transaction_id });
   await sandbox.notificationsIdle();
 }, 60_000);
@@ -64,7 +68,9 @@ describe('the sandbox console in Chromium', () => {
     await expect(row.textContent()).resolves.toContain('HTTP 200');
     await expect(row.textContent()).resolves.toContain('payment.authorised');
     await row.getByRole('button', { name: /Resend/ }).click();
-    await expect(page.getByRole('status').textContent()).resolves.toMatch(/^event evt_[0-9a-f]{32} is being delivered again to .* as notification 2 \(resend of #1\)$/);
+    await expect(page.getByRole('status').textContent()).resolves.toMatch(
+      /^event evt_[0-9a-f]{32} is being delivered again to .* as notification 2 \(resend of #1\)$/,
+    );
     await until(() => hook.bodies.length === 2);
     expect(hook.bodies[1]).toBe(hook.bodies[0]);
     await sandbox.notificationsIdle();

@@ -28,15 +28,23 @@ function escapeHtml(value: string): string {
 }
 
 function html(res: ServerResponse, status: number, title: string, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
-      '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#1d2530}dt{color:#5b6675}dd{margin:0 0 .4rem}</style>' +
-      `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
-  );
+  res
+    .writeHead(status, { 'content-type': 'text/html; charset=utf-8' })
+    .end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
+        '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#1d2530}dt{color:#5b6675}dd{margin:0 0 .4rem}</style>' +
+        `</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
+    );
 }
 
 /** The return or cancel page: the verified parameters, and the order as a query shows it. */
-const TITLES: Readonly<Record<string, string>> = { authorised: 'Thank you for your order', declined: 'Your payment was declined', cancelled: 'Your order was cancelled', pending: 'Your payment is pending', expired: 'Your payment expired' };
+const TITLES: Readonly<Record<string, string>> = {
+  authorised: 'Thank you for your order',
+  declined: 'Your payment was declined',
+  cancelled: 'Your order was cancelled',
+  pending: 'Your payment is pending',
+  expired: 'Your payment expired',
+};
 
 async function returnPage(app: { client: GwClient; operations: Map<string, ReturnOperation> }, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://merchant');
@@ -44,8 +52,19 @@ async function returnPage(app: { client: GwClient; operations: Map<string, Retur
   const verified = await verifyReturnParameters(url.searchParams, { verifier: signer, operation });
   const queried = await app.client.query({ order_no: verified.order_no });
   const status = String((queried.orders_list?.[0] as { payment_status?: string } | undefined)?.payment_status ?? '');
-  const rows = [['Order', verified.order_no], ['Result', verified.result], ['Result info', verified.result_info], ['Amount', `${verified.amount} ${verified.currency}`], ['payment_status (query)', status]];
-  html(res, 200, TITLES[verified.result] ?? 'Your order', `<p id="verified">Signature verified.</p><dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k!)}</dt><dd data-field="${escapeHtml(k!)}">${escapeHtml(v!)}</dd>`).join('')}</dl>`);
+  const rows = [
+    ['Order', verified.order_no],
+    ['Result', verified.result],
+    ['Result info', verified.result_info],
+    ['Amount', `${verified.amount} ${verified.currency}`],
+    ['payment_status (query)', status],
+  ];
+  html(
+    res,
+    200,
+    TITLES[verified.result] ?? 'Your order',
+    `<p id="verified">Signature verified.</p><dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k!)}</dt><dd data-field="${escapeHtml(k!)}">${escapeHtml(v!)}</dd>`).join('')}</dl>`,
+  );
 }
 
 /** Starts the merchant app on 127.0.0.1 against `sandbox`. */
@@ -72,7 +91,16 @@ export async function startMerchantApp(sandbox: Sandbox): Promise<MerchantApp> {
     if (url.pathname === '/buy/checkout') {
       const no = orderNo('WEB');
       operations.set(no, 'checkout');
-      const page = await client.checkout({ order_no: no, currency: 'USD', amount: url.searchParams.get('amount') ?? '59.90', first_name: 'Ana', last_name: 'Lee', shopper_email: 'ana@example.test', cart_items: [{ basic_item_data: { name: 'Blue mug', quantity: '2' } }], ...links() });
+      const page = await client.checkout({
+        order_no: no,
+        currency: 'USD',
+        amount: url.searchParams.get('amount') ?? '59.90',
+        first_name: 'Ana',
+        last_name: 'Lee',
+        shopper_email: 'ana@example.test',
+        cart_items: [{ basic_item_data: { name: 'Blue mug', quantity: '2' } }],
+        ...links(),
+      });
       // The gateway's page auto-submits its form to the hosted page: serve it as it came.
       return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page.html);
     }
@@ -87,8 +115,19 @@ export async function startMerchantApp(sandbox: Sandbox): Promise<MerchantApp> {
       // A direct card payment (the shop's own card form, not shown) that the issuer wants to challenge (UNKNOWNS U17).
       const no = orderNo('CARD');
       operations.set(no, 'authoriseCard');
-      const respon = (await client.authoriseCard({ order_no: no, currency: 'USD', amount: '42.00', card: TEST_CARDS.threeDsRequired, expiration_month: '12', expiration_year: '2030', security_code: '123', open3d: 'do3DS', notify_url: links().notify_url })) as Record<string, unknown>;
-      if (respon.order_status !== '2' || typeof respon.challenge_url !== 'string') return html(res, 200, 'Payment answered at once', `<p>${escapeHtml(String(respon.result_info))}</p>`);
+      const respon = (await client.authoriseCard({
+        order_no: no,
+        currency: 'USD',
+        amount: '42.00',
+        card: TEST_CARDS.threeDsRequired,
+        expiration_month: '12',
+        expiration_year: '2030',
+        security_code: '123',
+        open3d: 'do3DS',
+        notify_url: links().notify_url,
+      })) as Record<string, unknown>;
+      if (respon.order_status !== '2' || typeof respon.challenge_url !== 'string')
+        return html(res, 200, 'Payment answered at once', `<p>${escapeHtml(String(respon.result_info))}</p>`);
       return void res.writeHead(302, { location: respon.challenge_url }).end();
     }
     if (url.pathname === '/return' || url.pathname === '/cancel') return returnPage({ client, operations }, req, res);

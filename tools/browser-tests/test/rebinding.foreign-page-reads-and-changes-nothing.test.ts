@@ -73,7 +73,15 @@ describe('a page rebound to 127.0.0.1 in Chromium', () => {
     const shop = await startMerchantApp(sandbox);
     let transactionId: string;
     try {
-      const paid = await shop.client.authoriseCard({ order_no: `REBIND-${process.pid}`, currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2030', security_code: '123' });
+      const paid = await shop.client.authoriseCard({
+        order_no: `REBIND-${process.pid}`,
+        currency: 'USD',
+        amount: '10.00',
+        card: '4111111111111111',
+        expiration_month: '12',
+        expiration_year: '2030',
+        security_code: '123',
+      });
       transactionId = paid.transaction_id!;
     } finally {
       await shop.close();

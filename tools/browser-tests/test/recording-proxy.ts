@@ -15,11 +15,14 @@ export async function recordingProxy(): Promise<{ chromiumArgs: string[]; reques
   const requests: ProxiedRequest[] = [];
   const server = createServer((req, res) => {
     const target = new URL(req.url ?? '');
-    const upstream = request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (answer) => {
-      requests.push({ method: req.method ?? '', url: target.href, status: answer.statusCode ?? 0 });
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers },
+      (answer) => {
+        requests.push({ method: req.method ?? '', url: target.href, status: answer.statusCode ?? 0 });
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       requests.push({ method: req.method ?? '', url: target.href, status: 0 });
       res.writeHead(502).end();

@@ -22,7 +22,11 @@ const CVV = '987';
 function sandboxBodies(page: Page): string[] {
   const bodies: string[] = [];
   page.on('response', (response: Response) => {
-    if (response.url().startsWith(sandbox.url) && response.status() !== 303) void response.text().then((text) => bodies.push(text), () => undefined);
+    if (response.url().startsWith(sandbox.url) && response.status() !== 303)
+      void response.text().then(
+        (text) => bodies.push(text),
+        () => undefined,
+      );
   });
   return bodies;
 }

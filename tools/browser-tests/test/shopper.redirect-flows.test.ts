@@ -45,9 +45,15 @@ async function startCheckout(name: string, card: string, amount = '59.90'): Prom
  * The merchant handler's calls for one order, once the sandbox is idle: each a verified event. Every delivery about the
  * order is then resent (same event id) to show the handler still runs once per payment.
  */
-async function handled(orderNo: string, on: { sandbox: Sandbox; app: MerchantApp } = { sandbox, app }): Promise<{ kind: string; data: Record<string, unknown> }[]> {
+async function handled(
+  orderNo: string,
+  on: { sandbox: Sandbox; app: MerchantApp } = { sandbox, app },
+): Promise<{ kind: string; data: Record<string, unknown> }[]> {
   await on.sandbox.notificationsIdle();
-  const calls = () => on.app.notifications.filter((e) => (e.data as { order_no?: string }).order_no === orderNo).map((e) => ({ kind: e.kind, data: e.data as unknown as Record<string, unknown> }));
+  const calls = () =>
+    on.app.notifications
+      .filter((e) => (e.data as { order_no?: string }).order_no === orderNo)
+      .map((e) => ({ kind: e.kind, data: e.data as unknown as Record<string, unknown> }));
   const before = calls();
   const deliveries = on.sandbox.state.notifications.filter((d) => (d.event.data as { order_no?: string }).order_no === orderNo);
   for (const d of deliveries) expect(on.sandbox.resendNotification(d.id)).not.toBeNull();
@@ -109,7 +115,10 @@ describe('hosted checkout in a browser', () => {
     expect(await handled(orderNo)).toEqual([]); // still pending: nothing notified yet
   });
 
-  for (const [button, result, info] of [['Complete', 'authorised', '0000:Success'], ['Fail', 'declined', '2012:3-D Secure challenge failed']] as const) {
+  for (const [button, result, info] of [
+    ['Complete', 'authorised', '0000:Success'],
+    ['Fail', 'declined', '2012:3-D Secure challenge failed'],
+  ] as const) {
     it(`runs the 3-D Secure challenge of the challenge card: ${button} → ${result}`, async () => {
       const name = `challenge-${button.toLowerCase()}`;
       await startCheckout(name, TEST_CARDS.threeDsRequired);
@@ -122,7 +131,10 @@ describe('hosted checkout in a browser', () => {
       const fields = await merchantResult();
       await screenshot(page, `${name}-3-return`);
       expect(fields).toMatchObject({ Result: result, 'Result info': info, 'payment_status (query)': SANDBOX_PAYMENT_STATUS[result] });
-      await expectOneNotification(fields.Order!, `payment.${result}`, { result_info: info, threeds_result: result === 'authorised' ? 'CHALLENGE_PASSED' : 'CHALLENGE_FAILED' });
+      await expectOneNotification(fields.Order!, `payment.${result}`, {
+        result_info: info,
+        threeds_result: result === 'authorised' ? 'CHALLENGE_PASSED' : 'CHALLENGE_FAILED',
+      });
     });
   }
 
@@ -179,7 +191,10 @@ describe('a direct card payment with a 3-D Secure challenge in a browser', () =>
 });
 
 describe('an alternative method in a browser', () => {
-  for (const [button, result] of [['Approve', 'authorised'], ['Decline', 'declined']] as const) {
+  for (const [button, result] of [
+    ['Approve', 'authorised'],
+    ['Decline', 'declined'],
+  ] as const) {
     it(`${button} on the issuer page lands on return_url with the order ${result}`, async () => {
       const name = `alternative-${button.toLowerCase()}`;
       await page.goto(`${app.url}/buy/alternative`);
@@ -205,11 +220,18 @@ describe('an abandoned order in a browser', () => {
       await page.waitForURL(/\/sandbox\/pay\//);
       const payUrl = page.url();
       const orderNo = [...shop.operations.keys()][0]!;
-      await expect.poll(async () => (await shop.client.query({ order_no: orderNo })).orders_list?.[0]?.payment_status, { timeout: 5000 }).toBe(SANDBOX_PAYMENT_STATUS.expired);
+      await expect
+        .poll(async () => (await shop.client.query({ order_no: orderNo })).orders_list?.[0]?.payment_status, { timeout: 5000 })
+        .toBe(SANDBOX_PAYMENT_STATUS.expired);
       await page.goto(payUrl);
       await expect.poll(() => page.getByRole('heading', { name: 'Payment expired' }).count()).toBe(1);
       await screenshot(page, 'abandoned-expired');
-      await expectOneNotification(orderNo, 'payment.expired', { order_status: '0', result_info: expect.stringMatching(/^2021:/) }, { sandbox: short, app: shop });
+      await expectOneNotification(
+        orderNo,
+        'payment.expired',
+        { order_status: '0', result_info: expect.stringMatching(/^2021:/) },
+        { sandbox: short, app: shop },
+      );
       expect(shop.notifications).toHaveLength(1);
     } finally {
       await shop.close();

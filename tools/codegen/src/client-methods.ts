@@ -9,8 +9,11 @@ function facts(row: OperationRow): string[] {
       : `\`${row.responseSchema}\` (${row.responseEncoding})`;
   const lines = [`\`POST ${row.path}\`, ${row.requestEncoding} body; answers ${answer}.`];
   if (row.batch?.separator) lines.push(`Selects up to ${row.batch.limit} orders; each result is in \`${row.batch.responseArray}\`.`);
-  else if (row.batch) lines.push(`Up to ${row.batch.limit} orders in \`${row.batch.array}\`; each element's result is in \`${row.batch.responseArray}\` (\`${row.batch.statusField}\`).`);
-  if (row.responseSignature === 'required') lines.push('The answer\'s `encryption_data` is verified (SignatureError when missing or wrong).');
+  else if (row.batch)
+    lines.push(
+      `Up to ${row.batch.limit} orders in \`${row.batch.array}\`; each element's result is in \`${row.batch.responseArray}\` (\`${row.batch.statusField}\`).`,
+    );
+  if (row.responseSignature === 'required') lines.push("The answer's `encryption_data` is verified (SignatureError when missing or wrong).");
   lines.push(
     row.retryClass === 'safe'
       ? 'Safe: retried on connection failures and the retried HTTP statuses.'

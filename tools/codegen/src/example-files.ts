@@ -52,7 +52,11 @@ function fileExample(path: string): unknown {
  * The examples of every operation: each file's content where it exists, otherwise one built from the spec (listed in
  * `missing`, to be written by `pnpm generate`).
  */
-export function readOperationExamples(specPath: string, doc: SpecDocument, rows: readonly OperationRow[]): { examples: Map<string, OperationExamples>; missing: MissingExample[] } {
+export function readOperationExamples(
+  specPath: string,
+  doc: SpecDocument,
+  rows: readonly OperationRow[],
+): { examples: Map<string, OperationExamples>; missing: MissingExample[] } {
   const reader = new SchemaReader(doc);
   const skip = new Set([SIGNATURE_FIELD]);
   const examples = new Map<string, OperationExamples>();
@@ -79,18 +83,30 @@ export function readOperationExamples(specPath: string, doc: SpecDocument, rows:
 function withoutNames(value: unknown, names: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((element) => withoutNames(element, names));
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([name]) => !names.has(name)).map(([name, member]) => [name, withoutNames(member, names)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => !names.has(name))
+      .map(([name, member]) => [name, withoutNames(member, names)]),
+  );
 }
 
 /**
  * Each operation's answer as the spec shows it: its response example completed from the response schema (members it
  * lacks get the values the spec shows for them), without the signature and card data, which the sandbox never copies.
  */
-export function answerExamples(doc: SpecDocument, rows: readonly OperationRow[], examples: ReadonlyMap<string, OperationExamples>, secretFields: readonly string[]): Record<string, unknown> {
+export function answerExamples(
+  doc: SpecDocument,
+  rows: readonly OperationRow[],
+  examples: ReadonlyMap<string, OperationExamples>,
+  secretFields: readonly string[],
+): Record<string, unknown> {
   const reader = new SchemaReader(doc);
   const skip = new Set([SIGNATURE_FIELD, ...secretFields]);
   return Object.fromEntries(
-    rows.map((row) => [row.name, completeExample(reader, { $ref: `#/components/schemas/${row.responseSchema}` }, withoutNames(examples.get(row.name)!.response, skip), { skip })]),
+    rows.map((row) => [
+      row.name,
+      completeExample(reader, { $ref: `#/components/schemas/${row.responseSchema}` }, withoutNames(examples.get(row.name)!.response, skip), { skip }),
+    ]),
   );
 }
 

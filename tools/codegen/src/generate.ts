@@ -27,7 +27,8 @@ function versionOf(pkg: string): string {
 // no hey-api client is generated or shipped, and @gw/types must not export a second `ClientOptions` next to the client's.
 function withoutClientOptions(types: string): string {
   const stripped = types.replace(/^export type ClientOptions = \{\n(?:[^\n]*\n)*?\};\n\n?/m, '');
-  if (/\bClientOptions\b/.test(stripped)) throw new Error('@hey-api/openapi-ts: ClientOptions has a shape the generator does not know; update withoutClientOptions');
+  if (/\bClientOptions\b/.test(stripped))
+    throw new Error('@hey-api/openapi-ts: ClientOptions has a shape the generator does not know; update withoutClientOptions');
   return stripped;
 }
 
@@ -71,7 +72,7 @@ function answerExamplesModule(specPath: string, doc: SpecDocument, rows: Operati
       '',
       '/**',
       " * Each operation's answer as the spec shows it: spec/v1/examples/<operation>.response.json, the members it lacks",
-      " * filled with the values the spec shows for them (`example`/`examples`, then the format); no signature, no card data.",
+      ' * filled with the values the spec shows for them (`example`/`examples`, then the format); no signature, no card data.',
       ' */',
       `export const answerExamples: Readonly<Record<OperationName, Readonly<Record<string, unknown>>>> = ${json(answerExamples(doc, rows, examples, collectSecretFields(doc)))};`,
     ].join('\n'),

@@ -27,15 +27,23 @@ if (values.check) {
   const files = await generate(specPath);
   const { changed, missing, stale } = diffGenerated(resolve(values.out), files);
   const examples = missingExamples(specPath).map((example) => shown(example.path));
-  const drift = [...changed.map((f) => `changed: ${f}`), ...missing.map((f) => `missing: ${f}`), ...stale.map((f) => `stale:   ${f}`), ...examples.map((f) => `missing example: ${f}`)];
+  const drift = [
+    ...changed.map((f) => `changed: ${f}`),
+    ...missing.map((f) => `missing: ${f}`),
+    ...stale.map((f) => `stale:   ${f}`),
+    ...examples.map((f) => `missing example: ${f}`),
+  ];
   if (drift.length > 0) {
-    console.error(`generate --check: ${drift.length} generated file(s) drifted from spec/v1/openapi.yaml:\n  ${drift.join('\n  ')}\nrun \`pnpm generate\` and commit the result.`);
+    console.error(
+      `generate --check: ${drift.length} generated file(s) drifted from spec/v1/openapi.yaml:\n  ${drift.join('\n  ')}\nrun \`pnpm generate\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log(`generate --check: ${files.size} generated files match the spec (${Math.round(performance.now() - started)} ms)`);
 } else {
   // The examples first: a missing one, once written, is what the sandbox's answer examples are built from.
-  for (const path of writeMissingExamples(specPath)) console.log(`generate: wrote ${shown(path)} from the spec's examples and schema: refine it (a person's values read better than the schema's)`);
+  for (const path of writeMissingExamples(specPath))
+    console.log(`generate: wrote ${shown(path)} from the spec's examples and schema: refine it (a person's values read better than the schema's)`);
   const files = await generate(specPath);
   const written = writeGenerated(resolve(values.out), files);
   console.log(`generate: ${files.size} files, ${written} written or removed (${Math.round(performance.now() - started)} ms)`);

@@ -71,14 +71,16 @@ export function manifestModule(spec: LoadedSpec, generators: Readonly<Record<str
   const root = spec.doc;
   return tsModule(
     TABLES_HEADER,
-    `import type { SpecManifest } from '../spec-manifest.ts';\n\n/** What the generated files came from: the spec text's hash and the generators' versions. */\nexport const specManifest: SpecManifest = ${json({
-      spec: 'spec/v1/openapi.yaml',
-      specSha256: spec.sha256,
-      openapi: root.openapi,
-      title: root.info?.title,
-      version: root.info?.version,
-      generators,
-    })};`,
+    `import type { SpecManifest } from '../spec-manifest.ts';\n\n/** What the generated files came from: the spec text's hash and the generators' versions. */\nexport const specManifest: SpecManifest = ${json(
+      {
+        spec: 'spec/v1/openapi.yaml',
+        specSha256: spec.sha256,
+        openapi: root.openapi,
+        title: root.info?.title,
+        version: root.info?.version,
+        generators,
+      },
+    )};`,
   );
 }
 

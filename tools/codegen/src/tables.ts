@@ -67,7 +67,8 @@ function refusalRow(doc: SpecDocument, where: string, refusal: any, variants: an
   if (refusal === undefined) return null;
   for (const key of ['statusField', 'messageField'] as const) {
     if (typeof refusal?.[key] !== 'string') fail(`${where}.x-gw-refusal`, `${key} must be a field name`);
-    if (!variants.some((variant) => findProperty(doc, variant.response, refusal[key]))) fail(`${where}.x-gw-refusal`, `no response schema of this operation has a member ${refusal[key]}`);
+    if (!variants.some((variant) => findProperty(doc, variant.response, refusal[key])))
+      fail(`${where}.x-gw-refusal`, `no response schema of this operation has a member ${refusal[key]}`);
   }
   return { statusField: refusal.statusField, messageField: refusal.messageField };
 }

@@ -10,7 +10,9 @@ function isOpenStringIntersection(node: any): boolean {
     Array.isArray(node?.allOf) &&
     node.allOf.length === 2 &&
     node.allOf.some((s: any) => s?.type === 'string' && Object.keys(s).length === 1) &&
-    node.allOf.some((s: any) => s?.type === 'object' && Object.keys(s.properties ?? {}).length === 0 && Object.keys(s).every((k) => k === 'type' || k === 'properties'))
+    node.allOf.some(
+      (s: any) => s?.type === 'object' && Object.keys(s.properties ?? {}).length === 0 && Object.keys(s).every((k) => k === 'type' || k === 'properties'),
+    )
   );
 }
 

@@ -15,7 +15,8 @@ describe('pnpm generate --check', () => {
   it('passes on the committed output, then fails naming the file once a generated file is edited by hand', () => {
     const out = mkdtempSync(join(tmpdir(), 'gw-check-'));
     try {
-      for (const dir of ['packages/types/src/generated', 'packages/client/src/generated', 'packages/sandbox/src/generated', 'packages/types/UNKNOWNS.md']) cpSync(join(repoRoot, dir), join(out, dir), { recursive: true });
+      for (const dir of ['packages/types/src/generated', 'packages/client/src/generated', 'packages/sandbox/src/generated', 'packages/types/UNKNOWNS.md'])
+        cpSync(join(repoRoot, dir), join(out, dir), { recursive: true });
       const clean = runCheck(out);
       expect(clean.stderr).toBe('');
       expect(clean.status).toBe(0);

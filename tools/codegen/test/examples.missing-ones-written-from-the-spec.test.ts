@@ -17,7 +17,12 @@ const main = join(repoRoot, 'tools/codegen/src/main.ts');
 function addRateOperation(doc: any, mediaExample?: Record<string, unknown>): void {
   doc.components.schemas.RateRequest = {
     type: 'object',
-    properties: { merchant_id: { type: 'string' }, encryption_data: { type: 'string' }, currency: { $ref: '#/components/schemas/CurrencyCode' }, on: { type: 'string', format: 'date' } },
+    properties: {
+      merchant_id: { type: 'string' },
+      encryption_data: { type: 'string' },
+      currency: { $ref: '#/components/schemas/CurrencyCode' },
+      on: { type: 'string', format: 'date' },
+    },
     required: ['currency'],
     additionalProperties: false,
   };
@@ -33,7 +38,9 @@ function addRateOperation(doc: any, mediaExample?: Record<string, unknown>): voi
       encryption_data: { type: 'string' },
     },
   };
-  const content = (schema: string, example?: unknown) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, ...(example ? { example } : {}) } });
+  const content = (schema: string, example?: unknown) => ({
+    'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, ...(example ? { example } : {}) },
+  });
   doc.paths['/v1/rate'] = {
     post: {
       operationId: 'rate',
@@ -73,10 +80,19 @@ describe('pnpm generate and the example of every operation', () => {
     const response = JSON.parse(readFileSync(written[1]!, 'utf8'));
     // Own examples, a shared schema's example, a value for the format; a member the spec shows nothing for is left out.
     expect(request).toEqual({ currency: 'USD', on: '2026-01-01' });
-    expect(response).toEqual({ return_status: '1', rate: '1.0842', fee: '10.00', checked_at: '2026-01-01T12:00:00Z', source: { name: 'ECB', url: 'https://example.com/' } });
+    expect(response).toEqual({
+      return_status: '1',
+      rate: '1.0842',
+      fee: '10.00',
+      checked_at: '2026-01-01T12:00:00Z',
+      source: { name: 'ECB', url: 'https://example.com/' },
+    });
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     ajv.addSchema(buildSpecSchemas(doc), 'spec');
-    for (const [schema, value] of [['RateRequest', request], ['RateResponse', response]] as const) {
+    for (const [schema, value] of [
+      ['RateRequest', request],
+      ['RateResponse', response],
+    ] as const) {
       expect(ajv.validate({ $ref: `https://gw.local/spec/v1/schemas.json#/$defs/${schema}` }, value), JSON.stringify(ajv.errors)).toBe(true);
     }
   });
@@ -84,7 +100,12 @@ describe('pnpm generate and the example of every operation', () => {
   it("the operation's media-type example comes first; the members it lacks come from the schema", () => {
     write({ rate: '0.9231', fee: '0.25' });
     writeMissingExamples(specPath);
-    expect(JSON.parse(readFileSync(join(dir, 'spec/v1/examples/rate.response.json'), 'utf8'))).toMatchObject({ rate: '0.9231', fee: '0.25', return_status: '1', checked_at: '2026-01-01T12:00:00Z' });
+    expect(JSON.parse(readFileSync(join(dir, 'spec/v1/examples/rate.response.json'), 'utf8'))).toMatchObject({
+      rate: '0.9231',
+      fee: '0.25',
+      return_status: '1',
+      checked_at: '2026-01-01T12:00:00Z',
+    });
   });
 
   it('generate --check names a missing example; generate writes it, says so, and never overwrites one a person refined', async () => {

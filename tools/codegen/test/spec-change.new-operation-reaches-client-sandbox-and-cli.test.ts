@@ -64,7 +64,8 @@ describe('a spec change needs no hand edit', () => {
   }, 60_000);
 
   it('a `format` the spec states is checked by the validator (date), not a schema that fails to compile', async () => {
-    const program = "import { RecordValidator } from '@gw/types';\nconst v = new RecordValidator();\nconsole.log(JSON.stringify([v.problems('CaptureOrderResult', { settlement_date: '2026-01-01' }).length, v.problems('CaptureOrderResult', { settlement_date: '01/02/2026' }).map((p) => p.field)]));\n";
+    const program =
+      "import { RecordValidator } from '@gw/types';\nconst v = new RecordValidator();\nconsole.log(JSON.stringify([v.problems('CaptureOrderResult', { settlement_date: '2026-01-01' }).length, v.problems('CaptureOrderResult', { settlement_date: '01/02/2026' }).map((p) => p.field)]));\n";
     writeFileSync(join(scratch, 'packages/types/checks-format.ts'), program);
     const result = await run(['--conditions=@gw/source', 'packages/types/checks-format.ts'], scratch);
     expect(result.stderr).toBe('');
@@ -72,7 +73,10 @@ describe('a spec change needs no hand edit', () => {
   }, 60_000);
 
   it('`gw call balance` works for it', async () => {
-    const sandbox = spawn(process.execPath, ['--conditions=@gw/source', 'packages/cli/src/bin.ts', 'sandbox', '--port', '0'], { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
+    const sandbox = spawn(process.execPath, ['--conditions=@gw/source', 'packages/cli/src/bin.ts', 'sandbox', '--port', '0'], {
+      cwd: scratch,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let seen = '';
@@ -83,7 +87,11 @@ describe('a spec change needs no hand edit', () => {
         });
         sandbox.on('close', () => reject(new Error(`gw sandbox exited: ${seen}`)));
       });
-      const call = await run(['--conditions=@gw/source', 'packages/cli/src/bin.ts', 'call', 'balance', '--data', '-', '--base-url', url, '--sandbox-defaults'], scratch, '{"currency":"EUR"}');
+      const call = await run(
+        ['--conditions=@gw/source', 'packages/cli/src/bin.ts', 'call', 'balance', '--data', '-', '--base-url', url, '--sandbox-defaults'],
+        scratch,
+        '{"currency":"EUR"}',
+      );
       expect(call.stderr).toBe('');
       expect(call.code).toBe(0);
       expect(JSON.parse(call.stdout)).toMatchObject({ return_status: '1', currency: 'EUR', available_amount: '1234.50', merchant_id: 'M100200' });

@@ -36,14 +36,26 @@ describe('the x-gw table generator', () => {
       requestEncodingDeclared: true,
       requestMediaType: 'application/json',
       retryClass: 'money-moving',
-      batch: { array: 'capture_orders', responseArray: 'capture_orders', limit: 50, statusField: 'capture_status', errorField: 'error_message', separator: null },
+      batch: {
+        array: 'capture_orders',
+        responseArray: 'capture_orders',
+        limit: 50,
+        statusField: 'capture_status',
+        errorField: 'error_message',
+        separator: null,
+      },
     });
     expect(collectSecretFields(miniSpec())).toEqual(['card']);
   });
 
   it.each([
     ['an unknown request encoding', { 'x-gw-request-encoding': 'protobuf' }, 50, /x-gw-request-encoding: expected one of json \| form \| xml/],
-    ['a request encoding not said to be declared or not', { 'x-gw-request-encoding-declared': 'yes' }, 50, /x-gw-request-encoding-declared: expected a boolean/],
+    [
+      'a request encoding not said to be declared or not',
+      { 'x-gw-request-encoding-declared': 'yes' },
+      50,
+      /x-gw-request-encoding-declared: expected a boolean/,
+    ],
     ['an unknown retry class', { 'x-gw-retry-class': 'sometimes' }, 50, /x-gw-retry-class/],
     ['a batch limit that differs from maxItems', {}, 60, /maxItems \(60\) differs from limit 50/],
     ['a variant naming a missing schema', { 'x-gw-variants': [{ name: 'capture', request: 'Nope', response: 'Res' }] }, 50, /request schema "Nope"/],

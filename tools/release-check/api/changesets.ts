@@ -22,7 +22,11 @@ export interface PendingChangeset {
 
 /** The changesets pending in `changesetDir` (every `.md` but README.md), sorted by file name. */
 export function readPendingChangesets(changesetDir: string): PendingChangeset[] {
-  const files = existsSync(changesetDir) ? readdirSync(changesetDir).filter((f) => f.endsWith('.md') && f !== 'README.md').sort() : [];
+  const files = existsSync(changesetDir)
+    ? readdirSync(changesetDir)
+        .filter((f) => f.endsWith('.md') && f !== 'README.md')
+        .sort()
+    : [];
   return files.map((file) => ({ file: `.changeset/${file}`, bumps: parseChangeset(readFileSync(join(changesetDir, file), 'utf8')) }));
 }
 
@@ -54,7 +58,10 @@ export function pendingBumps(changesetDir: string, packages: readonly string[]):
   for (const name of packages) {
     const group = fixed.find((patterns) => patterns.some((p) => globToRegExp(p).test(name)));
     const members = group ? [...own.keys()].filter((other) => group.some((p) => globToRegExp(p).test(other))) : [name];
-    result.set(name, members.reduce<Bump>((acc, other) => max(acc, own.get(other) ?? 'none'), 'none'));
+    result.set(
+      name,
+      members.reduce<Bump>((acc, other) => max(acc, own.get(other) ?? 'none'), 'none'),
+    );
   }
   return result;
 }

@@ -62,6 +62,8 @@ export function describeChange(change: ApiChange): string {
     return `${head}\n    covered by ${named(change.covering)}`;
   }
   const own = change.short.length > 0 ? `naming it only with less: ${named(change.short)}` : 'naming it: none';
-  const group = atLeast(change.versionedWith, change.needed) ? `; its fixed group is bumped ${change.versionedWith} by changesets naming other packages, written for their changes` : '';
+  const group = atLeast(change.versionedWith, change.needed)
+    ? `; its fixed group is bumped ${change.versionedWith} by changesets naming other packages, written for their changes`
+    : '';
   return `${head}\n    NOT covered: no pending changeset names ${change.name} with ${change.needed} or more (${own}${group})`;
 }

@@ -62,5 +62,7 @@ if (import.meta.filename === process.argv[1]) {
   rmSync(out, { recursive: true, force: true });
   const packages = await writeApiReference(root, join(out, 'api'));
   const page = writeSpecPage(root, out);
-  console.log(`docs: ${relative(process.cwd(), page)} (the /v1 interface) links to ${relative(process.cwd(), join(out, 'api/index.html'))} (${packages.length} packages: ${packages.join(', ')})`);
+  console.log(
+    `docs: ${relative(process.cwd(), page)} (the /v1 interface) links to ${relative(process.cwd(), join(out, 'api/index.html'))} (${packages.length} packages: ${packages.join(', ')})`,
+  );
 }

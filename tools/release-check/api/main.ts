@@ -26,7 +26,12 @@ export function releasedReportPath(pkg: ReportedPackage): string {
 
 function listed(lines: string[], limit = 12): string {
   if (lines.length === 0) return '    (none: only comments or imports differ)';
-  return lines.slice(0, limit).map((line) => `    ${line}`).join('\n') + (lines.length > limit ? `\n    … and ${lines.length - limit} more` : '');
+  return (
+    lines
+      .slice(0, limit)
+      .map((line) => `    ${line}`)
+      .join('\n') + (lines.length > limit ? `\n    … and ${lines.length - limit} more` : '')
+  );
 }
 
 /** What `api:check` found: the problems that fail it, and every package's API change since its last release. */
@@ -37,7 +42,10 @@ export interface ApiCheck {
 
 // The problem of a change no pending changeset covers: what the change is and the command that records it.
 function uncovered(change: ApiChange): string {
-  const why = change.needed === 'major' ? `removes or changes what the last release had:\n${listed(change.diff.removed)}` : `adds to the last release:\n${listed(change.diff.added)}`;
+  const why =
+    change.needed === 'major'
+      ? `removes or changes what the last release had:\n${listed(change.diff.removed)}`
+      : `adds to the last release:\n${listed(change.diff.added)}`;
   const own = change.short.length > 0 ? change.short.map((c) => `${c.bump} in ${c.file}`).join(', ') : 'none';
   return `${change.name}: needs a ${change.needed} changeset naming it (pending for ${change.name}: ${own}); its API ${why}\n  add one with \`pnpm spec:changeset ${change.needed} "<what changed, for the CHANGELOG>" ${change.name}\``;
 }
@@ -50,7 +58,10 @@ export function checkApi(root: string): ApiCheck {
   const packages = reportedPackages(root);
   const reports = buildReports(packages);
   const changesets = readPendingChangesets(join(root, '.changeset'));
-  const bumps = pendingBumps(join(root, '.changeset'), packages.map((p) => p.name));
+  const bumps = pendingBumps(
+    join(root, '.changeset'),
+    packages.map((p) => p.name),
+  );
   const problems: string[] = [];
   const changes: ApiChange[] = [];
   for (const pkg of packages) {
@@ -58,7 +69,9 @@ export function checkApi(root: string): ApiCheck {
     const kept = readReport(pkg);
     if (kept !== current) {
       const diff = diffReports(kept ?? '', current);
-      problems.push(`${pkg.name}: the API differs from ${reportPath(pkg).slice(root.length + 1)}; run \`pnpm api:update\` and commit it\n  added:\n${listed(diff.added)}\n  removed:\n${listed(diff.removed)}`);
+      problems.push(
+        `${pkg.name}: the API differs from ${reportPath(pkg).slice(root.length + 1)}; run \`pnpm api:update\` and commit it\n  added:\n${listed(diff.added)}\n  removed:\n${listed(diff.removed)}`,
+      );
     }
     const releasedPath = releasedReportPath(pkg);
     if (!existsSync(releasedPath)) continue; // nothing released yet: no baseline to break
@@ -97,7 +110,7 @@ export function snapshotReleased(root: string): void {
 
 /** The check's account of every API change since the last release: the bump each needs and the changesets covering it. */
 export function changeSummary(changes: readonly ApiChange[]): string {
-  if (changes.length === 0) return 'api:check: no package\'s API differs from its last release';
+  if (changes.length === 0) return "api:check: no package's API differs from its last release";
   const caveat = changes.some((c) => c.needed !== 'none' && isCovered(c)) ? `\n${COVERAGE_CAVEAT}` : '';
   return `api:check: ${changes.length} package(s) differ from their last release (api/*.released.api.md); the bump each needs and the pending changesets naming it with that bump:\n${changes.map(describeChange).join('\n')}${caveat}`;
 }
@@ -116,7 +129,9 @@ function runCommand(values: { update?: boolean; snapshot?: boolean; root?: strin
   const started = performance.now();
   if (values.update) {
     const written = updateReports(root);
-    console.log(`api:update: ${written.length} report(s) written${written.map((p) => `\n  ${p.slice(root.length + 1)}`).join('')} (${Math.round(performance.now() - started)} ms)`);
+    console.log(
+      `api:update: ${written.length} report(s) written${written.map((p) => `\n  ${p.slice(root.length + 1)}`).join('')} (${Math.round(performance.now() - started)} ms)`,
+    );
   } else if (values.snapshot) {
     snapshotReleased(root);
     console.log('api:snapshot: the current reports are now the released ones (api/*.released.api.md)');
@@ -125,7 +140,9 @@ function runCommand(values: { update?: boolean; snapshot?: boolean; root?: strin
     console.log(changeSummary(changes));
     if (problems.length > 0) {
       const record = recordCommand(changes);
-      console.error(`api:check: ${problems.length} problem(s)\n${problems.join('\n')}${record ? `\napi:check: record the change(s) in one changeset naming every package they touch: ${record}` : ''}`);
+      console.error(
+        `api:check: ${problems.length} problem(s)\n${problems.join('\n')}${record ? `\napi:check: record the change(s) in one changeset naming every package they touch: ${record}` : ''}`,
+      );
       process.exit(1);
     }
     console.log(`api:check: every API report matches the build and the pending changesets (${Math.round(performance.now() - started)} ms)`);
@@ -133,7 +150,9 @@ function runCommand(values: { update?: boolean; snapshot?: boolean; root?: strin
 }
 
 if (import.meta.filename === process.argv[1]) {
-  const { values } = parseArgs({ options: { update: { type: 'boolean' }, check: { type: 'boolean' }, snapshot: { type: 'boolean' }, root: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { update: { type: 'boolean' }, check: { type: 'boolean' }, snapshot: { type: 'boolean' }, root: { type: 'string' } },
+  });
   try {
     runCommand(values);
   } catch (error) {

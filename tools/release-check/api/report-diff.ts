@@ -24,7 +24,10 @@ function qualifiedLines(report: string): Map<string, number> {
   for (const block of body(report).split(/\n\n+/)) {
     // A list's separator is no API: appending after a list's last item (a new type in `export { ..., Last }`) gives
     // the old last line a comma, which is not a removal.
-    const lines = block.split('\n').map((line) => line.trim().replace(/,$/, '')).filter(isApiLine);
+    const lines = block
+      .split('\n')
+      .map((line) => line.trim().replace(/,$/, ''))
+      .filter(isApiLine);
     const head = lines[0] ?? '';
     for (const line of lines) {
       const key = line === head ? line : `${head} :: ${line}`;

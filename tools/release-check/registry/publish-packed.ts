@@ -19,7 +19,11 @@ export async function publishPackedAt(registry: LocalRegistry, tarballs: readonl
     for (const name of Object.keys(manifest.dependencies ?? {})) if (name.startsWith('@gw/')) manifest.dependencies![name] = version;
     writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
     writeFileSync(join(dir, '.npmrc'), registry.npmrc);
-    await run('npm', ['publish', '--ignore-scripts', '--no-audit', '--loglevel=error'], { cwd: dir, env: plainNpmEnv({ node: 'workspace' }), timeoutMs: 120_000 });
+    await run('npm', ['publish', '--ignore-scripts', '--no-audit', '--loglevel=error'], {
+      cwd: dir,
+      env: plainNpmEnv({ node: 'workspace' }),
+      timeoutMs: 120_000,
+    });
     published.push(`${manifest.name}@${version}`);
   }
   return published;

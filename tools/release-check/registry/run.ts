@@ -9,7 +9,11 @@ export interface RunResult {
 }
 
 /** Spawns `command args` in `cwd`; rejects with its output when it exits non-zero (unless `allowFailure`). */
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean }): Promise<RunResult> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     // Its own process group, so that a time-out ends everything it started (turbo, tsc, npm), not only itself.
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

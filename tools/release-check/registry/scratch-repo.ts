@@ -13,7 +13,11 @@ import { parse } from 'yaml';
  */
 export function copyRepoForRelease(repoRoot: string, into: string, options: { withoutPendingChangesets?: boolean } = {}): void {
   const pendingChangeset = (file: string) => options.withoutPendingChangesets === true && /^\.changeset\/(?!README\.md$)[^/]+\.md$/.test(file);
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  })
     .split('\0')
     .filter((file) => file && existsSync(join(repoRoot, file)) && !pendingChangeset(file));
   for (const file of files) {
@@ -21,7 +25,8 @@ export function copyRepoForRelease(repoRoot: string, into: string, options: { wi
     copyUnlessGone(join(repoRoot, file), join(into, file));
   }
   if (options.withoutPendingChangesets === true) {
-    for (const file of files.filter((f) => /^packages\/[^/]+\/api\/[^/]+(?<!\.released)\.api\.md$/.test(f))) cpSync(join(into, file), join(into, file.replace(/\.api\.md$/, '.released.api.md')));
+    for (const file of files.filter((f) => /^packages\/[^/]+\/api\/[^/]+(?<!\.released)\.api\.md$/.test(f)))
+      cpSync(join(into, file), join(into, file.replace(/\.api\.md$/, '.released.api.md')));
   }
   symlinkSync(join(repoRoot, 'node_modules'), join(into, 'node_modules'), 'dir');
   for (const dir of workspaceDirs(repoRoot)) {
@@ -30,7 +35,11 @@ export function copyRepoForRelease(repoRoot: string, into: string, options: { wi
     if (!existsSync(to)) continue;
     if (existsSync(join(from, 'dist'))) cpSync(join(from, 'dist'), join(to, 'dist'), { recursive: true });
     if (existsSync(join(from, 'node_modules'))) {
-      cpSync(join(from, 'node_modules'), join(to, 'node_modules'), { recursive: true, verbatimSymlinks: true, filter: (source) => !/[/\\]\.(vite|cache)/.test(source) });
+      cpSync(join(from, 'node_modules'), join(to, 'node_modules'), {
+        recursive: true,
+        verbatimSymlinks: true,
+        filter: (source) => !/[/\\]\.(vite|cache)/.test(source),
+      });
     }
   }
   const git = (...args: string[]) => execFileSync('git', args, { cwd: into, stdio: 'pipe' });

@@ -37,11 +37,15 @@ describe('api:check names the bump a change needs and the changesets that cover 
   it('a new optional field with no changeset of its own fails, naming the package and "minor"', () => {
     const { status, stdout, stderr } = apiCheck(root);
     expect(status).toBe(1);
-    expect(stdout).toMatch(/@gw\/a: needs minor \(adds 1 line\(s\) to the last release\)\n\s+NOT covered: no pending changeset names @gw\/a with minor or more \(naming it: none; its fixed group is bumped minor by changesets naming other packages/);
+    expect(stdout).toMatch(
+      /@gw\/a: needs minor \(adds 1 line\(s\) to the last release\)\n\s+NOT covered: no pending changeset names @gw\/a with minor or more \(naming it: none; its fixed group is bumped minor by changesets naming other packages/,
+    );
     expect(stderr).toContain('@gw/a: needs a minor changeset naming it (pending for @gw/a: none)');
     expect(stderr).toContain('export interface Order { :: reference?: string;');
     expect(stderr).toContain('pnpm spec:changeset minor "<what changed, for the CHANGELOG>" @gw/a');
-    expect(stderr).toMatch(/^api:check: record the change\(s\) in one changeset naming every package they touch: pnpm spec:changeset minor "<what changed, for the CHANGELOG>" @gw\/a$/m);
+    expect(stderr).toMatch(
+      /^api:check: record the change\(s\) in one changeset naming every package they touch: pnpm spec:changeset minor "<what changed, for the CHANGELOG>" @gw\/a$/m,
+    );
   });
 
   it('a patch changeset for the package is not enough: it fails, naming the changeset and its bump', () => {
@@ -73,7 +77,9 @@ describe('api:check names the bump a change needs and the changesets that cover 
     changeset(root, 'a-reference.md', { '@gw/a': 'minor' });
     const { status, stdout } = apiCheck(root);
     expect(status).toBe(1);
-    expect(stdout).toMatch(/@gw\/a: needs major \(removes or changes 1 line\(s\) of the last release\)\n\s+NOT covered: no pending changeset names @gw\/a with major or more \(naming it only with less: \.changeset\/a-reference\.md \(minor\)\)/);
+    expect(stdout).toMatch(
+      /@gw\/a: needs major \(removes or changes 1 line\(s\) of the last release\)\n\s+NOT covered: no pending changeset names @gw\/a with major or more \(naming it only with less: \.changeset\/a-reference\.md \(minor\)\)/,
+    );
   });
 
   it('a doc comment only needs none, and passes without a changeset', () => {

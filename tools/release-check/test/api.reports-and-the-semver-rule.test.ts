@@ -50,7 +50,7 @@ describe('API reports and the semver rule', () => {
     expect(checkReports(root)).toEqual([]);
   });
 
-  it('the reports are API Extractor\'s, with a type an export uses but does not export', () => {
+  it("the reports are API Extractor's, with a type an export uses but does not export", () => {
     writePackage(root, 'a', 'interface Hidden {\n  code: string;\n}\nexport declare function fail(): Hidden;\nexport {};\n');
     updateReports(root);
     const report = readReport({ name: '@gw/a', dir: join(root, 'packages/a') })!;
@@ -66,11 +66,20 @@ describe('API reports and the semver rule', () => {
     snapshotReleased(root);
     writePackage(root, 'a', hidden('number'));
     updateReports(root);
-    expect(checkReports(root).join('\n')).toMatch(/@gw\/a: needs a major changeset naming it \(pending for @gw\/a: none\)[\s\S]*interface Hidden \{ :: code: string;/);
+    expect(checkReports(root).join('\n')).toMatch(
+      /@gw\/a: needs a major changeset naming it \(pending for @gw\/a: none\)[\s\S]*interface Hidden \{ :: code: string;/,
+    );
   });
 
   it('a doc comment added to a member changes the report but needs no changeset', () => {
-    writePackage(root, 'a', V1.replace('  amount?: string;', '  /** The amount, two decimals. */\n  amount?: string;').replace('export declare function', '/** Sends an order. */\nexport declare function'));
+    writePackage(
+      root,
+      'a',
+      V1.replace('  amount?: string;', '  /** The amount, two decimals. */\n  amount?: string;').replace(
+        'export declare function',
+        '/** Sends an order. */\nexport declare function',
+      ),
+    );
     expect(checkReports(root).join('\n')).toMatch(/@gw\/a: the API differs[\s\S]*\(none: only comments or imports differ\)/);
     updateReports(root);
     expect(checkReports(root)).toEqual([]);
@@ -84,7 +93,8 @@ describe('API reports and the semver rule', () => {
   it('an operation added to a generated table (a type appended to a namespace list, a member added) needs a minor changeset only', () => {
     // As @gw/types: operations.gen.ts imports the record types as `T`, which API Extractor prints as `export { ..., Last }`.
     const types = (names: string[]) => names.map((n) => `export type ${n} = { id?: string; };\n`).join('');
-    const entry = (names: string[]) => `import type * as T from './records.js';\nexport interface OperationRecords {\n${names.map((n) => `  ${n.toLowerCase()}: T.${n};\n`).join('')}}\n`;
+    const entry = (names: string[]) =>
+      `import type * as T from './records.js';\nexport interface OperationRecords {\n${names.map((n) => `  ${n.toLowerCase()}: T.${n};\n`).join('')}}\n`;
     writePackage(root, 'a', entry(['Capture', 'Payout']));
     writeFileSync(join(root, 'packages/a/dist/records.d.ts'), types(['Capture', 'Payout']));
     updateReports(root);
@@ -98,6 +108,12 @@ describe('API reports and the semver rule', () => {
 
   it('in a fixed group a major changeset for any member covers every member', () => {
     changeset(root, 'x.md', { '@gw/b': 'major' });
-    expect(pendingBumps(join(root, '.changeset'), ['@gw/a', '@gw/b', '@other/c'])).toEqual(new Map([['@gw/a', 'major'], ['@gw/b', 'major'], ['@other/c', 'none']]));
+    expect(pendingBumps(join(root, '.changeset'), ['@gw/a', '@gw/b', '@other/c'])).toEqual(
+      new Map([
+        ['@gw/a', 'major'],
+        ['@gw/b', 'major'],
+        ['@other/c', 'none'],
+      ]),
+    );
   });
 });

@@ -21,7 +21,16 @@ describe('pnpm spec:changeset <bump> "<summary>" [package ...]', () => {
     mkdirSync(join(root, '.changeset'));
     // The repository's own changelog module (.changeset/config.json names it relative to .changeset/).
     const config = JSON.parse(readFileSync(join(repoRoot, '.changeset/config.json'), 'utf8')) as { changelog: string };
-    writeFileSync(join(root, '.changeset/config.json'), JSON.stringify({ changelog: join(repoRoot, '.changeset', config.changelog), commit: false, fixed: [['@gw/*']], access: 'restricted', baseBranch: 'main' }));
+    writeFileSync(
+      join(root, '.changeset/config.json'),
+      JSON.stringify({
+        changelog: join(repoRoot, '.changeset', config.changelog),
+        commit: false,
+        fixed: [['@gw/*']],
+        access: 'restricted',
+        baseBranch: 'main',
+      }),
+    );
     for (const name of ['types', 'client']) {
       mkdirSync(join(root, 'packages', name), { recursive: true });
       const dependencies = name === 'client' ? { '@gw/types': 'workspace:*' } : {};
@@ -38,13 +47,22 @@ describe('pnpm spec:changeset <bump> "<summary>" [package ...]', () => {
     const [file] = pending();
     const parsed = parseChangeset(readFileSync(join(root, '.changeset', file!), 'utf8'));
     expect(parsed).toEqual({ summary: 'Capture orders may carry `merchant_reference`.', releases: [{ name: '@gw/types', type: 'minor' }] });
-    expect(pendingBumps(join(root, '.changeset'), ['@gw/types', '@gw/client'])).toEqual(new Map([['@gw/types', 'minor'], ['@gw/client', 'minor']]));
+    expect(pendingBumps(join(root, '.changeset'), ['@gw/types', '@gw/client'])).toEqual(
+      new Map([
+        ['@gw/types', 'minor'],
+        ['@gw/client', 'minor'],
+      ]),
+    );
     await run(changesetBin, ['version'], { cwd: root });
     for (const name of ['types', 'client']) expect(JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8')).version, name).toBe('1.1.0');
     expect(pending()).toEqual([]);
     // The CHANGELOGs: the summary where it was recorded, one line naming what a package was released with elsewhere.
-    expect(readFileSync(join(root, 'packages/types/CHANGELOG.md'), 'utf8')).toBe('# @gw/types\n\n## 1.1.0\n\n### Minor Changes\n\n- Capture orders may carry `merchant_reference`.\n');
-    expect(readFileSync(join(root, 'packages/client/CHANGELOG.md'), 'utf8')).toBe('# @gw/client\n\n## 1.1.0\n\n### Patch Changes\n\n- Released with @gw/types@1.1.0: every @gw package is versioned together.\n');
+    expect(readFileSync(join(root, 'packages/types/CHANGELOG.md'), 'utf8')).toBe(
+      '# @gw/types\n\n## 1.1.0\n\n### Minor Changes\n\n- Capture orders may carry `merchant_reference`.\n',
+    );
+    expect(readFileSync(join(root, 'packages/client/CHANGELOG.md'), 'utf8')).toBe(
+      '# @gw/client\n\n## 1.1.0\n\n### Patch Changes\n\n- Released with @gw/types@1.1.0: every @gw package is versioned together.\n',
+    );
   });
 
   it('names the packages given, each with the bump', async () => {

@@ -30,7 +30,11 @@ describe('pnpm run docs: the /v1 page links to a searchable TypeScript reference
   });
 
   it('documents every published package, each with its README as the front page', () => {
-    expect(packages.sort()).toEqual(publishable().map((p) => p.name).sort());
+    expect(packages.sort()).toEqual(
+      publishable()
+        .map((p) => p.name)
+        .sort(),
+    );
     expect(readFileSync(join(out, 'api/modules/_gw_client.html'), 'utf8')).toContain('Quick start');
   });
 

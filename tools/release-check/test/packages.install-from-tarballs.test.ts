@@ -26,7 +26,14 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     cpSync(join(import.meta.dirname, '../consumer'), project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     // execFileSync blocks vitest's own timeout, so every child gets one; npm's fetches get a timeout and retries too.
-    const install = () => execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=4', ...tarballs], { cwd: project, stdio: 'pipe', encoding: 'utf8', timeout: 240_000, env: plainNpmEnv() });
+    const install = () =>
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=4', ...tarballs], {
+        cwd: project,
+        stdio: 'pipe',
+        encoding: 'utf8',
+        timeout: 240_000,
+        env: plainNpmEnv(),
+      });
     try {
       install();
     } catch {
@@ -38,7 +45,14 @@ describe('the packed packages, installed with plain npm outside the workspace', 
     expect(existsSync(join(project, 'node_modules/.bin/gw'))).toBe(true);
 
     const run = (node: string) => JSON.parse(execFileSync(node, ['consumer.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 }).trim());
-    const expected = { order_status: '1', capture_status: '1', batch: { succeeded: 60, failed: 0, rejected: 0, unknown: 0 }, limit: 50, decoded: 'alternative', errorClass: 'function' };
+    const expected = {
+      order_status: '1',
+      capture_status: '1',
+      batch: { succeeded: 60, failed: 0, rejected: 0, unknown: 0 },
+      limit: 50,
+      decoded: 'alternative',
+      errorClass: 'function',
+    };
     expect(run(process.execPath)).toMatchObject(expected);
     const node22 = join(repoRoot, '.cache/node22/node_modules/node/bin/node');
     // test:all installs Node 22 before any test runs (scripts/run-tests.ts); a local run without it says so rather than pretending.
@@ -63,7 +77,8 @@ function unresolvedSourceMaps(tarball: string): string[] {
       else if (entry.name.endsWith('.map')) {
         const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
         map.sources.forEach((source, i) => {
-          if (typeof map.sourcesContent?.[i] !== 'string' && !existsSync(resolve(dirname(file), source))) problems.push(`${file.slice(dir.length + 1)} -> ${source}`);
+          if (typeof map.sourcesContent?.[i] !== 'string' && !existsSync(resolve(dirname(file), source)))
+            problems.push(`${file.slice(dir.length + 1)} -> ${source}`);
         });
       }
     }

@@ -34,7 +34,11 @@ describe('every packed tarball, as npm would publish it', () => {
     const found: string[] = [];
     for (const tarball of tarballs) {
       const bytes = readFileSync(tarball);
-      const { messages, pkg } = await publint({ pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer }, level: 'suggestion', strict: true });
+      const { messages, pkg } = await publint({
+        pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer },
+        level: 'suggestion',
+        strict: true,
+      });
       for (const message of messages) found.push(`${tarball}: ${message.type} ${formatMessage(message, pkg) ?? message.code}`);
     }
     expect(found).toEqual([]);
@@ -47,9 +51,13 @@ describe('every packed tarball, as npm would publish it', () => {
       tarballs.map(async (tarball) => {
         const files = fileExports(tarball);
         const exclude = files.length > 0 ? ['--exclude-entrypoints', ...files] : [];
-        const { stdout } = await run(attw, [tarball, '--profile', 'esm-only', '--format', 'json', ...exclude], { maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+        const { stdout } = await run(attw, [tarball, '--profile', 'esm-only', '--format', 'json', ...exclude], { maxBuffer: 64 * 1024 * 1024 }).catch(
+          (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
+        );
         const report = JSON.parse(stdout) as { analysis: { problems: { kind: string; entrypoint?: string; resolutionKind?: string }[] } };
-        return report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs').map((p) => `${tarball}: ${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`);
+        return report.analysis.problems
+          .filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs')
+          .map((p) => `${tarball}: ${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`);
       }),
     );
     expect(results.flat()).toEqual([]);

@@ -21,12 +21,14 @@ function everyReadmeExample(): { name: string; code: string }[] {
     .filter((file) => existsSync(file))
     .flatMap((file) => {
       const where = file === join(repoRoot, 'README.md') ? 'README' : `${file.split('/').at(-2)}-README`;
-      return readmeBlocks(file)
-        .map((code, i) => ({ name: `${where}-${i + 1}`, code }))
-        .filter(({ code }) => /^import /m.test(code))
-        // A test file of its own (the conformance kit's `// my-signer.conformance.test.ts`) runs under its test runner;
-        // @gw/signer-interface's own tests run that one under vitest.
-        .filter(({ code }) => !/^\/\/ \S+\.test\.ts\b/.test(code) && !/from 'vitest'/.test(code));
+      return (
+        readmeBlocks(file)
+          .map((code, i) => ({ name: `${where}-${i + 1}`, code }))
+          .filter(({ code }) => /^import /m.test(code))
+          // A test file of its own (the conformance kit's `// my-signer.conformance.test.ts`) runs under its test runner;
+          // @gw/signer-interface's own tests run that one under vitest.
+          .filter(({ code }) => !/^\/\/ \S+\.test\.ts\b/.test(code) && !/from 'vitest'/.test(code))
+      );
     });
 }
 
@@ -54,19 +56,25 @@ describe('README examples', () => {
   });
 
   // The published packages support Node 22.18+ and 24: an example that only runs on one of them is a broken promise.
-  it.each(examples.map((e) => [e.name, e.code] as const))('%s runs to completion on Node 24 and on Node 22', async (name, code) => {
-    const file = scratch.write(`${name}.ts`, code);
-    const nodes = [process.execPath];
-    // test:all installs Node 22 before any test runs (scripts/run-tests.ts); a local run without it says so rather than pretending.
-    if (existsSync(node22)) nodes.push(node22);
-    else if (process.env.CI) throw new Error('Node 22 missing: run `pnpm test:node22` first');
-    for (const [i, node] of nodes.entries()) {
-      // Each run in a folder of its own: an example may write files (a CSV, a journal) that a second run must not find.
-      const cwd = join(scratch.dir, `${name}-run-${i + 1}`);
-      mkdirSync(cwd, { recursive: true });
-      const env = await exampleEnv(code);
-      const result = await run(node, ['--conditions=@gw/source', file], { cwd, env, timeout: 60_000, encoding: 'utf8' }).catch((error: { code?: number; stderr?: string }) => ({ failed: error.code ?? 'timeout', stderr: error.stderr ?? '' }));
-      expect('failed' in result ? `${node}: ${result.stderr.split('\n').slice(0, 6).join('\n')}` : 'ok').toBe('ok');
-    }
-  }, 150_000);
+  it.each(examples.map((e) => [e.name, e.code] as const))(
+    '%s runs to completion on Node 24 and on Node 22',
+    async (name, code) => {
+      const file = scratch.write(`${name}.ts`, code);
+      const nodes = [process.execPath];
+      // test:all installs Node 22 before any test runs (scripts/run-tests.ts); a local run without it says so rather than pretending.
+      if (existsSync(node22)) nodes.push(node22);
+      else if (process.env.CI) throw new Error('Node 22 missing: run `pnpm test:node22` first');
+      for (const [i, node] of nodes.entries()) {
+        // Each run in a folder of its own: an example may write files (a CSV, a journal) that a second run must not find.
+        const cwd = join(scratch.dir, `${name}-run-${i + 1}`);
+        mkdirSync(cwd, { recursive: true });
+        const env = await exampleEnv(code);
+        const result = await run(node, ['--conditions=@gw/source', file], { cwd, env, timeout: 60_000, encoding: 'utf8' }).catch(
+          (error: { code?: number; stderr?: string }) => ({ failed: error.code ?? 'timeout', stderr: error.stderr ?? '' }),
+        );
+        expect('failed' in result ? `${node}: ${result.stderr.split('\n').slice(0, 6).join('\n')}` : 'ok').toBe('ok');
+      }
+    },
+    150_000,
+  );
 });

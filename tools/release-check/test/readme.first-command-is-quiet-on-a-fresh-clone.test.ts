@@ -9,7 +9,11 @@ import { run } from '../registry/run.ts';
 
 /** The repository as a fresh clone has it: tracked and new files, nothing ignored (no node_modules, no dist). */
 function freshCopy(into: string): void {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\0');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  }).split('\0');
   for (const file of files.filter((f) => f && existsSync(join(repoRoot, f)))) {
     mkdirSync(dirname(join(into, file)), { recursive: true });
     try {
@@ -33,7 +37,10 @@ describe("the README's first command on a fresh clone", () => {
     const result = await run('bash', ['-c', first!], { cwd: work, env: plainNpmEnv(), timeoutMs: 540_000 });
     expect(result.stdout).toContain('invariants hold');
     // Colours (the test runner's FORCE_COLOR reaches pnpm) are not part of the words.
-    const warnings = stripVTControlCharacters(`${result.stdout}\n${result.stderr}`).split('\n').map((line) => line.trim()).filter((line) => /\bwarn/i.test(line));
+    const warnings = stripVTControlCharacters(`${result.stdout}\n${result.stderr}`)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /\bwarn/i.test(line));
     expect(warnings).toEqual([]);
     expect(result.stderr.trim()).toBe('');
   }, 600_000);

@@ -19,7 +19,8 @@ function readmeSteps(): { npmrc: string; install: string; tsconfig: string; upgr
   const blocks = (lang: string) => [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!.replace(/^ {3}/gm, ''));
   const [install, upgrade] = blocks('sh');
   const quickStart = /## Quick start with `@gw\/client`\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  if (start === -1 || !install || !upgrade || !quickStart) throw new Error('README: "Installing in your project" or its quick start has changed shape; update this test with it');
+  if (start === -1 || !install || !upgrade || !quickStart)
+    throw new Error('README: "Installing in your project" or its quick start has changed shape; update this test with it');
   return { npmrc: blocks('ini')[0]!, install, tsconfig: blocks('json')[0]!, upgrade, quickStart };
 }
 
@@ -33,8 +34,24 @@ describe('README "Installing in your project", step by step', () => {
   let tarballs: string[];
   // npm on the workspace's Node 24, the project's token in the environment the .npmrc names, no audit or fund calls.
   const shell = (script: string, cwd = project) =>
-    run('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { ...plainNpmEnv({ node: 'workspace' }), GW_NPM_TOKEN: registry.token, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' }, timeoutMs: 300_000 });
-  const installedVersions = () => Object.fromEntries(['client', 'signer-interface', 'types', 'sandbox', 'cli'].map((name) => [name, JSON.parse(readFileSync(join(project, 'node_modules/@gw', name, 'package.json'), 'utf8')).version]));
+    run('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd,
+      env: {
+        ...plainNpmEnv({ node: 'workspace' }),
+        GW_NPM_TOKEN: registry.token,
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+        npm_config_loglevel: 'error',
+      },
+      timeoutMs: 300_000,
+    });
+  const installedVersions = () =>
+    Object.fromEntries(
+      ['client', 'signer-interface', 'types', 'sandbox', 'cli'].map((name) => [
+        name,
+        JSON.parse(readFileSync(join(project, 'node_modules/@gw', name, 'package.json'), 'utf8')).version,
+      ]),
+    );
 
   beforeAll(async () => {
     // @gw/* is read with a token only, as from a company's registry: the .npmrc's token line is needed.
@@ -51,7 +68,7 @@ describe('README "Installing in your project", step by step', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('1-3: an ES module project with the scope\'s registry in .npmrc installs ^1 of what it uses', async () => {
+  it("1-3: an ES module project with the scope's registry in .npmrc installs ^1 of what it uses", async () => {
     expect(tarballs).toHaveLength(publishable().length);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'team-project', private: true, type: 'module' }, null, 2));
     const npmrc = steps.npmrc.replaceAll(PLACEHOLDER, registry.url).replaceAll(PLACEHOLDER.replace('https:', ''), registry.url.replace('http:', ''));
@@ -62,7 +79,11 @@ describe('README "Installing in your project", step by step', () => {
     expect(installedVersions()).toEqual({ client: '1.0.0', 'signer-interface': '1.0.0', types: '1.0.0', sandbox: '1.0.0', cli: '1.0.0' });
     // The .npmrc names the token's variable, never the token; without the variable the registry refuses @gw/*.
     expect(readFileSync(join(project, '.npmrc'), 'utf8')).not.toContain(registry.token);
-    const anonymous = await run('npm', ['view', '@gw/client', 'version'], { cwd: project, env: { ...plainNpmEnv({ node: 'workspace' }), GW_NPM_TOKEN: '' }, allowFailure: true });
+    const anonymous = await run('npm', ['view', '@gw/client', 'version'], {
+      cwd: project,
+      env: { ...plainNpmEnv({ node: 'workspace' }), GW_NPM_TOKEN: '' },
+      allowFailure: true,
+    });
     expect(anonymous.code).not.toBe(0);
   }, 300_000);
 
@@ -81,7 +102,7 @@ describe('README "Installing in your project", step by step', () => {
     expect(demo.stdout).toMatch(/invariants hold/);
   }, 180_000);
 
-  it('upgrading: after a release of every package, the README\'s commands bring them all to it together', async () => {
+  it("upgrading: after a release of every package, the README's commands bring them all to it together", async () => {
     await publishPackedAt(registry, tarballs, '1.0.1', join(work, 'publish'));
     const listed = await shell(steps.upgrade);
     expect(installedVersions()).toEqual({ client: '1.0.1', 'signer-interface': '1.0.1', types: '1.0.1', sandbox: '1.0.1', cli: '1.0.1' });

@@ -32,9 +32,16 @@ describe("the README's quick start", () => {
     if (existsSync(node22)) nodes.push(node22);
     else if (process.env.CI) throw new Error('Node 22 missing: run `pnpm test:node22` first');
     for (const node of nodes) {
-      const run = spawnSync(node, ['--conditions=@gw/source', file], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+      const run = spawnSync(node, ['--conditions=@gw/source', file], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      });
       expect(run.status, `${node}: ${run.stderr}`).toBe(0);
-      expect(run.stdout, node).toMatch(/^authorised A-1: transaction \S+, order_status 1 .*\ncaptured A-1: capture_status 1 .*\ndone: the sandbox is stopped\n$/);
+      expect(run.stdout, node).toMatch(
+        /^authorised A-1: transaction \S+, order_status 1 .*\ncaptured A-1: capture_status 1 .*\ndone: the sandbox is stopped\n$/,
+      );
     }
   }, 150_000);
 });

@@ -25,18 +25,27 @@ function readmeRoute(): { pack: string; install: string; pay: string; tsconfig: 
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
   const start = readme.indexOf('### Without a registry: trying gw first');
   const section = readme.slice(start, readme.indexOf('\n## ', start));
-  const blocks = (text: string, lang: string) => [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!.replace(/^ {3}/gm, ''));
+  const blocks = (text: string, lang: string) =>
+    [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!.replace(/^ {3}/gm, ''));
   const installing = readme.slice(readme.indexOf('## Installing in your project'), start);
   const [pack, install] = blocks(section, 'sh');
   const [pay] = blocks(section, 'ts');
   const [tsconfig] = blocks(installing, 'json');
-  if (start === -1 || !pack || !install || !pay || !tsconfig) throw new Error('README: "Without a registry: trying gw first" has changed shape; update this test with it');
+  if (start === -1 || !pack || !install || !pay || !tsconfig)
+    throw new Error('README: "Without a registry: trying gw first" has changed shape; update this test with it');
   return { pack, install, pay, tsconfig };
 }
 
 /** npm on the workspace's Node 24 (a consumer's, as after `nvm use 24`), with the kept cache; `offline`: no network. */
 function npmEnv(gw: string, offline: boolean): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...plainNpmEnv({ node: 'workspace' }), GW: gw, npm_config_cache: npmCache, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error' };
+  const env: NodeJS.ProcessEnv = {
+    ...plainNpmEnv({ node: 'workspace' }),
+    GW: gw,
+    npm_config_cache: npmCache,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_loglevel: 'error',
+  };
   if (!offline) return { ...env, npm_config_prefer_offline: 'true' };
   return { ...env, npm_config_offline: 'true', npm_config_proxy: NOWHERE, npm_config_https_proxy: NOWHERE, npm_config_noproxy: '' };
 }
@@ -49,7 +58,11 @@ async function warmCache(gw: string, work: string): Promise<void> {
   await run('bash', ['-euo', 'pipefail', '-c', readmeRoute().install], { cwd: warm, env: npmEnv(gw, false), timeoutMs: 300_000 });
   if (existsSync(lowestTsc)) return;
   const prefix = join(repoRoot, `.cache/typescript-${LOWEST_TYPESCRIPT}`);
-  await run('npm', ['install', '--no-save', '--no-package-lock', '--prefix', prefix, `typescript@${LOWEST_TYPESCRIPT}`], { cwd: repoRoot, env: npmEnv(gw, false), timeoutMs: 300_000 });
+  await run('npm', ['install', '--no-save', '--no-package-lock', '--prefix', prefix, `typescript@${LOWEST_TYPESCRIPT}`], {
+    cwd: repoRoot,
+    env: npmEnv(gw, false),
+    timeoutMs: 300_000,
+  });
 }
 
 /** A proxy report of a capture whose answer carries a field the spec lacks (`settlement_window`). */
@@ -58,8 +71,18 @@ async function driftReport(file: string): Promise<void> {
   await using sandbox = await startSandbox({ answerDrift: { capture: { add: { settlement_window: 'T+1' } } } });
   await using proxy = await startProxy({ upstream: sandbox.url, reportFile: file, verifier: signer });
   const client = createClient({ baseUrl: proxy.url, ...SANDBOX_DEFAULT_MERCHANT, signer, retry: { attempts: 1 } });
-  const paid = await client.authoriseCard({ order_no: 'DRIFT-1', currency: 'USD', amount: '10.00', card: '4111111111111111', expiration_month: '12', expiration_year: '2031', security_code: '737' });
-  await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'DRIFT-1', currency: 'USD', amount: '10.00' }] }).catch(() => undefined);
+  const paid = await client.authoriseCard({
+    order_no: 'DRIFT-1',
+    currency: 'USD',
+    amount: '10.00',
+    card: '4111111111111111',
+    expiration_month: '12',
+    expiration_year: '2031',
+    security_code: '737',
+  });
+  await client
+    .capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: 'DRIFT-1', currency: 'USD', amount: '10.00' }] })
+    .catch(() => undefined);
   await proxy.settled();
 }
 
@@ -110,7 +133,9 @@ describe('README "Without a registry": the packed packages in a fresh project, n
     await run('bash', ['-euo', 'pipefail', '-c', steps.install], { cwd: project, env: npmEnv(gw, true), timeoutMs: 300_000 });
 
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const names = publishable().map((p) => p.name).sort();
+    const names = publishable()
+      .map((p) => p.name)
+      .sort();
     expect(Object.keys(manifest.dependencies).sort()).toEqual(names);
     for (const name of names) expect(manifest.dependencies[name], name).toMatch(/^file:.*\.release\/gw-[a-z-]+-\d+\.\d+\.\d+\.tgz$/);
     const versions = new Set(names.map((name) => JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version));
@@ -137,9 +162,15 @@ describe('README "Without a registry": the packed packages in a fresh project, n
       // The packages' own declarations read clean too (TypeScript 5.1 fails here: no Symbol.asyncDispose); the
       // problems of other packages' declarations (@types/node's floor moves with its versions) are not ours to judge.
       const declarations = await run(process.execPath, [tsc, '-p', '.', '--noEmit', '--skipLibCheck', 'false'], { cwd: project, allowFailure: true });
-      expect(declarations.stdout.split('\n').filter((line) => line.includes('node_modules/@gw/')), tsc).toEqual([]);
+      expect(
+        declarations.stdout.split('\n').filter((line) => line.includes('node_modules/@gw/')),
+        tsc,
+      ).toEqual([]);
     }
-    writeFileSync(join(project, 'wrong.ts'), "import type { CaptureResponse } from '@gw/types';\n\nexport const wrong: CaptureResponse = { capture_orders: 'none' };\n");
+    writeFileSync(
+      join(project, 'wrong.ts'),
+      "import type { CaptureResponse } from '@gw/types';\n\nexport const wrong: CaptureResponse = { capture_orders: 'none' };\n",
+    );
     try {
       for (const tsc of compilers) {
         const checked = await run(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: project, allowFailure: true });
@@ -158,7 +189,12 @@ describe('README "Without a registry": the packed packages in a fresh project, n
       if (existsSync(node22)) nodes.push(node22);
       else if (process.env.CI) throw new Error('Node 22 missing: run `pnpm test:node22` first');
       for (const node of nodes) {
-        const paid = await run(node, ['pay.ts'], { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GW_BASE_URL: sandbox.url }, timeoutMs: 60_000, allowFailure: true });
+        const paid = await run(node, ['pay.ts'], {
+          cwd: project,
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GW_BASE_URL: sandbox.url },
+          timeoutMs: 60_000,
+          allowFailure: true,
+        });
         expect(`${node}: exit ${paid.code} ${paid.stderr}`).toBe(`${node}: exit 0 `);
         expect(paid.stdout).toMatch(/^TRY-\d+: authorised \(order_status 1\), captured \(capture_status 1\)\n$/);
       }
@@ -171,7 +207,10 @@ describe('README "Without a registry": the packed packages in a fresh project, n
     await driftReport(join(project, 'drift.json'));
     const shipped = join(project, 'node_modules/@gw/types/openapi.yaml');
     const { version } = JSON.parse(readFileSync(join(project, 'node_modules/@gw/types/package.json'), 'utf8')) as { version: string };
-    const patched = await run(process.execPath, [join(project, 'node_modules/.bin/gw'), 'spec', 'drift', 'drift.json', '--patch'], { cwd: project, allowFailure: true });
+    const patched = await run(process.execPath, [join(project, 'node_modules/.bin/gw'), 'spec', 'drift', 'drift.json', '--patch'], {
+      cwd: project,
+      allowFailure: true,
+    });
     expect(patched.stderr).toBe('');
     expect(patched.code).toBe(13);
     expect(patched.stdout).toContain(`proposed spec: openapi.proposed.yaml (1 change(s) to the spec of @gw/types ${version} (${shipped}))`);

@@ -14,7 +14,14 @@ import { startRegistry, type LocalRegistry } from '../registry/verdaccio.ts';
 
 const node22 = join(repoRoot, '.cache/node22/node_modules/node/bin/node');
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-const EXPECTED = { order_status: '1', capture_status: '1', batch: { succeeded: 60, failed: 0, rejected: 0, unknown: 0 }, limit: 50, decoded: 'alternative', errorClass: 'function' };
+const EXPECTED = {
+  order_status: '1',
+  capture_status: '1',
+  batch: { succeeded: 60, failed: 0, rejected: 0, unknown: 0 },
+  limit: 50,
+  decoded: 'alternative',
+  errorClass: 'function',
+};
 // The consumer's call of the operation the spec gains in 1.2.0: typed (tsc checks it) and run on Node 24.
 const CALLS_NEW_OPERATION = `import type { GwClient } from '@gw/client';
 import type { BalanceResponse } from '@gw/types';
@@ -45,7 +52,11 @@ try {
 // release machine that just ran CI would: the 1.0.0 build of the tested sources is a cache hit, 1.1.0 really builds.
 function pnpmIn(cwd: string, args: string[], options: { allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   const commonDir = execFileSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: repoRoot, encoding: 'utf8' }).trim();
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key))), TURBO_CACHE_DIR: join(dirname(commonDir), '.turbo/cache'), ...options.env };
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key))),
+    TURBO_CACHE_DIR: join(dirname(commonDir), '.turbo/cache'),
+    ...options.env,
+  };
   const execPath = process.env.npm_execpath;
   const settings = { cwd, env, timeoutMs: 300_000, allowFailure: options.allowFailure ?? false };
   const started = performance.now();
@@ -73,8 +84,14 @@ describe('releasing to a real registry', () => {
   let work: string;
   let scratch: string;
   let consumer: string;
-  const npm = (args: string[]) => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=3'], { cwd: consumer, env: plainNpmEnv({ node: 'workspace' }), timeoutMs: 180_000 });
-  const consume = async (nodeBinary: string, script = 'consumer.mjs') => JSON.parse((await run(nodeBinary, [script], { cwd: consumer, timeoutMs: 60_000 })).stdout.trim());
+  const npm = (args: string[]) =>
+    run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error', '--fetch-timeout=60000', '--fetch-retries=3'], {
+      cwd: consumer,
+      env: plainNpmEnv({ node: 'workspace' }),
+      timeoutMs: 180_000,
+    });
+  const consume = async (nodeBinary: string, script = 'consumer.mjs') =>
+    JSON.parse((await run(nodeBinary, [script], { cwd: consumer, timeoutMs: 60_000 })).stdout.trim());
   const typecheckConsumer = () => run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer, allowFailure: true });
   const installedVersion = (name: string) => JSON.parse(readFileSync(join(consumer, 'node_modules', name, 'package.json'), 'utf8')).version;
   const editSpec = (edit: (doc: any) => void) => {
@@ -91,7 +108,10 @@ describe('releasing to a real registry', () => {
     const check = await pnpmIn(scratch, ['api:check'], { allowFailure: true });
     const output = check.stdout + check.stderr;
     expect(check.code, output).not.toBe(0);
-    const command = new RegExp(`^api:check: record the change\\(s\\) in one changeset naming every package they touch: pnpm spec:changeset ${bump} "<what changed, for the CHANGELOG>" (.+)$`, 'm').exec(output);
+    const command = new RegExp(
+      `^api:check: record the change\\(s\\) in one changeset naming every package they touch: pnpm spec:changeset ${bump} "<what changed, for the CHANGELOG>" (.+)$`,
+      'm',
+    ).exec(output);
     expect(command, output).not.toBeNull();
     return command![1]!.trim().split(' ');
   };
@@ -144,7 +164,9 @@ describe('releasing to a real registry', () => {
     expect(check.stdout).toMatch(/@gw\/types: needs minor \(adds \d+ line\(s\) to the last release\)\n\s+covered by \.changeset\/\S+\.md \(minor\)/);
     await pnpmIn(scratch, ['release']);
     for (const name of CONSUMED) expect(await versionsOn(registry, name), name).toEqual(['1.0.0', '1.1.0']);
-    expect(readFileSync(join(scratch, 'packages/types/CHANGELOG.md'), 'utf8')).toMatch(/## 1\.1\.0\s+### Minor Changes\s+- (?:[0-9a-f]+: )?Capture results carry/);
+    expect(readFileSync(join(scratch, 'packages/types/CHANGELOG.md'), 'utf8')).toMatch(
+      /## 1\.1\.0\s+### Minor Changes\s+- (?:[0-9a-f]+: )?Capture results carry/,
+    );
 
     await npm(['update']);
     expect(installedVersion('@gw/types')).toBe('1.1.0');
@@ -162,7 +184,11 @@ describe('releasing to a real registry', () => {
     await pnpmIn(scratch, ['typecheck']);
     // The client's property test with the input count its Node 22 run uses (5,000 rather than 100,000): the new
     // operation is among the methods it draws from either way.
-    const tests = await pnpmIn(scratch, ['exec', 'turbo', 'run', 'test', '--filter=@gw/types', '--filter=@gw/client', '--filter=@gw/sandbox', '--output-logs=errors-only'], { env: { RUNS_OVERRIDE: '5000' } });
+    const tests = await pnpmIn(
+      scratch,
+      ['exec', 'turbo', 'run', 'test', '--filter=@gw/types', '--filter=@gw/client', '--filter=@gw/sandbox', '--output-logs=errors-only'],
+      { env: { RUNS_OVERRIDE: '5000' } },
+    );
     expect(tests.stdout).toMatch(/Tasks:\s+\d+ successful/);
     await pnpmIn(scratch, ['api:update']);
     const touched = await packagesToRecord('minor');

@@ -12,7 +12,8 @@ import { copyRepoForRelease } from '../registry/scratch-repo.ts';
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@gw.invalid', ...args], { cwd, encoding: 'utf8' });
-const versionOf = (root: string, dir: string): string => (JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (root: string, dir: string): string =>
+  (JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as { version: string }).version;
 const nextMinor = (version: string): string => version.replace(/^(\d+)\.(\d+)\.\d+$/, (_, major: string, minor: string) => `${major}.${Number(minor) + 1}.0`);
 const scratchCopies = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('gw-release-dry-run-'));
 
@@ -20,7 +21,10 @@ const scratchCopies = (): string[] => readdirSync(tmpdir()).filter((name) => nam
 // it), but no package's tests; the scratch copy builds with the checkout's turbo cache. Returns its output.
 function dryRun(cwd: string): string {
   const commonDir = git(repoRoot, 'rev-parse', '--path-format=absolute', '--git-common-dir').trim();
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key))), TURBO_CACHE_DIR: join(dirname(commonDir), '.turbo/cache') };
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_config_/i.test(key))),
+    TURBO_CACHE_DIR: join(dirname(commonDir), '.turbo/cache'),
+  };
   const args = ['release', '--dry-run', '--tests', 'none'];
   const pnpm = process.env.npm_execpath;
   const settings = { cwd, env, encoding: 'utf8' as const, timeout: 480_000 };
@@ -38,7 +42,10 @@ describe('pnpm release --dry-run', () => {
     scratch = join(work, 'repo');
     // A release point (the committed versions, each API report its released one) with the team's two changesets.
     copyRepoForRelease(repoRoot, scratch, { withoutPendingChangesets: true });
-    writeFileSync(join(scratch, '.changeset/capture-reference.md'), "---\n'@gw/types': minor\n'@gw/client': minor\n---\n\nCapture orders may carry a reference.\n");
+    writeFileSync(
+      join(scratch, '.changeset/capture-reference.md'),
+      "---\n'@gw/types': minor\n'@gw/client': minor\n---\n\nCapture orders may carry a reference.\n",
+    );
     writeFileSync(join(scratch, '.changeset/client-timeout-message.md'), "---\n'@gw/client': patch\n---\n\nThe timeout message names the operation.\n");
     git(scratch, 'add', '-A');
     git(scratch, 'commit', '-qm', 'two changesets');
@@ -54,8 +61,15 @@ describe('pnpm release --dry-run', () => {
 
     const types = versionOf(scratch, 'types');
     const next = nextMinor(types);
-    expect(output).toMatch(new RegExp(`^  @gw/types +${types.replaceAll('.', '\\.')} → ${next.replaceAll('.', '\\.')}  minor, from 1 changeset\\(s\\):\\n +\\.changeset/capture-reference\\.md$`, 'm'));
-    expect(output).toMatch(/^ {2}@gw\/client +\S+ → \S+ {2}minor, from 2 changeset\(s\):\n +\.changeset\/capture-reference\.md, \.changeset\/client-timeout-message\.md$/m);
+    expect(output).toMatch(
+      new RegExp(
+        `^  @gw/types +${types.replaceAll('.', '\\.')} → ${next.replaceAll('.', '\\.')}  minor, from 1 changeset\\(s\\):\\n +\\.changeset/capture-reference\\.md$`,
+        'm',
+      ),
+    );
+    expect(output).toMatch(
+      /^ {2}@gw\/client +\S+ → \S+ {2}minor, from 2 changeset\(s\):\n +\.changeset\/capture-reference\.md, \.changeset\/client-timeout-message\.md$/m,
+    );
     // A package no changeset names is versioned with its fixed group, and says so.
     expect(output).toMatch(/^ {2}@gw\/xml-codec +\S+ → \S+ {2}minor, from 0 changeset\(s\)\n +\(no changeset names it: versioned with its fixed group\)$/m);
     expect(output).not.toMatch(/@gw\/release-check +0\.0\.0/); // private: never versioned

@@ -8,7 +8,9 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 /** What scripts/function-lengths.ts prints for `limit`, its lines. */
 function functionLengths(limit: number): string[] {
-  return execFileSync(process.execPath, ['scripts/function-lengths.ts', String(limit)], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+  return execFileSync(process.execPath, ['scripts/function-lengths.ts', String(limit)], { cwd: ROOT, encoding: 'utf8' })
+    .trim()
+    .split('\n');
 }
 
 describe('the hand-written source', () => {

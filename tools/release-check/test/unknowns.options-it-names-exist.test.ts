@@ -37,11 +37,12 @@ describe('spec/v1/UNKNOWNS.md', () => {
   // A point that names an option a team cannot find sends it looking for something that does not exist.
   it('names only options that the packages it names declare', () => {
     const sources = new Map<string, string>();
-    const missing = options.filter(({ option, packages }) =>
-      !packages.some((pkg) => {
-        if (!sources.has(pkg)) sources.set(pkg, sourcesOf(pkg));
-        return new RegExp(`\\b${option}\\??\\s*[:(]`).test(sources.get(pkg)!);
-      }),
+    const missing = options.filter(
+      ({ option, packages }) =>
+        !packages.some((pkg) => {
+          if (!sources.has(pkg)) sources.set(pkg, sourcesOf(pkg));
+          return new RegExp(`\\b${option}\\??\\s*[:(]`).test(sources.get(pkg)!);
+        }),
     );
     expect(missing.map(({ point, option, packages }) => `${point}: \`${option}\` is in none of ${packages.map((p) => `@gw/${p}`).join(', ')}`)).toEqual([]);
   });

@@ -8,7 +8,11 @@ import { installServerTls, makeTlsFiles, type ClusterTls } from './tls.ts';
 /** The newest installed PostgreSQL's programs (Debian's `postgresql` package puts them under /usr/lib/postgresql/<major>/bin). */
 function postgresBin(): string {
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((d) => existsSync(join(root, d, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((d) => existsSync(join(root, d, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   if (majors.length === 0) throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install -y postgresql');
   return join(root, majors[0]!, 'bin');
 }

@@ -32,24 +32,26 @@ export function pgBouncerInstalled(): boolean {
 
 /** The ini for a PgBouncer in `dir` on `port` in front of the server at `target`. */
 function config(dir: string, port: number, target: URL, options: PgBouncerOptions): string {
-  return [
-    '[databases]',
-    `* = host=${target.hostname} port=${target.port}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    'auth_type = trust',
-    `auth_file = ${join(dir, 'userlist.txt')}`,
-    `pool_mode = ${options.poolMode ?? 'transaction'}`,
-    `default_pool_size = ${options.poolSize ?? 4}`,
-    'max_client_conn = 400',
-    // prefer: TLS to a cluster started with `tls` (its pg_hba rejects TCP without it), plain to one without.
-    'server_tls_sslmode = prefer',
-    `logfile = ${join(dir, 'pgb.log')}`,
-    `pidfile = ${join(dir, 'pgb.pid')}`,
-    'ignore_startup_parameters = extra_float_digits,options',
-  ].join('\n') + '\n';
+  return (
+    [
+      '[databases]',
+      `* = host=${target.hostname} port=${target.port}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'userlist.txt')}`,
+      `pool_mode = ${options.poolMode ?? 'transaction'}`,
+      `default_pool_size = ${options.poolSize ?? 4}`,
+      'max_client_conn = 400',
+      // prefer: TLS to a cluster started with `tls` (its pg_hba rejects TCP without it), plain to one without.
+      'server_tls_sslmode = prefer',
+      `logfile = ${join(dir, 'pgb.log')}`,
+      `pidfile = ${join(dir, 'pgb.pid')}`,
+      'ignore_startup_parameters = extra_float_digits,options',
+    ].join('\n') + '\n'
+  );
 }
 
 /** Starts PgBouncer in front of the cluster whose admin URL is `target.url`; resolves once it accepts TCP connections. */

@@ -35,10 +35,32 @@ function makeCa(dir: string, name: string): string {
 /** Makes server.crt (CN localhost, SAN IP:127.0.0.1 and DNS:localhost) and server.key in `dir`, signed by the CA `ca`. */
 function makeServerCert(dir: string, ca: string): void {
   openssl(dir, ['req', '-new', ...EC_KEY, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost']);
-  const ext = ['subjectAltName=IP:127.0.0.1,DNS:localhost', 'basicConstraints=CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment', 'extendedKeyUsage=serverAuth'];
+  const ext = [
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    'basicConstraints=CA:FALSE',
+    'keyUsage=critical,digitalSignature,keyEncipherment',
+    'extendedKeyUsage=serverAuth',
+  ];
   writeFileSync(join(dir, 'server.ext'), ext.join('\n') + '\n');
   const serial = `0x${randomBytes(8).toString('hex')}`;
-  openssl(dir, ['x509', '-req', '-in', 'server.csr', '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-set_serial', serial, '-days', '3650', '-extfile', 'server.ext', '-out', 'server.crt']);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    `${ca}.crt`,
+    '-CAkey',
+    `${ca}.key`,
+    '-set_serial',
+    serial,
+    '-days',
+    '3650',
+    '-extfile',
+    'server.ext',
+    '-out',
+    'server.crt',
+  ]);
 }
 
 /** Makes, in a new temp dir, a CA, a server certificate and key it signs, and a second, unrelated CA. */
@@ -55,7 +77,10 @@ export function makeTlsFiles(): TlsFiles {
 export function installServerTls(dataDir: string, files: TlsFiles): string {
   const cert = join(dataDir, 'server.crt');
   const key = join(dataDir, 'server.key');
-  for (const [from, to] of [[files.certFile, cert], [files.keyFile, key]] as const) {
+  for (const [from, to] of [
+    [files.certFile, cert],
+    [files.keyFile, key],
+  ] as const) {
     copyFileSync(from, to);
     chownToPostgres(to);
     chmodSync(to, 0o600);

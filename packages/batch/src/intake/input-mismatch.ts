@@ -29,11 +29,20 @@ export function sameOrder(pending: PendingOrder, stored: Readonly<Order>): boole
 export async function inputMismatch(store: string, difference: InputDifference, recorded: RecordedInput): Promise<InputMismatchError> {
   switch (difference.kind) {
     case 'shorter':
-      return new InputMismatchError({ store, index: difference.count, fields: [], count: difference.count, expected: difference.expected }, `the input ends after ${difference.count} orders, but the batch read ${difference.expected}: input order #${difference.count} is missing`);
+      return new InputMismatchError(
+        { store, index: difference.count, fields: [], count: difference.count, expected: difference.expected },
+        `the input ends after ${difference.count} orders, but the batch read ${difference.expected}: input order #${difference.count} is missing`,
+      );
     case 'longer':
-      return new InputMismatchError({ store, index: difference.expected, fields: [], count: null, expected: difference.expected }, `the input has more than the ${difference.expected} orders the batch took in: input order #${difference.expected} was never part of it`);
+      return new InputMismatchError(
+        { store, index: difference.expected, fields: [], count: null, expected: difference.expected },
+        `the input has more than the ${difference.expected} orders the batch took in: input order #${difference.expected} was never part of it`,
+      );
     case 'declared':
-      return new InputMismatchError({ store, index: null, fields: [], count: difference.count, expected: difference.expected }, `the input has ${difference.count} orders, but the batch was started with ${difference.expected}`);
+      return new InputMismatchError(
+        { store, index: null, fields: [], count: difference.count, expected: difference.expected },
+        `the input has ${difference.count} orders, but the batch was started with ${difference.expected}`,
+      );
     case 'range': {
       const { range, read } = difference;
       const kept = await recorded.ordersAt(range.from, range.upto);

@@ -80,7 +80,10 @@ export function orderColumnsOf(operation: BatchOperation): OrderColumns {
     columns,
     identifying: columns.filter((column) => selects.includes(column)),
     optional: columns.filter((column) => !selects.includes(column)),
-    ignored: batchSpecOf(operation).separator === null ? [] : [...new Set(BATCH_OPERATIONS.flatMap((other) => batchElementFields(other) ?? []))].filter((column) => !columns.includes(column)),
+    ignored:
+      batchSpecOf(operation).separator === null
+        ? []
+        : [...new Set(BATCH_OPERATIONS.flatMap((other) => batchElementFields(other) ?? []))].filter((column) => !columns.includes(column)),
   };
 }
 

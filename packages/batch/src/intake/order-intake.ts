@@ -44,7 +44,10 @@ export class OrderIntake {
     const earlier = this.remember(pending);
     if (earlier !== undefined) {
       const { by, value } = orderName(pending.order);
-      const same = this.#operation === 'refund' ? ` (the same ${by} ${JSON.stringify(value)}, refund_amount and refund_reason)` : ` (the same ${by} ${JSON.stringify(value)})`;
+      const same =
+        this.#operation === 'refund'
+          ? ` (the same ${by} ${JSON.stringify(value)}, refund_amount and refund_reason)`
+          : ` (the same ${by} ${JSON.stringify(value)})`;
       return { reason: `duplicate of input order #${earlier}${same}: not sent twice`, problems: [] };
     }
     return null;

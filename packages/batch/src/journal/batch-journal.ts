@@ -70,7 +70,13 @@ export type JournalEntry =
    * last such entry and their digest; `declared`, the number of orders the batch was started with; `sealed`, every
    * input order was read: how many, and the digest of the whole input. A resume checks its input against them.
    */
-  | { readonly type: 'input'; readonly range?: InputRange; readonly declared?: number; readonly sealed?: { readonly total: number; readonly digest: string }; readonly at: string };
+  | {
+      readonly type: 'input';
+      readonly range?: InputRange;
+      readonly declared?: number;
+      readonly sealed?: { readonly total: number; readonly digest: string };
+      readonly at: string;
+    };
 
 /** The file operations the journal uses; a `node:fs/promises` FileHandle opened for appending is one. */
 export type JournalFile = Pick<FileHandle, 'write' | 'datasync' | 'close'>;
@@ -173,7 +179,7 @@ export class BatchJournal {
     const total = Buffer.byteLength(text, 'utf8');
     if (bytesWritten < total) {
       const rest = Buffer.from(text, 'utf8');
-      for (let at = bytesWritten; at < total; ) at += (await this.#file.write(rest, at, total - at)).bytesWritten;
+      for (let at = bytesWritten; at < total;) at += (await this.#file.write(rest, at, total - at)).bytesWritten;
     }
   }
 

@@ -21,18 +21,37 @@ import { readJournal } from './journal-state.ts';
 const INTENTS_AHEAD_PER_SLOT = 2;
 
 function storeOptions(settings: ResolvedBatchSettings, operation: BatchOperation, journal: BatchJournal | null, lock: JournalLock | null): JournalStoreOptions {
-  return { journal, operation, limit: batchSpecOf(operation).limit, lookahead: settings.concurrency * INTENTS_AHEAD_PER_SLOT, keepOutcomes: settings.keepOutcomes, lock };
+  return {
+    journal,
+    operation,
+    limit: batchSpecOf(operation).limit,
+    lookahead: settings.concurrency * INTENTS_AHEAD_PER_SLOT,
+    keepOutcomes: settings.keepOutcomes,
+    lock,
+  };
 }
 
 /** The input as the runner reads it (numbered), or null. */
 type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null;
 
 /** Runs the store to its end and closes it: with `end` when every order has its outcome, else resumable. */
-async function runToEnd(store: JournalChunkStore, settings: ResolvedBatchSettings, operation: BatchOperation, journal: string | null, input: InputOf, role: 'run' | 'resume'): Promise<BatchResult> {
+async function runToEnd(
+  store: JournalChunkStore,
+  settings: ResolvedBatchSettings,
+  operation: BatchOperation,
+  journal: string | null,
+  input: InputOf,
+  role: 'run' | 'resume',
+): Promise<BatchResult> {
   let finished = false;
   try {
     // The run is the journal's only holder: its leases last while it holds the journal's lock.
-    const result = await runOnStore(store, settings, { operation, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal, batch: null, role }, input);
+    const result = await runOnStore(
+      store,
+      settings,
+      { operation, holder: newHolderName(), leaseMs: Infinity, pollMs: BATCH_DEFAULTS.pollMs, journal, batch: null, role },
+      input,
+    );
     finished = true;
     const { worker: _worker, ...batch } = result;
     return batch;
@@ -42,7 +61,12 @@ async function runToEnd(store: JournalChunkStore, settings: ResolvedBatchSetting
 }
 
 /** Runs a new batch kept in a journal file (the store's, locked by the caller as `lock`) or, without one, in memory only. */
-export async function runJournalBatch(settings: ResolvedBatchSettings, operation: BatchOperation, lock: JournalLock | null, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<BatchResult> {
+export async function runJournalBatch(
+  settings: ResolvedBatchSettings,
+  operation: BatchOperation,
+  lock: JournalLock | null,
+  orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>,
+): Promise<BatchResult> {
   const path = settings.store.kind === 'journal' ? settings.store.journal : null;
   const journal = settings.store.kind === 'journal' ? await BatchJournal.open(settings.store.journal, settings.store.journalFile) : null;
   const options = storeOptions(settings, operation, journal, lock);
@@ -68,7 +92,8 @@ export async function resumeJournalBatch(settings: ResolvedBatchSettings, path: 
   if (settings.operation && settings.operation !== state.operation) {
     throw new JournalMismatchError(path, null, `the journal is of a ${state.operation} batch, not ${settings.operation}`);
   }
-  if (orders === null && state.input.total === null) throw new JournalMismatchError(path, null, 'the batch had not taken all its input in when it stopped, so its input is needed');
+  if (orders === null && state.input.total === null)
+    throw new JournalMismatchError(path, null, 'the batch had not taken all its input in when it stopped, so its input is needed');
   // A torn last line (a crash or a full disk mid-write) was never synced, so it never counted: what it described is
   // settled like the rest (a torn intent was never sent; a torn outcomes line leaves its chunk to a query). It is cut
   // so that the lines appended now start on a line of their own.

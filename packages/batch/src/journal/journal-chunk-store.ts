@@ -112,7 +112,13 @@ export class JournalChunkStore implements ChunkStore {
     return take(this.#intake);
   }
 
-  async add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], _next: number, read: InputRange | null, signal?: AbortSignal): Promise<number> {
+  async add(
+    chunks: readonly (readonly PendingOrder[])[],
+    refused: readonly OrderOutcome[],
+    _next: number,
+    read: InputRange | null,
+    signal?: AbortSignal,
+  ): Promise<number> {
     // Input is read only as fast as requests go out: at most `lookahead` chunks wait for a slot.
     while (this.#ready.length >= this.#options.lookahead && !signal?.aborted) await this.#roomOrStop(signal);
     this.#checkFence();
@@ -162,7 +168,14 @@ export class JournalChunkStore implements ChunkStore {
       const indexes = resend.map((p) => p.index);
       // A send nothing proved had left (a chunk taken over with no `sent` line) does not count against maxResends.
       const counted = !claimed.takenOver || claimed.sent;
-      entries.push({ type: 'outcomes', chunk: claimed.chunk, outcomes: outcomes.map(withoutOrder), resend: indexes, ...(counted || indexes.length === 0 ? {} : { notCounted: indexes }), at });
+      entries.push({
+        type: 'outcomes',
+        chunk: claimed.chunk,
+        outcomes: outcomes.map(withoutOrder),
+        resend: indexes,
+        ...(counted || indexes.length === 0 ? {} : { notCounted: indexes }),
+        at,
+      });
       if (resend.length > 0) {
         const again: ReadyChunk = { chunk: this.#nextChunk++, orders: [...resend], takenOver: false, sent: false, quietWaitMs: 0 };
         entries.push({ type: 'intent', chunk: again.chunk, orders: again.orders.map(journaledOrder), at });
@@ -226,7 +239,15 @@ export class JournalChunkStore implements ChunkStore {
   async reportLetThrough(): Promise<void> {}
 
   async status(): Promise<StoreStatus> {
-    return { operation: this.#options.operation, limit: this.#options.limit, sealed: this.#sealed, total: this.#total, counts: { ...this.#tally.counts }, throttled: null, pace: null };
+    return {
+      operation: this.#options.operation,
+      limit: this.#options.limit,
+      sealed: this.#sealed,
+      total: this.#total,
+      counts: { ...this.#tally.counts },
+      throttled: null,
+      pace: null,
+    };
   }
 
   async *outcomes(): AsyncGenerator<OrderOutcome> {
@@ -243,11 +264,14 @@ export class JournalChunkStore implements ChunkStore {
     try {
       const at = now();
       const unsent = this.#ready.filter((c) => !c.takenOver);
-      const entries: JournalEntry[] = finished ? [{ type: 'end', at }] : unsent.map((c) => ({ type: 'outcomes', chunk: c.chunk, outcomes: [], unsent: c.orders.map((p) => p.index), at }));
+      const entries: JournalEntry[] = finished
+        ? [{ type: 'end', at }]
+        : unsent.map((c) => ({ type: 'outcomes', chunk: c.chunk, outcomes: [], unsent: c.orders.map((p) => p.index), at }));
       // Best effort when the batch stops: unwritten here means unanswered there, still safe.
-      if (entries.length > 0) await this.#journal.append(...entries).catch((error: unknown) => {
-        if (finished) throw error;
-      });
+      if (entries.length > 0)
+        await this.#journal.append(...entries).catch((error: unknown) => {
+          if (finished) throw error;
+        });
     } finally {
       await this.#journal.close();
     }

@@ -87,7 +87,13 @@ export async function readJournal(path: string): Promise<JournalState> {
   if (!operation) {
     // A start line is on disk before anything is sent: a journal whose only line is torn belongs to a batch that sent nothing.
     const torn = extent.completeBytes === 0 && (await stat(path)).size > 0;
-    throw new JournalMismatchError(path, null, torn ? 'its only line is torn: the batch stopped before it sent anything, so delete this journal and run the batch again without resuming it' : 'no start entry: this is not a batch journal');
+    throw new JournalMismatchError(
+      path,
+      null,
+      torn
+        ? 'its only line is torn: the batch stopped before it sent anything, so delete this journal and run the batch again without resuming it'
+        : 'no start entry: this is not a batch journal',
+    );
   }
   const inDoubt = new Map<number, PendingOrder[]>();
   const resend: PendingOrder[] = [];

@@ -40,7 +40,15 @@ const START_TIME = 19;
 export async function thisHolder(role: JournalLockHolder['role'], requestsEndWithinMs: number): Promise<JournalLockHolder> {
   const stat = await procStat('self');
   const pidNamespace = await readlink('/proc/self/ns/pid').catch(() => null);
-  return { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), processStart: stat?.[START_TIME] ?? null, pidNamespace, role, requestsEndWithinMs };
+  return {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    processStart: stat?.[START_TIME] ?? null,
+    pidNamespace,
+    role,
+    requestsEndWithinMs,
+  };
 }
 
 /** True unless signal 0 finds no such process (ESRCH); EPERM means it exists under another user. */
@@ -82,9 +90,24 @@ export function parseHolder(text: string): JournalLockHolder | null {
   const h = value as Record<string, unknown>;
   const nullableString = (v: unknown) => v === null || typeof v === 'string';
   const ok =
-    Number.isSafeInteger(h.pid) && (h.pid as number) > 0 && typeof h.host === 'string' && typeof h.startedAt === 'string' &&
-    nullableString(h.processStart) && nullableString(h.pidNamespace ?? null) && (h.role === 'run' || h.role === 'resume') &&
-    (h.requestsEndWithinMs === undefined || h.requestsEndWithinMs === null || (Number.isSafeInteger(h.requestsEndWithinMs) && (h.requestsEndWithinMs as number) >= 0));
+    Number.isSafeInteger(h.pid) &&
+    (h.pid as number) > 0 &&
+    typeof h.host === 'string' &&
+    typeof h.startedAt === 'string' &&
+    nullableString(h.processStart) &&
+    nullableString(h.pidNamespace ?? null) &&
+    (h.role === 'run' || h.role === 'resume') &&
+    (h.requestsEndWithinMs === undefined ||
+      h.requestsEndWithinMs === null ||
+      (Number.isSafeInteger(h.requestsEndWithinMs) && (h.requestsEndWithinMs as number) >= 0));
   if (!ok) return null;
-  return { pid: h.pid as number, host: h.host as string, startedAt: h.startedAt as string, processStart: h.processStart as string | null, pidNamespace: (h.pidNamespace ?? null) as string | null, role: h.role as JournalLockHolder['role'], requestsEndWithinMs: (h.requestsEndWithinMs ?? null) as number | null };
+  return {
+    pid: h.pid as number,
+    host: h.host as string,
+    startedAt: h.startedAt as string,
+    processStart: h.processStart as string | null,
+    pidNamespace: (h.pidNamespace ?? null) as string | null,
+    role: h.role as JournalLockHolder['role'],
+    requestsEndWithinMs: (h.requestsEndWithinMs ?? null) as number | null,
+  };
 }

@@ -52,7 +52,11 @@ export class SendGuard implements GuardedCall {
 
   /** The answer this guard vouched for; anything else (a bare answer: the options were dropped) stops the batch. */
   opened(guarded: unknown): unknown {
-    if (!(guarded instanceof GuardedAnswer) || guarded.guard !== this) throw new SendGuardSkippedError(this.#chunk, 'its answer came back without the guard that checks the lease at the write (the per-call options were dropped)');
+    if (!(guarded instanceof GuardedAnswer) || guarded.guard !== this)
+      throw new SendGuardSkippedError(
+        this.#chunk,
+        'its answer came back without the guard that checks the lease at the write (the per-call options were dropped)',
+      );
     return guarded.answer;
   }
 }

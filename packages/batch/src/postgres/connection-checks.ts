@@ -28,14 +28,21 @@ export function connectionProblem(error: unknown): LedgerConnectionError | null 
   const text = typeof message === 'string' ? message : '';
   const found = (setting: string, problem: string) => new LedgerConnectionError({ setting, problem }, { cause: error });
   if (typeof code === 'string' && CERTIFICATE_CODES.has(code)) {
-    return found('sslrootcert (the CA that signed the server\'s certificate) or the host name in the ledger URL', `the server's TLS certificate was refused (${code})`);
+    return found(
+      "sslrootcert (the CA that signed the server's certificate) or the host name in the ledger URL",
+      `the server's TLS certificate was refused (${code})`,
+    );
   }
   if (/does not support SSL/i.test(text)) return found('sslmode', 'the server does not take TLS connections, and the URL asks for TLS');
   // Without its cause: the file system's message names the file.
-  if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') return new LedgerConnectionError({ setting: 'sslrootcert, sslcert or sslkey', problem: `a certificate or key file named in the ledger URL could not be read (${code})` });
-  if (code === '28000') return found('sslmode, or the server\'s pg_hba.conf', `the server refused this connection: ${text.replace(/"[^"]*"/g, '"…"')}`);
+  if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR')
+    return new LedgerConnectionError({
+      setting: 'sslrootcert, sslcert or sslkey',
+      problem: `a certificate or key file named in the ledger URL could not be read (${code})`,
+    });
+  if (code === '28000') return found("sslmode, or the server's pg_hba.conf", `the server refused this connection: ${text.replace(/"[^"]*"/g, '"…"')}`);
   if (code === '28P01') return found("the ledger URL's user or password", 'the server refused the password');
-  if (code === '3D000') return found("the database name in the ledger URL", 'the database does not exist');
+  if (code === '3D000') return found('the database name in the ledger URL', 'the database does not exist');
   return null;
 }
 
@@ -50,11 +57,16 @@ export async function checkConnection(client: pg.PoolClient): Promise<void> {
     await client.query('COMMIT');
   } catch (error) {
     throw new LedgerConnectionError(
-      { setting: 'pool_mode (use transaction or session pooling)', problem: `a transaction was refused (${(error as Error).message}): a pooler in statement mode cannot carry the ledger's migrations` },
+      {
+        setting: 'pool_mode (use transaction or session pooling)',
+        problem: `a transaction was refused (${(error as Error).message}): a pooler in statement mode cannot carry the ledger's migrations`,
+      },
       { cause: error },
     );
   }
-  const { rows } = await client.query<{ read_only: string; recovery: boolean }>("SELECT current_setting('transaction_read_only') AS read_only, pg_is_in_recovery() AS recovery");
+  const { rows } = await client.query<{ read_only: string; recovery: boolean }>(
+    "SELECT current_setting('transaction_read_only') AS read_only, pg_is_in_recovery() AS recovery",
+  );
   const row = rows[0];
   if (row?.read_only === 'on' || row?.recovery) {
     throw new LedgerConnectionError({

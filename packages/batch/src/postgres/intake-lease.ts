@@ -20,14 +20,17 @@ export async function takeIntakeLease(statements: IntakeLeaseStatements, leaseMs
   const length = Math.min(leaseMs, INTAKE_LEASE_MAX_MS);
   if (!(await statements.take(length))) return null;
   let renewing = true;
-  const timer = setInterval(() => {
-    statements.take(length).then(
-      (held) => {
-        if (!held) clearInterval(timer);
-      },
-      () => {},
-    );
-  }, Math.max(1, Math.floor(length / 3)));
+  const timer = setInterval(
+    () => {
+      statements.take(length).then(
+        (held) => {
+          if (!held) clearInterval(timer);
+        },
+        () => {},
+      );
+    },
+    Math.max(1, Math.floor(length / 3)),
+  );
   timer.unref();
   return {
     release: async () => {

@@ -54,13 +54,22 @@ type LedgerRun = ResolvedBatchSettings & { readonly store: Extract<BatchStore, {
 type InputOf = (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null;
 
 /** How this process joins a ledger batch: creating it (a new batch), resuming it, or as one more worker. */
-type Joining = { readonly create: { readonly operation: BatchOperation; readonly limit: number; readonly declared: number | null } } | { readonly resume: true } | { readonly worker: true };
+type Joining =
+  | { readonly create: { readonly operation: BatchOperation; readonly limit: number; readonly declared: number | null } }
+  | { readonly resume: true }
+  | { readonly worker: true };
 
 /** Runs this process's worker (and intake, when given input) on a batch kept in the ledger, through the one runner. */
 async function workOnLedgerBatch(settings: LedgerRun, input: InputOf, joining: Joining): Promise<LedgerBatchResult> {
   const { batch, leaseMs, pollMs, holder } = settings.store;
   const { ledgerListen, onNotice } = settings.store;
-  const ledger = await PgLedger.open(settings.store.ledger, { maxConnections: settings.concurrency + 4, outageMs: settings.store.ledgerOutageMs, batch, listen: ledgerListen, onNotice });
+  const ledger = await PgLedger.open(settings.store.ledger, {
+    maxConnections: settings.concurrency + 4,
+    outageMs: settings.store.ledgerOutageMs,
+    batch,
+    listen: ledgerListen,
+    onNotice,
+  });
   try {
     // The batch this process creates is known; another is read, and a worker started with the process that creates
     // it waits for it, bounded.
@@ -69,13 +78,27 @@ async function workOnLedgerBatch(settings: LedgerRun, input: InputOf, joining: J
     const status = 'create' in joining ? null : await statusOnceCreated(ledger, batch, waitMs, pollMs, settings.signal);
     const operation = 'create' in joining ? joining.create.operation : status!.operation;
     if (settings.operation && settings.operation !== operation) throw new LedgerBatchError(batch, `is a ${operation} batch, not ${settings.operation}`);
-    if ('resume' in joining && input === null && !status!.sealed) throw new LedgerBatchError(batch, 'has not taken all its input in yet: resume it with the same orders');
+    if ('resume' in joining && input === null && !status!.sealed)
+      throw new LedgerBatchError(batch, 'has not taken all its input in yet: resume it with the same orders');
     // The limits given hold for every worker of the batch: the process that creates it sets them, a resume or a worker given them sets them anew.
     const limited = settings.maxRate !== null || settings.maxInFlight !== null;
     if (limited) await ledger.setLimits(batch, settings.maxRate, settings.maxInFlight);
     const inFlightLimited = (await ledger.status(batch)).inFlightLimited;
-    const store = new PgChunkStore({ ledger, batch, operation, holder, terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) }, pollMs, inFlightLimited });
-    const result = await runOnStore(store, settings, { operation, holder, leaseMs, pollMs, journal: null, batch, shared: true, role: 'create' in joining ? 'run' : 'resume' in joining ? 'resume' : 'worker' }, input);
+    const store = new PgChunkStore({
+      ledger,
+      batch,
+      operation,
+      holder,
+      terms: { leaseMs, sendWindowMs: requestsEndWithinMs(settings) },
+      pollMs,
+      inFlightLimited,
+    });
+    const result = await runOnStore(
+      store,
+      settings,
+      { operation, holder, leaseMs, pollMs, journal: null, batch, shared: true, role: 'create' in joining ? 'run' : 'resume' in joining ? 'resume' : 'worker' },
+      input,
+    );
     return { ...result, batch, roundTrips: ledger.roundTrips };
   } finally {
     await ledger.close();
@@ -88,7 +111,11 @@ export function runLedgerWorkerBatch(settings: LedgerRun): Promise<LedgerBatchRe
 }
 
 /** Starts a batch in the ledger, takes its input in and works on it (other workers may join with `runBatchWorker`). */
-export function runLedgerBatch(settings: LedgerRun, operation: BatchOperation, orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<LedgerBatchResult> {
+export function runLedgerBatch(
+  settings: LedgerRun,
+  operation: BatchOperation,
+  orders: Iterator<PendingOrder> | AsyncIterator<PendingOrder>,
+): Promise<LedgerBatchResult> {
   return workOnLedgerBatch(settings, () => orders, { create: { operation, limit: batchSpecOf(operation).limit, declared: settings.total } });
 }
 

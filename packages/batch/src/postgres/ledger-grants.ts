@@ -3,7 +3,15 @@
 // migration the database is at. A test holds LEDGER_TABLES equal to the tables the migrations make.
 
 /** The tables the ledger's migrations make, which every worker reads and writes. */
-export const LEDGER_TABLES = ['gw_batch', 'gw_batch_chunk', 'gw_batch_outcome', 'gw_batch_result', 'gw_order_claim', 'gw_batch_input', 'gw_batch_pace_report'] as const;
+export const LEDGER_TABLES = [
+  'gw_batch',
+  'gw_batch_chunk',
+  'gw_batch_outcome',
+  'gw_batch_result',
+  'gw_order_claim',
+  'gw_batch_input',
+  'gw_batch_pace_report',
+] as const;
 
 /** The sequences the migrations make: chunk numbers (a resend makes a new chunk). */
 export const LEDGER_SEQUENCES = ['gw_batch_chunk_seq'] as const;

@@ -36,12 +36,26 @@ async function connect(source: ListenSource): Promise<Listening> {
       client.off('error', ignore);
       client.release(error);
     };
-    return { client, end: (last) => client.query(last).then(() => release(), (error: Error) => release(error)) };
+    return {
+      client,
+      end: (last) =>
+        client.query(last).then(
+          () => release(),
+          (error: Error) => release(error),
+        ),
+    };
   }
   const client = new pg.Client({ connectionString: source.url });
   client.on('error', ignore);
   await client.connect();
-  return { client, end: (last) => client.query(last).then(() => client.end(), () => client.end().catch(() => {})) };
+  return {
+    client,
+    end: (last) =>
+      client.query(last).then(
+        () => client.end(),
+        () => client.end().catch(() => {}),
+      ),
+  };
 }
 
 /**

@@ -7,7 +7,28 @@ import { outageWaited } from '../telemetry/ledger-telemetry.ts';
  * administrator), a lock not had in time (`lock_timeout`), a deadlock broken, or a server that turned read-only (a
  * failover under way: the old primary a standby, the pooler or address not yet moved). Each rolls its statement back.
  */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '57014', '55P03', '40001', '40P01', '25006']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57014',
+  '55P03',
+  '40001',
+  '40P01',
+  '25006',
+]);
 const CONNECTION_MESSAGES = /Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i;
 
 /** True when `error` says the database could not be reached or stopped a statement whole, not that a statement was wrong. */

@@ -14,7 +14,7 @@ export function orderedOutcomes(pages: OutcomePages, pageSize: number, chunkPage
 }
 
 async function* singleRows(pages: OutcomePages, pageSize: number): AsyncGenerator<OrderOutcome> {
-  for (let after = -1; ; ) {
+  for (let after = -1; ;) {
     const rows = await pages.orders(after, pageSize);
     yield* rows;
     if (rows.length < pageSize) return;
@@ -37,7 +37,7 @@ async function* chunkRows(pages: OutcomePages, pageSize: number): AsyncGenerator
     held = held.slice(n);
     return out;
   };
-  for (let first = -1, chunk = -1; ; ) {
+  for (let first = -1, chunk = -1; ;) {
     const rows = await pages.chunks(first, chunk, pageSize);
     for (const row of rows) {
       yield* below(row.first);

@@ -14,7 +14,29 @@ import { checkConnection, connectionProblem } from './connection-checks.ts';
 import { LedgerListener, type ListenSource } from './ledger-listener.ts';
 import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
-import { CHUNKS_CHANNEL, INTAKE, INTAKE_LEASE, INTAKE_RELEASE, INTAKE_UNCLAIMED, MARK_SENT, NAME_CONFLICTS, ORDERS_AT, PAUSE_CHANNEL, RECORDED_INPUT, RELEASE, RENEW, SEAL, SET_LIMITS, SLOT_LATENESS_MS, STATUS, STEP, stepValues, intakeValues, intArray, PACE_REPORT } from './statements.ts';
+import {
+  CHUNKS_CHANNEL,
+  INTAKE,
+  INTAKE_LEASE,
+  INTAKE_RELEASE,
+  INTAKE_UNCLAIMED,
+  MARK_SENT,
+  NAME_CONFLICTS,
+  ORDERS_AT,
+  PAUSE_CHANNEL,
+  RECORDED_INPUT,
+  RELEASE,
+  RENEW,
+  SEAL,
+  SET_LIMITS,
+  SLOT_LATENESS_MS,
+  STATUS,
+  STEP,
+  stepValues,
+  intakeValues,
+  intArray,
+  PACE_REPORT,
+} from './statements.ts';
 import type { InputRange, RecordedInput } from '../intake/input-digest.ts';
 import { statementTimed } from '../telemetry/ledger-telemetry.ts';
 import { LedgerClock } from './ledger-clock.ts';
@@ -100,12 +122,22 @@ export class PgLedger {
   readonly #clock = new LedgerClock();
   roundTrips = 0;
 
-  private constructor(pool: pg.Pool, owned: boolean, outage: LedgerOutage, batch: string | null, listen: ListenSource, onNotice: ((message: string) => void) | undefined) {
+  private constructor(
+    pool: pg.Pool,
+    owned: boolean,
+    outage: LedgerOutage,
+    batch: string | null,
+    listen: ListenSource,
+    onNotice: ((message: string) => void) | undefined,
+  ) {
     this.pool = pool;
     this.#owned = owned;
     this.#outage = outage;
     this.#batch = batch;
-    this.#listener = new LedgerListener(listen, { notify: async (channel, payload) => void (await this.#query('SELECT pg_notify($1, $2)', [channel, payload], 'notify')), onNotice });
+    this.#listener = new LedgerListener(listen, {
+      notify: async (channel, payload) => void (await this.#query('SELECT pg_notify($1, $2)', [channel, payload], 'notify')),
+      onNotice,
+    });
   }
 
   /**
@@ -134,13 +166,18 @@ export class PgLedger {
       if (owned) await pool.end().catch(() => {});
       throw connectionProblem(error) ?? error;
     }
-    const listen: ListenSource = options.listen ? { url: options.listen, given: true } : typeof connection === 'string' ? { url: connection, given: false } : { pool };
+    const listen: ListenSource = options.listen
+      ? { url: options.listen, given: true }
+      : typeof connection === 'string'
+        ? { url: connection, given: false }
+        : { pool };
     const ledger = new PgLedger(pool, owned, outage, options.batch ?? null, listen, options.onNotice);
     // A listen URL the user gave must deliver: refused here, before a batch starts, when it does not.
-    if (options.listen) await ledger.#listener.prove().catch(async (error: unknown) => {
-      await ledger.close().catch(() => {});
-      throw connectionProblem(error) ?? error;
-    });
+    if (options.listen)
+      await ledger.#listener.prove().catch(async (error: unknown) => {
+        await ledger.close().catch(() => {});
+        throw connectionProblem(error) ?? error;
+      });
     return ledger;
   }
 
@@ -178,12 +215,27 @@ export class PgLedger {
       [id, operation, limit, creator, declared],
       'create_batch',
     );
-    if (result.rows[0]?.creator !== creator) throw new LedgerBatchError(id, 'exists already: resume it (resumeBatch / gw batch --resume) or add workers to it (gw batch worker), or choose another batch id');
+    if (result.rows[0]?.creator !== creator)
+      throw new LedgerBatchError(
+        id,
+        'exists already: resume it (resumeBatch / gw batch --resume) or add workers to it (gw batch worker), or choose another batch id',
+      );
   }
 
   /** Where the batch stands; refused when there is no such batch. */
   async status(id: string): Promise<LedgerStatus> {
-    const { rows } = await this.#query<{ operation: BatchOperation; chunk_limit: number; sealed: boolean; total: string | null; intake_next: string; open: number; counts: Partial<OutcomeCounts>; throttled: string; pace: number | null; in_flight_limited: boolean }>(STATUS, [id]);
+    const { rows } = await this.#query<{
+      operation: BatchOperation;
+      chunk_limit: number;
+      sealed: boolean;
+      total: string | null;
+      intake_next: string;
+      open: number;
+      counts: Partial<OutcomeCounts>;
+      throttled: string;
+      pace: number | null;
+      in_flight_limited: boolean;
+    }>(STATUS, [id]);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     return {
@@ -205,7 +257,15 @@ export class PgLedger {
    * rejected "already in batch X" instead), with the orders intake refused, and moves the intake mark to `intakeNext`.
    * Several chunks go in one statement; returns how many chunks it added.
    */
-  async intake(id: string, operation: BatchOperation, chunks: readonly (readonly IntakeEntry[])[], refused: readonly OrderOutcome[], intakeNext: number, after: number, read: InputRange | null): Promise<number> {
+  async intake(
+    id: string,
+    operation: BatchOperation,
+    chunks: readonly (readonly IntakeEntry[])[],
+    refused: readonly OrderOutcome[],
+    intakeNext: number,
+    after: number,
+    read: InputRange | null,
+  ): Promise<number> {
     const values = intakeValues({
       batch: id,
       operation,
@@ -232,7 +292,9 @@ export class PgLedger {
   }
 
   // Plain claim inserts first; once another batch held one of the orders, conflicts are resolved in the statement.
-  async #intakeStatement(values: unknown[]): Promise<pg.QueryResult<{ moved: number; at: string | null; chunks: number; unnamed: { idx: number; k: string }[] }>> {
+  async #intakeStatement(
+    values: unknown[],
+  ): Promise<pg.QueryResult<{ moved: number; at: string | null; chunks: number; unnamed: { idx: number; k: string }[] }>> {
     if (!this.#claimsMet) {
       try {
         return await this.#query(INTAKE_UNCLAIMED, values);
@@ -301,14 +363,20 @@ export class PgLedger {
 
   /** What the ledger holds of batch `id`'s input: the ranges read and their digests, its totals; and its orders by index. */
   async recordedInput(id: string): Promise<RecordedInput> {
-    const { rows } = await this.#query<{ sealed: boolean; total: string | null; declared_total: string | null; ranges: [string | number, string | number, string][] }>(RECORDED_INPUT, [id]);
+    const { rows } = await this.#query<{
+      sealed: boolean;
+      total: string | null;
+      declared_total: string | null;
+      ranges: [string | number, string | number, string][];
+    }>(RECORDED_INPUT, [id]);
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     return {
       ranges: row.ranges.map(([from, upto, digest]) => ({ from: Number(from), upto: Number(upto), digest })),
       total: row.sealed && row.total !== null ? Number(row.total) : null,
       declared: row.declared_total === null ? null : Number(row.declared_total),
-      ordersAt: async (from, upto) => new Map((await this.#query<{ idx: string; ord: Record<string, unknown> }>(ORDERS_AT, [id, from, upto])).rows.map((r) => [Number(r.idx), r.ord])),
+      ordersAt: async (from, upto) =>
+        new Map((await this.#query<{ idx: string; ord: Record<string, unknown> }>(ORDERS_AT, [id, from, upto])).rows.map((r) => [Number(r.idx), r.ord])),
     };
   }
 
@@ -329,7 +397,16 @@ export class PgLedger {
     // Its slot (or a pause's end) on this process's clock; a slot the database set before now is due at once.
     const slot = row.send_at_ms === null ? null : this.#clock.local(Number(row.send_at_ms));
     const sendAt = slot ?? performance.now();
-    const claimed = { chunk, fence: Number(row.fence), orders, takenOver: row.taken_over, sent: row.sent, lease, quietWaitMs: Number(row.quiet_wait_ms ?? 0), sendAt };
+    const claimed = {
+      chunk,
+      fence: Number(row.fence),
+      orders,
+      takenOver: row.taken_over,
+      sent: row.sent,
+      lease,
+      quietWaitMs: Number(row.quiet_wait_ms ?? 0),
+      sendAt,
+    };
     // A rate's slot holds only a little past its time: a worker that stalled (a pause of its process, a loaded host)
     // would otherwise send the slots it missed together, more in a second than the rate.
     return row.rate_slot ? { ...claimed, sendBy: sendAt + SLOT_LATENESS_MS } : claimed;
@@ -356,7 +433,10 @@ export class PgLedger {
       token: randomUUID(),
     });
     const sentAt = performance.now();
-    const { rows } = await this.#query<{ held: string[]; finished: boolean; pause_ms: number | null; db_now_ms: number } & (LeasedRow | { chunk: null })>(STEP, values);
+    const { rows } = await this.#query<{ held: string[]; finished: boolean; pause_ms: number | null; db_now_ms: number } & (LeasedRow | { chunk: null })>(
+      STEP,
+      values,
+    );
     const row = rows[0];
     if (!row) throw new LedgerBatchError(id, 'does not exist in this database (check --ledger and --batch)');
     this.#clock.observe(Number(row.db_now_ms));
@@ -376,7 +456,14 @@ export class PgLedger {
   async renew(id: string, holder: string, terms: LeaseTerms, chunks: readonly ClaimedChunk[]): Promise<number> {
     if (chunks.length === 0) return 0;
     const sentAt = performance.now();
-    const { rows } = await this.#query<{ chunk: string }>(RENEW, [id, holder, terms.leaseMs, intArray(chunks.map((c) => c.chunk)), intArray(chunks.map((c) => c.fence)), terms.sendWindowMs]);
+    const { rows } = await this.#query<{ chunk: string }>(RENEW, [
+      id,
+      holder,
+      terms.leaseMs,
+      intArray(chunks.map((c) => c.chunk)),
+      intArray(chunks.map((c) => c.fence)),
+      terms.sendWindowMs,
+    ]);
     const renewed = new Set(rows.map((r) => Number(r.chunk)));
     for (const claimed of chunks) if (renewed.has(claimed.chunk) && claimed.lease instanceof LocalLease) claimed.lease.renewed(sentAt, terms.leaseMs);
     return renewed.size;
@@ -387,7 +474,14 @@ export class PgLedger {
     const chunkPage = Math.max(1, Math.ceil(pageSize / 50));
     return orderedOutcomes(
       {
-        orders: async (after, size) => (await this.#query<{ outcome: OrderOutcome }>('SELECT outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3', [id, after, size], 'outcomes')).rows.map((r) => r.outcome),
+        orders: async (after, size) =>
+          (
+            await this.#query<{ outcome: OrderOutcome }>(
+              'SELECT outcome FROM gw_batch_outcome WHERE batch_id = $1 AND idx > $2 ORDER BY idx LIMIT $3',
+              [id, after, size],
+              'outcomes',
+            )
+          ).rows.map((r) => r.outcome),
         chunks: async (first, chunk, size) =>
           (
             await this.#query<{ first_idx: string; chunk: string; outcomes: string; body: string }>(

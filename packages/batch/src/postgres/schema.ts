@@ -156,7 +156,6 @@ CREATE INDEX gw_batch_chunk_lease_step ON gw_batch_chunk (lease_step) WHERE stat
 /** The newest migration's number: a database at it needs nothing. */
 export const LATEST_MIGRATION = Math.max(...LEDGER_MIGRATIONS.map((m) => m.version));
 
-
 /** The newest migration applied, 0 when the migrations table does not exist yet. */
 export async function appliedVersion(client: PoolClient): Promise<number> {
   // Two statements: one naming a table that does not exist fails when it is parsed, whatever a CASE around it says.
@@ -176,7 +175,9 @@ export async function migrate(client: PoolClient): Promise<void> {
   await client.query('BEGIN');
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('gw_batch_ledger_schema'))");
-    await client.query(`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const applied = await appliedVersion(client);
     if (applied === 0 && (await client.query("SELECT to_regclass('gw_batch') IS NOT NULL AS old")).rows[0]?.old) throw new UnmigratedLedgerError();
     for (const migration of LEDGER_MIGRATIONS) {

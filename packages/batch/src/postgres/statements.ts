@@ -223,7 +223,6 @@ SELECT b.operation, b.chunk_limit, b.sealed, b.total, b.intake_next, b.throttled
       LATERAL (VALUES ('succeeded', t.s), ('failed', t.f), ('rejected', t.r), ('unknown', t.u)) AS v(kind, n)) o WHERE n IS NOT NULL GROUP BY kind) k) AS counts
 FROM gw_batch b WHERE b.id = $1`;
 
-
 /**
  * One step of a worker, one round trip (its parameters: `StepParams`, put in their places by `stepValues`): commits the
  * chunks it finished (each only under its lease's token: outcomes, resends, the chunk done) and leases up to `want`

@@ -85,7 +85,11 @@ export class QueryReconciliation {
       const group = orders.slice(start, start + QUERY_LIMIT);
       const listed = await queryListed(this.#transport, group);
       if (!Array.isArray(listed)) {
-        outcomes.push(...group.map((p) => this.#unknown(p, `${noAnswer(p)}, and the query to check it failed too (after the client's own tries): ${messageOf(listed.error)}`)));
+        outcomes.push(
+          ...group.map((p) =>
+            this.#unknown(p, `${noAnswer(p)}, and the query to check it failed too (after the client's own tries): ${messageOf(listed.error)}`),
+          ),
+        );
         continue;
       }
       for (const pending of group) this.#read(pending, listed, sent, noAnswer, outcomes, resend);
@@ -93,7 +97,14 @@ export class QueryReconciliation {
     return { outcomes, resend };
   }
 
-  #read(pending: PendingOrder, listed: readonly Order[], sent: boolean, noAnswerTo: (p: PendingOrder) => string, outcomes: OrderOutcome[], resend: PendingOrder[]): void {
+  #read(
+    pending: PendingOrder,
+    listed: readonly Order[],
+    sent: boolean,
+    noAnswerTo: (p: PendingOrder) => string,
+    outcomes: OrderOutcome[],
+    resend: PendingOrder[],
+  ): void {
     const noAnswer = noAnswerTo(pending);
     const id = text(pending.order.transaction_id);
     const no = text(pending.order.order_no);
@@ -106,7 +117,8 @@ export class QueryReconciliation {
       verdict = error instanceof Error ? error : new Error(String(error));
     }
     if (verdict instanceof Error) outcomes.push(this.#unknown(pending, `${noAnswer}, and reading the query answer failed: ${verdict.message}`));
-    else if (verdict === 'applied') outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `${noAnswer}; a query shows it took effect` });
+    else if (verdict === 'applied')
+      outcomes.push({ index: pending.index, kind: 'succeeded', order: pending.order, reconciled: true, reason: `${noAnswer}; a query shows it took effect` });
     else if (verdict === 'not-applied' && !sent) resend.push({ ...pending, interrupted: (pending.interrupted ?? 0) + 1 });
     else if (verdict === 'not-applied' && pending.resends < this.#maxResends) resend.push({ ...pending, resends: pending.resends + 1 });
     else if (verdict === 'not-applied') outcomes.push(this.#notApplied(pending));

@@ -52,7 +52,12 @@ export interface StoreRunResult extends BatchResult {
  * the store; outcomes are reported once committed; a stop by the signal ends in BatchInterruptedError once the
  * requests in flight are settled and committed.
  */
-export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun, input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null): Promise<StoreRunResult> {
+export async function runOnStore(
+  store: ChunkStore,
+  settings: ResolvedBatchSettings,
+  run: StoreRun,
+  input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null,
+): Promise<StoreRunResult> {
   const telemetry = startRunTelemetry({
     operation: run.operation,
     role: run.role,
@@ -79,7 +84,13 @@ export async function runOnStore(store: ChunkStore, settings: ResolvedBatchSetti
 }
 
 /** The run, inside its span (`telemetry`): see `runOnStore`. */
-async function runTraced(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun, input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null, telemetry: RunTelemetry): Promise<StoreRunResult> {
+async function runTraced(
+  store: ChunkStore,
+  settings: ResolvedBatchSettings,
+  run: StoreRun,
+  input: (() => Iterator<PendingOrder> | AsyncIterator<PendingOrder>) | null,
+  telemetry: RunTelemetry,
+): Promise<StoreRunResult> {
   const startedAt = Date.now();
   const { operation } = run;
   // Before anything else: the input given is checked against what the store recorded of the batch's own.
@@ -94,12 +105,21 @@ async function runTraced(store: ChunkStore, settings: ResolvedBatchSettings, run
   const throttled = (retryAfterMs: number | null): void => telemetry.throttled(retryAfterMs, pacer.pace, pacer.letThroughLastSecond());
   // A shared store's throttles and pace are the batch's (every worker's); else this process's pacer's.
   const report = (counts: OutcomeCounts, inFlight: number, known: number | null, shared?: StoreStatus): void =>
-    settings.onProgress?.(rate.progress(counts, known, inFlight, startedAt, shared?.throttled == null ? pacer : { throttles: shared.throttled, pace: shared.pace }));
+    settings.onProgress?.(
+      rate.progress(counts, known, inFlight, startedAt, shared?.throttled == null ? pacer : { throttles: shared.throttled, pace: shared.pace }),
+    );
   // A shared store is read now and then; counts this process alone keeps are reported at every step.
   const local = store.localCounts;
   const progress =
     settings.onProgress && local === null
-      ? setInterval(() => void store.status().then((s) => report(s.counts, 0, s.total ?? settings.total, s)).catch(() => {}), PROGRESS_EVERY_MS)
+      ? setInterval(
+          () =>
+            void store
+              .status()
+              .then((s) => report(s.counts, 0, s.total ?? settings.total, s))
+              .catch(() => {}),
+          PROGRESS_EVERY_MS,
+        )
       : null;
   const stop = new AbortController();
   const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
@@ -153,7 +173,16 @@ async function runTraced(store: ChunkStore, settings: ResolvedBatchSettings, run
   report(status.counts, 0, status.total ?? settings.total, status);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes) for await (const outcome of store.outcomes()) outcomes.push(outcome);
-  return { operation, counts: status.counts, total: countOf(status.counts), outcomes, durationMs: Date.now() - startedAt, journal: run.journal, throttled: status.throttled ?? pacer.throttles, worker: worker! };
+  return {
+    operation,
+    counts: status.counts,
+    total: countOf(status.counts),
+    outcomes,
+    durationMs: Date.now() - startedAt,
+    journal: run.journal,
+    throttled: status.throttled ?? pacer.throttles,
+    worker: worker!,
+  };
 }
 
 /**
@@ -192,7 +221,10 @@ function pausedByAnother(store: ChunkStore, pacer: Pacer, ms: number): void {
  */
 function pacerFor(store: ChunkStore, settings: ResolvedBatchSettings, run: StoreRun): Pacer {
   if (!run.shared) return new Pacer(settings);
-  return new Pacer({ maxRate: null, maxInFlight: null, maxThrottleWaitMs: settings.maxThrottleWaitMs }, { learns: false, onThrottle: (ms, letThrough) => void store.throttled(ms, letThrough).catch(() => {}) });
+  return new Pacer(
+    { maxRate: null, maxInFlight: null, maxThrottleWaitMs: settings.maxThrottleWaitMs },
+    { learns: false, onThrottle: (ms, letThrough) => void store.throttled(ms, letThrough).catch(() => {}) },
+  );
 }
 
 /** The input as this run reads it: the iterator, its identity checked against the store's record, and the error for a difference. */
@@ -206,7 +238,11 @@ interface CheckedInput {
  * The input given to a run or resume, to be checked against what the store recorded of the batch's own: refused at
  * once when its announced number of orders (`total`) is not the batch's; otherwise read and checked as it is taken in.
  */
-async function checkedInput(store: ChunkStore, settings: ResolvedBatchSettings, input: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>): Promise<CheckedInput> {
+async function checkedInput(
+  store: ChunkStore,
+  settings: ResolvedBatchSettings,
+  input: () => Iterator<PendingOrder> | AsyncIterator<PendingOrder>,
+): Promise<CheckedInput> {
   const recorded = await store.recordedInput();
   const mismatch = (difference: InputDifference): Promise<Error> => inputMismatch(store.name, difference, recorded);
   const count = settings.total;
@@ -223,10 +259,20 @@ async function checkedInput(store: ChunkStore, settings: ResolvedBatchSettings, 
  * This run's intake, then, when the intake did not read the input to where the store's record ends (the batch had
  * taken all its input in, or another process holds its intake), the rest of the input read only to check it.
  */
-async function intakeAndCheck(store: ChunkStore, settings: ResolvedBatchSettings, operation: BatchOperation, given: CheckedInput, signal: AbortSignal, wakeUp: WakeUp): Promise<void> {
+async function intakeAndCheck(
+  store: ChunkStore,
+  settings: ResolvedBatchSettings,
+  operation: BatchOperation,
+  given: CheckedInput,
+  signal: AbortSignal,
+  wakeUp: WakeUp,
+): Promise<void> {
   const { orders, digest, mismatch } = given;
   const limit = batchSpecOf(operation).limit;
-  await store.intake((start) => takeIn({ store, operation, limit, orders, start, digest, mismatch, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() }), signal);
+  await store.intake(
+    (start) => takeIn({ store, operation, limit, orders, start, digest, mismatch, onOutcome: settings.onOutcome, signal, onChunk: () => wakeUp.wakeOne() }),
+    signal,
+  );
   if (!digest.settled && !signal.aborted) {
     for (let next = await orders.next(); !next.done; next = await orders.next()) {
       const difference = digest.take(next.value);

@@ -16,7 +16,13 @@ export type ChunkEnd = { readonly commit: ChunkCommit } | { readonly lost: true 
  * is handed back unsent), and settles each order. A chunk taken over from an earlier holder is not sent: once no send
  * of that holder can still be in flight (`quietWaitMs`), its orders are queried, and those not applied go to a new chunk.
  */
-export async function settleChunk(options: WorkerOptions, reconciliation: QueryReconciliation, claimed: ClaimedChunk, stats: WorkerStats, telemetry: ChunkTelemetry): Promise<ChunkEnd> {
+export async function settleChunk(
+  options: WorkerOptions,
+  reconciliation: QueryReconciliation,
+  claimed: ClaimedChunk,
+  stats: WorkerStats,
+  telemetry: ChunkTelemetry,
+): Promise<ChunkEnd> {
   const { store, operation } = options;
   let decided: OrderOutcome[] = [];
   let inDoubt: PendingOrder[];
@@ -46,14 +52,18 @@ export async function settleChunk(options: WorkerOptions, reconciliation: QueryR
     inDoubt = answered.inDoubt;
     quiet = answered.timedOut;
     // Orders in doubt are recorded as sent (fenced) before they are queried.
-    const recorded = await telemetry.settle(() => ({ 'gw.batch.decided': decided.length, 'gw.batch.in_doubt': inDoubt.length }), async () => inDoubt.length === 0 || store.markSent(claimed));
+    const recorded = await telemetry.settle(
+      () => ({ 'gw.batch.decided': decided.length, 'gw.batch.in_doubt': inDoubt.length }),
+      async () => inDoubt.length === 0 || store.markSent(claimed),
+    );
     if (!recorded) {
       stats.refused += 1;
       return { lost: true };
     }
     await options.onStage?.('answered', claimed.chunk);
   }
-  const reconciled = inDoubt.length > 0 ? await telemetry.reconcile(inDoubt.length, () => reconciliation.settle(inDoubt, sent, quiet)) : { outcomes: [], resend: [] };
+  const reconciled =
+    inDoubt.length > 0 ? await telemetry.reconcile(inDoubt.length, () => reconciliation.settle(inDoubt, sent, quiet)) : { outcomes: [], resend: [] };
   return { commit: { claimed, outcomes: [...decided, ...reconciled.outcomes], resend: reconciled.resend } };
 }
 

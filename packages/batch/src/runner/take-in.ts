@@ -38,7 +38,13 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-const rejected = (pending: PendingOrder, refusal: Refusal): OrderOutcome => ({ index: pending.index, kind: 'rejected', order: pending.order, reason: refusal.reason, problems: refusal.problems });
+const rejected = (pending: PendingOrder, refusal: Refusal): OrderOutcome => ({
+  index: pending.index,
+  kind: 'rejected',
+  order: pending.order,
+  reason: refusal.reason,
+  problems: refusal.problems,
+});
 
 type FlushMode = 'batch' | 'full' | 'all';
 
@@ -130,7 +136,8 @@ class Intake {
     this.#checkArmed = true;
     setImmediate(() => {
       this.#checkArmed = false;
-      if (this.#waitingForInput && this.#options.digest.past && this.#due('full')) this.#flush('full').catch((error: unknown) => void (this.#failure ??= { error }));
+      if (this.#waitingForInput && this.#options.digest.past && this.#due('full'))
+        this.#flush('full').catch((error: unknown) => void (this.#failure ??= { error }));
     });
   }
 

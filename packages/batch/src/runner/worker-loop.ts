@@ -72,7 +72,9 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerStats> {
   const loop = new WorkerLoop(options);
   // Only the chunks in hand (leased, not committed) are renewed: a lease this worker lost track of expires.
   // A lease that never ends (the journal's one holder) is never renewed.
-  const renewal = Number.isFinite(options.leaseMs) ? setInterval(() => void options.store.renew([...loop.inHand.values()]).catch(() => {}), Math.max(50, options.leaseMs / 3)) : undefined;
+  const renewal = Number.isFinite(options.leaseMs)
+    ? setInterval(() => void options.store.renew([...loop.inHand.values()]).catch(() => {}), Math.max(50, options.leaseMs / 3))
+    : undefined;
   try {
     await loop.run();
   } catch (error) {
@@ -186,9 +188,9 @@ class WorkerLoop {
     // While the store cannot be reached nothing new starts: its outcomes could not be recorded.
     if (this.#stopping || this.#options.store.unreachable) return;
     // Chunks that first wait out an earlier holder's sends start at once, on no slot.
-    for (let i = 0; i < this.ready.length; ) {
+    for (let i = 0; i < this.ready.length;) {
       const claimed = this.ready[i]!;
-      if (claimed.takenOver && claimed.quietWaitMs > 0) this.#start(...this.ready.splice(i, 1) as [ClaimedChunk]);
+      if (claimed.takenOver && claimed.quietWaitMs > 0) this.#start(...(this.ready.splice(i, 1) as [ClaimedChunk]));
       else i += 1;
     }
     while (!this.#stopping && !this.#options.store.unreachable && this.#sending < this.#options.concurrency && this.ready.length > 0) {

@@ -15,7 +15,12 @@ export function throttleOf(error: unknown): { readonly retryAfterMs: number | nu
  * in-flight limits, the rate learnt from throttles), and what comes back tells it (an answer, or a throttle to wait out);
  * `onThrottle` hears each throttle (the batch's telemetry).
  */
-export function pacedTransport(inner: BatchTransport, pacer: Pacer, signal: AbortSignal | undefined, onThrottle?: (retryAfterMs: number | null) => void): BatchTransport {
+export function pacedTransport(
+  inner: BatchTransport,
+  pacer: Pacer,
+  signal: AbortSignal | undefined,
+  onThrottle?: (retryAfterMs: number | null) => void,
+): BatchTransport {
   const paced = async <T>(request: () => Promise<T>): Promise<T> => {
     let done: () => void;
     try {

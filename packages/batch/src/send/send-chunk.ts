@@ -16,7 +16,9 @@ import type { PendingOrder } from './pending-order.ts';
  * left), the orders in doubt (to be queried, never resent blindly) and whether the call timed out (their query then
  * waits the send margin); or `unsent` when the lease check, or the slot's, refused the send before a byte was written.
  */
-export type ChunkSent = { readonly unsent: true; readonly throttled?: true; readonly slotMissed?: true } | { readonly unsent: false; readonly outcomes: OrderOutcome[]; readonly inDoubt: PendingOrder[]; readonly timedOut: boolean };
+export type ChunkSent =
+  | { readonly unsent: true; readonly throttled?: true; readonly slotMissed?: true }
+  | { readonly unsent: false; readonly outcomes: OrderOutcome[]; readonly inDoubt: PendingOrder[]; readonly timedOut: boolean };
 
 /**
  * Sends a chunk the caller holds (the journal's run and a ledger worker alike) as one request, and settles each order
@@ -25,13 +27,22 @@ export type ChunkSent = { readonly unsent: true; readonly throttled?: true; read
  * A send whose guard was skipped (an answer not vouched for, or a failure after sending with no check made) throws
  * SendGuardSkippedError and stops the batch, the chunk's orders left for the resume to query.
  */
-export async function sendChunk(transport: BatchTransport, operation: BatchOperation, held: ClaimedChunk, timing: { readonly timeoutMs: number; readonly sendMarginMs: number }): Promise<ChunkSent> {
+export async function sendChunk(
+  transport: BatchTransport,
+  operation: BatchOperation,
+  held: ClaimedChunk,
+  timing: { readonly timeoutMs: number; readonly sendMarginMs: number },
+): Promise<ChunkSent> {
   const orders = held.orders;
   const guard = new SendGuard(held.chunk, held.lease, { ...timing, sendBy: held.sendBy });
   let response: Record<string, unknown> | undefined;
   let error: unknown;
   try {
-    response = (await transport.send(operation, orders.map((p) => p.order), guard)) as Record<string, unknown>;
+    response = (await transport.send(
+      operation,
+      orders.map((p) => p.order),
+      guard,
+    )) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof SendGuardSkippedError) throw e;
     // The lease ran short at the write, or the pacer let it not go: nothing left. A throttle the client's policy calls
@@ -42,7 +53,8 @@ export async function sendChunk(transport: BatchTransport, operation: BatchOpera
     if (throttleOf(e)?.outcome === 'not-applied') return { unsent: true, throttled: true };
     // A real client runs the check before every write, so a failure that may have followed a write, with no check
     // made, means the options never reached the wire.
-    if (!guard.checked && !provenNotSent(e)) throw new SendGuardSkippedError(held.chunk, 'the call failed after it may have been written, and the check before the write never ran');
+    if (!guard.checked && !provenNotSent(e))
+      throw new SendGuardSkippedError(held.chunk, 'the call failed after it may have been written, and the check before the write never ran');
     error = e;
   }
   const settled = response ? matchAnswers(operation, batchSpecOf(operation), orders, response) : classifyFailure(operation, orders, error);

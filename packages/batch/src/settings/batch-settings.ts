@@ -52,4 +52,3 @@ export interface BatchResult {
   /** Requests the gateway throttled (429, or 503 with Retry-After), each sent again after its wait. */
   readonly throttled: number;
 }
-

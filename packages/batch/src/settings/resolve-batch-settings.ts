@@ -127,11 +127,17 @@ class SettingsReader {
     if (value === undefined) return setting.default;
     const applies = setting.scope === 'any' || (setting.scope === 'ledger' && store === 'ledger') || (setting.scope === 'worker' && this.#entry === 'worker');
     if (!applies) {
-      this.problems.push(setting.scope === 'worker' ? `${setting.name} applies to runBatchWorker only, not ${WHERE[this.#entry]}` : `${setting.name} applies to a batch kept in a ledger only: ${store === 'journal' ? "a journal's run" : 'a batch in memory'} is its only holder`);
+      this.problems.push(
+        setting.scope === 'worker'
+          ? `${setting.name} applies to runBatchWorker only, not ${WHERE[this.#entry]}`
+          : `${setting.name} applies to a batch kept in a ledger only: ${store === 'journal' ? "a journal's run" : 'a batch in memory'} is its only holder`,
+      );
       return setting.default;
     }
     if (!(Number.isInteger(value) && (value as number) >= setting.least)) {
-      this.problems.push(`${setting.name} must be a whole number${setting.unit === 'ms' ? ' of milliseconds' : ''} of at least ${setting.least}, not ${describe(value)}`);
+      this.problems.push(
+        `${setting.name} must be a whole number${setting.unit === 'ms' ? ' of milliseconds' : ''} of at least ${setting.least}, not ${describe(value)}`,
+      );
       return setting.default;
     }
     return value as number;
@@ -140,7 +146,8 @@ class SettingsReader {
   total(): number | null {
     const { total, orders } = this.#options;
     if (total !== undefined && this.#entry === 'worker') this.problems.push('total is not given to runBatchWorker: its batch knows its input');
-    else if (total !== undefined && !(Number.isInteger(total) && (total as number) >= 0)) this.problems.push(`total must be a whole number of at least 0, not ${describe(total)}`);
+    else if (total !== undefined && !(Number.isInteger(total) && (total as number) >= 0))
+      this.problems.push(`total must be a whole number of at least 0, not ${describe(total)}`);
     else if (total !== undefined) return total as number;
     return Array.isArray(orders) ? orders.length : null;
   }
@@ -155,13 +162,15 @@ class SettingsReader {
     if (ledger !== undefined) return 'ledger';
     if (journal !== undefined) return 'journal';
     if (this.#entry === 'worker') this.problems.push('a worker needs the ledger (a postgres:// URL or a pg Pool) of the batch it joins');
-    else if (this.#entry === 'resume') this.problems.push("journal must be the interrupted batch's journal file (or give the ledger and batch of a batch kept in PostgreSQL)");
+    else if (this.#entry === 'resume')
+      this.problems.push("journal must be the interrupted batch's journal file (or give the ledger and batch of a batch kept in PostgreSQL)");
     return this.#entry === 'run' ? 'memory' : 'ledger';
   }
 
   journal(): string {
     const { journal } = this.#options;
-    if (typeof journal !== 'string' || journal === '') this.problems.push(`journal must be ${this.#entry === 'resume' ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
+    if (typeof journal !== 'string' || journal === '')
+      this.problems.push(`journal must be ${this.#entry === 'resume' ? "the interrupted batch's journal file" : 'a file path'}, not ${describe(journal)}`);
     return journal as string;
   }
 
@@ -169,13 +178,21 @@ class SettingsReader {
     const { ledger, ledgerListen, onNotice, batch, holder } = this.#options;
     const url = typeof ledger === 'string' && /^postgres(ql)?:\/\//.test(ledger);
     const listenUrl = typeof ledgerListen === 'string' && /^postgres(ql)?:\/\//.test(ledgerListen);
-    if (ledgerListen !== undefined && !listenUrl) this.problems.push(`ledgerListen must be a postgres:// URL of the ledger's database reached directly, not ${describe(typeof ledgerListen === 'string' ? maskedLedgerUrl(ledgerListen) : ledgerListen)}`);
+    if (ledgerListen !== undefined && !listenUrl)
+      this.problems.push(
+        `ledgerListen must be a postgres:// URL of the ledger's database reached directly, not ${describe(typeof ledgerListen === 'string' ? maskedLedgerUrl(ledgerListen) : ledgerListen)}`,
+      );
     if (onNotice !== undefined && typeof onNotice !== 'function') this.problems.push(`onNotice must be a function, not ${describe(onNotice)}`);
     const pool = ledger !== null && typeof ledger === 'object' && typeof (ledger as { query?: unknown }).query === 'function';
-    if (!url && !pool) this.problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? maskedLedgerUrl(ledger) : ledger)}`);
+    if (!url && !pool)
+      this.problems.push(`ledger must be a postgres:// URL or a pg Pool, not ${describe(typeof ledger === 'string' ? maskedLedgerUrl(ledger) : ledger)}`);
     const named = batch !== undefined || this.#entry !== 'run';
-    if (named && (typeof batch !== 'string' || batch === '' || batch.length > 200)) this.problems.push(`batch must be ${this.#entry === 'run' ? 'a batch id of 1 to 200 characters' : "the batch's id in the ledger"}, not ${describe(batch)}`);
-    if (holder !== undefined && (typeof holder !== 'string' || holder === '')) this.problems.push(`holder must be a name for this worker's leases, not ${describe(holder)}`);
+    if (named && (typeof batch !== 'string' || batch === '' || batch.length > 200))
+      this.problems.push(
+        `batch must be ${this.#entry === 'run' ? 'a batch id of 1 to 200 characters' : "the batch's id in the ledger"}, not ${describe(batch)}`,
+      );
+    if (holder !== undefined && (typeof holder !== 'string' || holder === ''))
+      this.problems.push(`holder must be a name for this worker's leases, not ${describe(holder)}`);
     return {
       ledger: ledger as string | pg.Pool,
       ledgerListen: listenUrl ? (ledgerListen as string) : null,
@@ -199,7 +216,8 @@ class SettingsReader {
       if (value !== undefined && typeof value !== 'function') this.problems.push(`${name} must be a function, not ${describe(value)}`);
     }
     const { keepOutcomes, signal } = this.#options;
-    if (keepOutcomes !== undefined && typeof keepOutcomes !== 'boolean') this.problems.push(`keepOutcomes must be true or false, not ${describe(keepOutcomes)}`);
+    if (keepOutcomes !== undefined && typeof keepOutcomes !== 'boolean')
+      this.problems.push(`keepOutcomes must be true or false, not ${describe(keepOutcomes)}`);
     if (signal !== undefined && !(signal instanceof AbortSignal)) this.problems.push(`signal must be an AbortSignal, not ${describe(signal)}`);
   }
 }
@@ -229,7 +247,9 @@ export function resolveBatchSettings(options: object, entry: BatchEntry): Resolv
   const client = read.client(operation);
   const orders = read.orders();
   const kind = read.storeKind();
-  const number = Object.fromEntries(BATCH_SETTINGS.map((s) => [s.name, read.numeric(s, kind)])) as { [K in NumericSetting['name']]: K extends LimitName ? number | null : number };
+  const number = Object.fromEntries(BATCH_SETTINGS.map((s) => [s.name, read.numeric(s, kind)])) as {
+    [K in NumericSetting['name']]: K extends LimitName ? number | null : number;
+  };
   const total = read.total();
   read.notFor(kind);
   read.functions();

@@ -136,7 +136,13 @@ export interface ChunkStore {
    * the intake mark to `next`, with `read`, the input read since the last add (its identity); resolves with how many
    * chunks it added. A single-holder store waits for room first.
    */
-  add(chunks: readonly (readonly PendingOrder[])[], refused: readonly OrderOutcome[], next: number, read: InputRange | null, signal?: AbortSignal): Promise<number>;
+  add(
+    chunks: readonly (readonly PendingOrder[])[],
+    refused: readonly OrderOutcome[],
+    next: number,
+    read: InputRange | null,
+    signal?: AbortSignal,
+  ): Promise<number>;
   /** Every input order is in: `total` were read, the last of them `read`, the whole input's digest `digest`. */
   seal(total: number, read: InputRange | null, digest: string): Promise<void>;
   /** Commits settled chunks (each only while its lease is this holder's), then leases up to `want` more. */

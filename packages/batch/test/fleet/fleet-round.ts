@@ -51,13 +51,29 @@ export interface FleetRoundReport {
 }
 
 /** Runs one round: `workers` processes on one batch of `orders`, one killed with SIGKILL after a random delay. */
-export async function fleetRound(options: { sandbox: Sandbox; ledger: string; orders: readonly Record<string, string>[]; workers: number; killWithinMs: number; leaseMs?: number; concurrency?: number; stallMs?: number }): Promise<FleetRoundReport> {
+export async function fleetRound(options: {
+  sandbox: Sandbox;
+  ledger: string;
+  orders: readonly Record<string, string>[];
+  workers: number;
+  killWithinMs: number;
+  leaseMs?: number;
+  concurrency?: number;
+  stallMs?: number;
+}): Promise<FleetRoundReport> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'gw-fleet-'));
   const file = join(dir, 'orders.json');
   writeFileSync(file, JSON.stringify(options.orders));
   const batch = newBatchId();
-  const env = { SANDBOX_URL: options.sandbox.url, LEDGER: options.ledger, BATCH: batch, ORDERS: file, LEASE_MS: String(options.leaseMs ?? 1500), CONCURRENCY: String(options.concurrency ?? 4) };
+  const env = {
+    SANDBOX_URL: options.sandbox.url,
+    LEDGER: options.ledger,
+    BATCH: batch,
+    ORDERS: file,
+    LEASE_MS: String(options.leaseMs ?? 1500),
+    CONCURRENCY: String(options.concurrency ?? 4),
+  };
   const ledger = await PgLedger.open(options.ledger, { maxConnections: 2 });
   try {
     const children: { role: string; child: Child }[] = [{ role: 'run', child: start({ ...env, ROLE: 'run', HOLDER: 'fleet-0' }) }];
@@ -90,8 +106,12 @@ export async function fleetRound(options: { sandbox: Sandbox; ledger: string; or
     const stall = setTimeout(() => children.forEach((c) => c.child.process.kill('SIGKILL')), options.stallMs ?? 600_000);
     const exits = await Promise.all(children.map(async (c) => ({ ...c, exit: await c.child.exited })));
     clearTimeout(stall);
-    const failures = exits.filter((e) => e.child !== victim.child && e.exit.code !== 0).map((e) => `${e.role} exited ${e.exit.code ?? e.exit.signal}: ${e.exit.stderr.slice(0, 400)}`);
-    const reports = exits.filter((e) => e.exit.code === 0).map((e) => JSON.parse(e.exit.stdout) as { worker: { takenOver: number; refused: number; chunks: number } });
+    const failures = exits
+      .filter((e) => e.child !== victim.child && e.exit.code !== 0)
+      .map((e) => `${e.role} exited ${e.exit.code ?? e.exit.signal}: ${e.exit.stderr.slice(0, 400)}`);
+    const reports = exits
+      .filter((e) => e.exit.code === 0)
+      .map((e) => JSON.parse(e.exit.stdout) as { worker: { takenOver: number; refused: number; chunks: number } });
     const takenOver = reports.reduce((n, r) => n + r.worker.takenOver, 0);
     const refusedWrites = reports.reduce((n, r) => n + r.worker.refused, 0);
     const outcomes: OrderOutcome[] = [];
@@ -108,7 +128,23 @@ export async function fleetRound(options: { sandbox: Sandbox; ledger: string; or
     }
     const capturedTwice = options.orders.filter((o) => (applied.get(o.transaction_id!) ?? 0) > 1).length;
     const lost = options.orders.filter((_, i) => !seen.has(i)).length;
-    return { batch, orders: options.orders.length, outcomes: outcomes.length, kinds, capturedTwice, lost, disagreements, killedLive, killedRole: victim.role, killAfterMs, takenOver, refusedWrites, chunksByWorker: reports.map((r) => r.worker.chunks), failures, durationMs: Date.now() - started };
+    return {
+      batch,
+      orders: options.orders.length,
+      outcomes: outcomes.length,
+      kinds,
+      capturedTwice,
+      lost,
+      disagreements,
+      killedLive,
+      killedRole: victim.role,
+      killAfterMs,
+      takenOver,
+      refusedWrites,
+      chunksByWorker: reports.map((r) => r.worker.chunks),
+      failures,
+      durationMs: Date.now() - started,
+    };
   } finally {
     await ledger.close();
     rmSync(dir, { recursive: true, force: true });

@@ -59,9 +59,13 @@ export function progressReporterFor(io: CliIo, everyMs = PROGRESS_LINE_EVERY_MS)
 
 /** Progress as a live bar. Stopped, it leaves its last state on its line and takes no more updates. */
 function progressBar(io: CliIo): { update(p: BatchProgress): void; stop(): void } {
-  const bar = new SingleBar(
-    { format: ' {bar} {value}/{total} orders | {counts} | {rate}/s | ETA {eta_text}{pacing}', barsize: 20, hideCursor: true, stream: io.stdout as NodeJS.WriteStream, clearOnComplete: false },
-  );
+  const bar = new SingleBar({
+    format: ' {bar} {value}/{total} orders | {counts} | {rate}/s | ETA {eta_text}{pacing}',
+    barsize: 20,
+    hideCursor: true,
+    stream: io.stdout as NodeJS.WriteStream,
+    clearOnComplete: false,
+  });
   let started = false;
   let stopped = false;
   return {
@@ -85,12 +89,16 @@ function progressBar(io: CliIo): { update(p: BatchProgress): void; stop(): void 
 /** The summary table of a finished batch. */
 export function summaryTable(io: CliIo, result: BatchResult): string {
   const c = result.counts;
-  return table(io, ['outcome', 'orders'], [
-    [paint(io, 'green', 'succeeded'), c.succeeded],
-    [paint(io, 'red', 'failed'), c.failed],
-    [paint(io, 'yellow', 'rejected'), c.rejected],
-    [paint(io, 'magenta', 'unknown'), c.unknown],
-    ['total', result.total],
-    ...(result.throttled > 0 ? [['requests throttled, sent again', result.throttled]] : []),
-  ]);
+  return table(
+    io,
+    ['outcome', 'orders'],
+    [
+      [paint(io, 'green', 'succeeded'), c.succeeded],
+      [paint(io, 'red', 'failed'), c.failed],
+      [paint(io, 'yellow', 'rejected'), c.rejected],
+      [paint(io, 'magenta', 'unknown'), c.unknown],
+      ['total', result.total],
+      ...(result.throttled > 0 ? [['requests throttled, sent again', result.throttled]] : []),
+    ],
+  );
 }

@@ -58,7 +58,8 @@ export function batchCommand(io: CliIo, command: Command, parts: BatchCommandPar
     else if (typeof value === 'string') words.push(option.long, shellWord(PATHS.has(key) ? absolute(io, value) : value));
   }
   if (parts.ledger !== undefined) urlWords(words, env, '--ledger', parts.ledger, { name: 'GW_LEDGER_URL', what: "the ledger's postgres:// URL" });
-  if (parts.ledgerListen !== undefined) urlWords(words, env, '--ledger-listen-url', parts.ledgerListen, { name: 'GW_LEDGER_LISTEN_URL', what: "the ledger's direct postgres:// URL for wake-ups" });
+  if (parts.ledgerListen !== undefined)
+    urlWords(words, env, '--ledger-listen-url', parts.ledgerListen, { name: 'GW_LEDGER_LISTEN_URL', what: "the ledger's direct postgres:// URL for wake-ups" });
   if (parts.batch !== undefined) words.push('--batch', shellWord(parts.batch));
   if (parts.resume) words.push('--resume');
   return { line: words.join(' '), env };

@@ -29,7 +29,10 @@ export function registerCall(program: Command, { io, withGatewayOptions, run }: 
     }
     const record = parseJsonInput(await readInput(io, flags.data), flags.data);
     let sent = false;
-    const client = (await clientFor(io, gatewayConfig(io, flags), { onRequest: () => (sent = true) })) as unknown as Record<string, (r: unknown) => Promise<unknown>>;
+    const client = (await clientFor(io, gatewayConfig(io, flags), { onRequest: () => (sent = true) })) as unknown as Record<
+      string,
+      (r: unknown) => Promise<unknown>
+    >;
     let result: unknown;
     try {
       result = await client[operation]!(record);

@@ -34,7 +34,8 @@ function secrets(flags: ListenFlags, io: CliIo): string[] {
   const fromEnv = io.env[CONFIG_ENV.secret];
   if (list.length === 0 && fromEnv) list.push(fromEnv);
   if (list.length === 0 && flags.sandboxDefaults) list.push(SANDBOX_DEFAULT_SECRET);
-  if (list.length === 0) throw new GwError(GW_ERROR_CODES.config, 'no secret to verify with: pass --secret, --secret-env NAME, GW_SECRET or --sandbox-defaults', {});
+  if (list.length === 0)
+    throw new GwError(GW_ERROR_CODES.config, 'no secret to verify with: pass --secret, --secret-env NAME, GW_SECRET or --sandbox-defaults', {});
   return list;
 }
 
@@ -56,7 +57,7 @@ function describeRecord(io: CliIo, r: ListenRecord): string {
 export function registerListen(program: Command, { io, signals }: CommandContext): void {
   const command = program
     .command('listen')
-    .description("receive notifications locally: verify each, print its kind, id and verification, forward it unchanged to your app")
+    .description('receive notifications locally: verify each, print its kind, id and verification, forward it unchanged to your app')
     .requiredOption('--forward-to <url>', "your application's notification endpoint")
     .option('--port <port>', 'TCP port to receive on (0 picks a free one)', '8788')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -73,8 +74,10 @@ export function registerListen(program: Command, { io, signals }: CommandContext
     const port = wholeFlag(problems, '--port', flags.port, 0, 65_535);
     const limits = serverLimitsFromFlags(problems, flags);
     const toleranceSeconds = Number(flags.toleranceSeconds);
-    if (!(toleranceSeconds > 0) || !Number.isFinite(toleranceSeconds)) problems.push(`--tolerance-seconds must be a positive number of seconds, not ${flags.toleranceSeconds}`);
-    if (problems.length > 0) throw new GwError(GW_ERROR_CODES.config, `gw listen: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
+    if (!(toleranceSeconds > 0) || !Number.isFinite(toleranceSeconds))
+      problems.push(`--tolerance-seconds must be a positive number of seconds, not ${flags.toleranceSeconds}`);
+    if (problems.length > 0)
+      throw new GwError(GW_ERROR_CODES.config, `gw listen: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
     const verify = { verifiers: secrets(flags, io).map((secret) => createHmacSha256Signer({ secret })), toleranceSeconds };
     const store = flags.seenFile ? createFileDedupeStore(flags.seenFile) : createMemoryDedupeStore();
     const { url, server } = await startListener({
@@ -88,9 +91,15 @@ export function registerListen(program: Command, { io, signals }: CommandContext
       limits,
       onRecord: (record) => say(io, describeRecord(io, record)),
     });
-    say(io, `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${verify.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`);
+    say(
+      io,
+      `${paint(io, 'green', 'gw listen')} receiving on ${url}, forwarding to ${flags.forwardTo} (${verify.verifiers.length} secret(s), tolerance ${flags.toleranceSeconds} s)`,
+    );
     const cut = { ...SERVER_LIMIT_DEFAULTS, ...limits };
-    say(io, `  cuts slow connections: headers ${cut.headersTimeoutMs} ms, request ${cut.requestTimeoutMs} ms, body pause ${cut.bodyTimeoutMs} ms, idle keep-alive ${cut.keepAliveTimeoutMs} ms; at most ${cut.maxConnections} connections`);
+    say(
+      io,
+      `  cuts slow connections: headers ${cut.headersTimeoutMs} ms, request ${cut.requestTimeoutMs} ms, body pause ${cut.bodyTimeoutMs} ms, idle keep-alive ${cut.keepAliveTimeoutMs} ms; at most ${cut.maxConnections} connections`,
+    );
     say(io, `  use it as notify_url; Ctrl-C stops`);
     await new Promise<void>((resolve) => {
       signals.once('SIGINT', () => resolve());

@@ -18,7 +18,9 @@ interface DeliveryView {
 const CONTROL = '/sandbox/api/notifications';
 
 function deliveries(value: unknown): DeliveryView[] {
-  const list = Array.isArray(value) ? value : ((value as { notifications?: unknown; items?: unknown } | null)?.notifications ?? (value as { items?: unknown } | null)?.items);
+  const list = Array.isArray(value)
+    ? value
+    : ((value as { notifications?: unknown; items?: unknown } | null)?.notifications ?? (value as { items?: unknown } | null)?.items);
   if (!Array.isArray(list)) throw new GwError(GW_ERROR_CODES.decode, 'the control API answered no list of notifications', {});
   return list as DeliveryView[];
 }
@@ -51,9 +53,18 @@ export function registerNotifications(program: Command, { io }: CommandContext):
     .option('--sandbox-url <url>', 'the running sandbox', 'http://127.0.0.1:8787')
     .option('--control-token-env <name>', "a locked sandbox's control token, from this environment variable")
     .action(async (id: string, flags: { sandboxUrl: string; controlTokenEnv?: string }) => {
-      const answer = (await control(flags.sandboxUrl, `${CONTROL}/${encodeURIComponent(id)}/resend`, 'POST', undefined, controlTokenFrom(io.env, flags.controlTokenEnv))) as { notification?: DeliveryView };
+      const answer = (await control(
+        flags.sandboxUrl,
+        `${CONTROL}/${encodeURIComponent(id)}/resend`,
+        'POST',
+        undefined,
+        controlTokenFrom(io.env, flags.controlTokenEnv),
+      )) as { notification?: DeliveryView };
       const delivery = answer.notification;
       if (!delivery || delivery.id === undefined) throw new GwError(GW_ERROR_CODES.decode, 'the control API answered no notification for the resend', {});
-      say(io, `resent delivery ${id} as new delivery ${String(delivery.id)} of event ${delivery.eventId ?? '?'} (${delivery.eventKind ?? '?'}); same event id: a de-duplicating receiver acknowledges it without running its handler again`);
+      say(
+        io,
+        `resent delivery ${id} as new delivery ${String(delivery.id)} of event ${delivery.eventId ?? '?'} (${delivery.eventKind ?? '?'}); same event id: a de-duplicating receiver acknowledges it without running its handler again`,
+      );
     });
 }

@@ -25,7 +25,10 @@ export function registerProxy(program: Command, { io, signals }: CommandContext)
     .option('--port <port>', 'TCP port on 127.0.0.1 (0 picks a free one)', '8789')
     .option('--report <file>', 'write the drift report (JSON) to this file as traffic goes; read it with gw spec drift')
     .option('--secret-env <name>', "verify answers' encryption_data with the reference signer and the secret in this environment variable")
-    .option('--upstream-deadline-ms <ms>', `longest an exchange may take to its answer's last byte: then 504, or the connection closed if the answer had begun (default ${DEFAULT_UPSTREAM_DEADLINE_MS})`)
+    .option(
+      '--upstream-deadline-ms <ms>',
+      `longest an exchange may take to its answer's last byte: then 504, or the connection closed if the answer had begun (default ${DEFAULT_UPSTREAM_DEADLINE_MS})`,
+    )
     .action(async (flags: ProxyFlags) => {
       const problems: string[] = [];
       if (!/^https?:\/\/./.test(flags.upstream)) problems.push(`--upstream must be an http(s) URL, not ${flags.upstream}`);
@@ -33,12 +36,22 @@ export function registerProxy(program: Command, { io, signals }: CommandContext)
       const upstreamDeadlineMs = wholeFlag(problems, '--upstream-deadline-ms', flags.upstreamDeadlineMs, 1, 2_147_483_647);
       const secret = flags.secretEnv === undefined ? null : envFlagValue(io.env, '--secret-env', flags.secretEnv);
       if (secret && 'problem' in secret) problems.push(secret.problem);
-      if (problems.length > 0) throw new GwError(GW_ERROR_CODES.config, `gw proxy: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
+      if (problems.length > 0)
+        throw new GwError(GW_ERROR_CODES.config, `gw proxy: ${problems.length} bad flag(s):\n  - ${problems.join('\n  - ')}`, { problems });
       const reportFile = flags.report === undefined ? undefined : resolve(io.cwd, flags.report);
       const verifier = secret && 'value' in secret ? createHmacSha256Signer({ secret: secret.value }) : undefined;
-      const proxy = await startProxy({ upstream: flags.upstream, port: port!, ...(reportFile ? { reportFile } : {}), ...(verifier ? { verifier } : {}), ...(upstreamDeadlineMs === undefined ? {} : { upstreamDeadlineMs }) });
+      const proxy = await startProxy({
+        upstream: flags.upstream,
+        port: port!,
+        ...(reportFile ? { reportFile } : {}),
+        ...(verifier ? { verifier } : {}),
+        ...(upstreamDeadlineMs === undefined ? {} : { upstreamDeadlineMs }),
+      });
       say(io, `${paint(io, 'green', 'gw proxy')} on ${proxy.url}, forwarding to ${flags.upstream}`);
-      say(io, `  report: ${reportFile ?? '(none: pass --report FILE)'}; signatures ${verifier ? 'verified' : 'not checked (pass --secret-env NAME)'}; Ctrl-C stops`);
+      say(
+        io,
+        `  report: ${reportFile ?? '(none: pass --report FILE)'}; signatures ${verifier ? 'verified' : 'not checked (pass --secret-env NAME)'}; Ctrl-C stops`,
+      );
       await new Promise<void>((done) => {
         signals.once('SIGINT', () => done());
         signals.once('SIGTERM', () => done());
@@ -46,6 +59,9 @@ export function registerProxy(program: Command, { io, signals }: CommandContext)
       await proxy.stop();
       const drift = proxy.report.drift.length;
       const throttles = Object.values(proxy.report.observations).reduce((sum, seen) => sum + (seen.throttles?.count ?? 0), 0);
-      say(io, `gw proxy stopped: ${proxy.report.exchanges} exchange(s), ${drift} kind(s) of drift, ${throttles} throttle(s), ${proxy.report.deadlines ?? 0} cut at the deadline${reportFile ? `; gw spec drift ${flags.report}` : ''}`);
+      say(
+        io,
+        `gw proxy stopped: ${proxy.report.exchanges} exchange(s), ${drift} kind(s) of drift, ${throttles} throttle(s), ${proxy.report.deadlines ?? 0} cut at the deadline${reportFile ? `; gw spec drift ${flags.report}` : ''}`,
+      );
     });
 }

@@ -28,7 +28,14 @@ export async function control(base: string, path: string, method: 'GET' | 'POST'
   const url = `${base.replace(/\/+$/, '')}${path}`;
   let response: Response;
   try {
-    const init: RequestInit = { method, headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) } };
+    const init: RequestInit = {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+    };
     if (body !== undefined) init.body = JSON.stringify(body);
     response = await fetch(url, init);
   } catch (error) {
@@ -38,14 +45,25 @@ export async function control(base: string, path: string, method: 'GET' | 'POST'
   const text = await response.text();
   const error = controlError(text);
   if (response.status === 404 && !error) {
-    throw new GwError(GW_ERROR_CODES.http, `${method} ${path} answered 404: this sandbox has no control API (a sandbox with /sandbox/api/ is needed)`, { url, status: 404 });
+    throw new GwError(GW_ERROR_CODES.http, `${method} ${path} answered 404: this sandbox has no control API (a sandbox with /sandbox/api/ is needed)`, {
+      url,
+      status: 404,
+    });
   }
   if (response.status === 401 && !token) {
-    throw new GwError(GW_ERROR_CODES.http, `${method} ${path} answered 401: this sandbox's control is locked with a token; pass --control-token-env NAME (the variable holding it)`, { url, status: 401, controlCode: 'unauthorized' });
+    throw new GwError(
+      GW_ERROR_CODES.http,
+      `${method} ${path} answered 401: this sandbox's control is locked with a token; pass --control-token-env NAME (the variable holding it)`,
+      { url, status: 401, controlCode: 'unauthorized' },
+    );
   }
   if (!response.ok) {
     const said = error ? `${error.code}: ${error.message}` : text.slice(0, 200);
-    throw new GwError(GW_ERROR_CODES.http, `${method} ${path} answered HTTP ${response.status} (${said})`, { url, status: response.status, ...(error?.code ? { controlCode: error.code } : {}) });
+    throw new GwError(GW_ERROR_CODES.http, `${method} ${path} answered HTTP ${response.status} (${said})`, {
+      url,
+      status: response.status,
+      ...(error?.code ? { controlCode: error.code } : {}),
+    });
   }
   try {
     return JSON.parse(text);

@@ -98,7 +98,10 @@ function merchants(problems: Problems, file: string | undefined, cwd: string): S
   if (file === undefined) return undefined;
   const value = readJson(problems, '--merchants', file, cwd);
   if (value === undefined) return undefined;
-  const ok = Array.isArray(value) && value.length > 0 && value.every((m) => m && typeof m.merchantId === 'string' && m.merchantId && typeof m.accountId === 'string' && m.accountId);
+  const ok =
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((m) => m && typeof m.merchantId === 'string' && m.merchantId && typeof m.accountId === 'string' && m.accountId);
   if (!ok) problems.push(`--merchants ${file}: must be a non-empty JSON array of { "merchantId": "...", "accountId": "..." }`);
   return ok ? (value as SandboxMerchant[]).map((m) => ({ merchantId: m.merchantId, accountId: m.accountId })) : undefined;
 }
@@ -119,7 +122,8 @@ function controlToken(problems: Problems, flags: SandboxFlags, io: CliIo): strin
   if (flags.controlTokenEnv === undefined) return undefined;
   const read = envFlagValue(io.env, '--control-token-env', flags.controlTokenEnv);
   if ('problem' in read) problems.push(read.problem);
-  else if (!flags.control) problems.push('--control-token-env and --no-control: a token locks the control API and console, which --no-control turns off; give one of them');
+  else if (!flags.control)
+    problems.push('--control-token-env and --no-control: a token locks the control API and console, which --no-control turns off; give one of them');
   return 'value' in read ? read.value : undefined;
 }
 
@@ -127,7 +131,10 @@ function controlToken(problems: Problems, flags: SandboxFlags, io: CliIo): strin
 function allowedHosts(problems: Problems, names: readonly string[] | undefined): string[] | undefined {
   if (names === undefined || names.length === 0) return undefined;
   const bad = names.filter((name) => isIP(name.replace(/^\[(.*)\]$/, '$1')) === 0 && !/^\.?[^\s/:@[\]?#.][^\s/:@[\]?#]*$/.test(name));
-  for (const name of bad) problems.push(`--allowed-host ${JSON.stringify(name)} must be a host name (team.test), a domain with a leading dot (.team.test: it and every name under it) or an IP address, without a port`);
+  for (const name of bad)
+    problems.push(
+      `--allowed-host ${JSON.stringify(name)} must be a host name (team.test), a domain with a leading dot (.team.test: it and every name under it) or an IP address, without a port`,
+    );
   return bad.length > 0 ? undefined : [...names];
 }
 
@@ -138,7 +145,10 @@ function throttle(problems: Problems, flags: SandboxFlags): ThrottleSetting | un
     const m = /^\s*(\d+)\s*(?:\/\s*s)?\s*$/.exec(flags.rateLimit);
     const n = m ? Number(m[1]) : NaN;
     if (Number.isSafeInteger(n) && n >= 1 && n <= THROTTLE_LIMIT_BOUNDS.ratePerSecond) ratePerSecond = n;
-    else problems.push(`--rate-limit ${JSON.stringify(flags.rateLimit)} must be requests per second per merchant account, e.g. 40/s or 40 (1 to ${THROTTLE_LIMIT_BOUNDS.ratePerSecond})`);
+    else
+      problems.push(
+        `--rate-limit ${JSON.stringify(flags.rateLimit)} must be requests per second per merchant account, e.g. 40/s or 40 (1 to ${THROTTLE_LIMIT_BOUNDS.ratePerSecond})`,
+      );
   }
   const maxInFlight = whole(problems, '--max-in-flight', flags.maxInFlight, 1, THROTTLE_LIMIT_BOUNDS.maxInFlight);
   if (ratePerSecond === undefined && maxInFlight === undefined) return undefined;
@@ -150,7 +160,8 @@ function limits(problems: Problems, flags: SandboxFlags): Partial<SandboxOptions
     maxBodyBytes: whole(problems, '--max-body-bytes', flags.maxBodyBytes, 1),
     ...serverLimitsFromFlags(problems, flags),
   };
-  if (flags.unknownFields !== undefined && flags.unknownFields !== 'refuse' && flags.unknownFields !== 'accept') problems.push(`--unknown-fields ${JSON.stringify(flags.unknownFields)} must be refuse or accept`);
+  if (flags.unknownFields !== undefined && flags.unknownFields !== 'refuse' && flags.unknownFields !== 'accept')
+    problems.push(`--unknown-fields ${JSON.stringify(flags.unknownFields)} must be refuse or accept`);
   else out.unknownFields = flags.unknownFields;
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined));
 }

@@ -41,7 +41,9 @@ export function registerSpec(program: Command, { io, run }: CommandContext): Com
   const spec = program.command('spec').description('check the spec against what the gateway does');
   spec
     .command('drift <report>')
-    .description('summarise a gw proxy report per operation (kind, field, count, first seen, redacted example) and the throttles it saw; exits 13 when there is drift (a throttle is not drift)')
+    .description(
+      'summarise a gw proxy report per operation (kind, field, count, first seen, redacted example) and the throttles it saw; exits 13 when there is drift (a throttle is not drift)',
+    )
     .option('--json', 'print the drift entries as JSON (for CI)')
     .option('--patch', 'also write a proposed copy of the spec: new optional answer fields with the types seen, new values under x-gw-known-values')
     .option('--spec <file>', 'the spec --patch starts from (default: spec/v1/openapi.yaml inside the gw repository, else the one @gw/types ships)')

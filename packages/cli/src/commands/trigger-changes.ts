@@ -15,7 +15,17 @@ interface Paid {
 
 async function pay(client: Client, notifyUrl: string, subscription?: Record<string, string>): Promise<Paid> {
   const order_no = `TRIGGER-${Date.now()}-${randomUUID().slice(0, 8)}`;
-  const record = { order_no, currency: 'USD', amount: '10.00', card: TEST_CARDS.approved, expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: notifyUrl, ...(subscription ? { subscription } : {}) };
+  const record = {
+    order_no,
+    currency: 'USD',
+    amount: '10.00',
+    card: TEST_CARDS.approved,
+    expiration_month: '12',
+    expiration_year: '2030',
+    security_code: '123',
+    notify_url: notifyUrl,
+    ...(subscription ? { subscription } : {}),
+  };
   const respon = await client.authoriseCard(record);
   if (!respon.transaction_id) throw new GwError(GW_ERROR_CODES.decode, `the payment ${order_no} answered no transaction_id`, { order_no });
   return { element: { transaction_id: respon.transaction_id, order_no, currency: 'USD', amount: '10.00' }, recurringId: respon.recurring_id ?? '' };
@@ -23,7 +33,8 @@ async function pay(client: Client, notifyUrl: string, subscription?: Record<stri
 
 /** Throws when the one element of a batch answer was not applied (its status is not `1`). */
 function applied(operation: string, result: Record<string, unknown> | undefined, statusField: string): string {
-  if (result?.[statusField] !== '1') throw new GwError(GW_ERROR_CODES.gateway, `${operation} was not applied: ${String(result?.error_message ?? 'no result')}`, { operation });
+  if (result?.[statusField] !== '1')
+    throw new GwError(GW_ERROR_CODES.gateway, `${operation} was not applied: ${String(result?.error_message ?? 'no result')}`, { operation });
   return String(result.transaction_id ?? '');
 }
 
@@ -49,7 +60,8 @@ export const CHANGES: Record<string, (client: Client, notifyUrl: string) => Prom
     const contract_name = 'gw-trigger';
     const { element, recurringId } = await pay(client, notifyUrl, { contract_name, interval: 'month', interval_count: '1' });
     const answer = await client.cancelSubscription({ recurring_id: recurringId, contract_name });
-    if (answer.cancel_status !== '1') throw new GwError(GW_ERROR_CODES.gateway, `cancelSubscription was not applied: ${answer.error_message ?? ''}`, { operation: 'cancelSubscription' });
+    if (answer.cancel_status !== '1')
+      throw new GwError(GW_ERROR_CODES.gateway, `cancelSubscription was not applied: ${answer.error_message ?? ''}`, { operation: 'cancelSubscription' });
     return `authoriseCard with a subscription then cancelSubscription: transaction ${element.transaction_id}, subscription ${recurringId}`;
   },
 };

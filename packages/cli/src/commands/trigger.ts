@@ -24,14 +24,27 @@ function payout(amount: string, notifyUrl: string): Record<string, unknown> {
 }
 
 function card(number: string, notifyUrl: string): Record<string, unknown> {
-  return { order_no: `TRIGGER-${Date.now()}-${randomUUID().slice(0, 8)}`, currency: 'USD', amount: '10.00', card: number, expiration_month: '12', expiration_year: '2030', security_code: '123', notify_url: notifyUrl };
+  return {
+    order_no: `TRIGGER-${Date.now()}-${randomUUID().slice(0, 8)}`,
+    currency: 'USD',
+    amount: '10.00',
+    card: number,
+    expiration_month: '12',
+    expiration_year: '2030',
+    security_code: '123',
+    notify_url: notifyUrl,
+  };
 }
 
 /** Kinds that need a pending redirect payment settled by an operator, and the control API action that settles it. */
 const SETTLED: Record<string, 'cancel' | 'expire'> = { 'payment.cancelled': 'cancel', 'payment.expired': 'expire' };
 
 /** Creates a pending alternative-method payment, then settles it through the sandbox's control API; returns its transaction id. */
-async function settledRedirectPayment(io: CliIo, flags: GatewayFlags & { notifyUrl: string; controlTokenEnv?: string }, action: 'cancel' | 'expire'): Promise<string> {
+async function settledRedirectPayment(
+  io: CliIo,
+  flags: GatewayFlags & { notifyUrl: string; controlTokenEnv?: string },
+  action: 'cancel' | 'expire',
+): Promise<string> {
   const config = gatewayConfig(io, flags);
   const client = await clientFor(io, config);
   let transactionId: string;
@@ -45,7 +58,13 @@ async function settledRedirectPayment(io: CliIo, flags: GatewayFlags & { notifyU
   } finally {
     await client.close();
   }
-  await control(requireGateway(config).baseUrl, `/sandbox/api/orders/${encodeURIComponent(transactionId)}/actions/${action}`, 'POST', undefined, controlTokenFrom(io.env, flags.controlTokenEnv));
+  await control(
+    requireGateway(config).baseUrl,
+    `/sandbox/api/orders/${encodeURIComponent(transactionId)}/actions/${action}`,
+    'POST',
+    undefined,
+    controlTokenFrom(io.env, flags.controlTokenEnv),
+  );
   return transactionId;
 }
 
@@ -79,7 +98,10 @@ export function registerTrigger(program: Command, { io, withGatewayOptions }: Co
     const settle = SETTLED[kind];
     if (settle) {
       const transactionId = await settledRedirectPayment(io, flags, settle);
-      say(io, `authoriseAlternative sent, then ${settle} through the control API: transaction ${transactionId}; the sandbox now notifies ${flags.notifyUrl} (${kind})`);
+      say(
+        io,
+        `authoriseAlternative sent, then ${settle} through the control API: transaction ${transactionId}; the sandbox now notifies ${flags.notifyUrl} (${kind})`,
+      );
       return;
     }
     const change = Object.hasOwn(CHANGES, kind) ? CHANGES[kind] : undefined;

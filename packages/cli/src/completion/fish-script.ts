@@ -55,6 +55,8 @@ function __gw_at --description 'whether the command line is in the ${name} comma
   test (__gw_path) = "$argv[1]"
 end
 complete -c ${name} -e
-${allNodes(root).flatMap((node) => completeLines(node, name)).join('\n')}
+${allNodes(root)
+  .flatMap((node) => completeLines(node, name))
+  .join('\n')}
 `;
 }

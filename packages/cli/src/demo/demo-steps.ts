@@ -32,55 +32,180 @@ function orderNo(prefix: string): string {
 export function demoSteps(ctx: DemoContext): DemoStep[] {
   const { client, sandbox } = ctx;
   const notify: Record<string, string> = ctx.notifyUrl ? { notify_url: ctx.notifyUrl } : {};
-  const card = { currency: 'USD', card: TEST_CARDS.approved, expiration_month: '12', expiration_year: '2030', security_code: DEMO_SECURITY_CODE, first_name: 'Ana', last_name: 'Lee', billing_country: 'PT', ...notify };
+  const card = {
+    currency: 'USD',
+    card: TEST_CARDS.approved,
+    expiration_month: '12',
+    expiration_year: '2030',
+    security_code: DEMO_SECURITY_CODE,
+    first_name: 'Ana',
+    last_name: 'Lee',
+    billing_country: 'PT',
+    ...notify,
+  };
   let paid: Record<string, any> = {};
   const cardOrderNo = orderNo('CARD');
   const ids = () => ({ transaction_id: paid.transaction_id, order_no: cardOrderNo, currency: 'USD', amount: '129.90' });
   return [
-    ['card payment with 3-D Secure and risk results', async () => {
-      paid = await client.authoriseCard!({ ...card, order_no: cardOrderNo, amount: '129.90', open3d: 'do3DS', subscription: { contract_name: 'Gold plan', contract_amount: '9.90', interval: 'day', interval_count: '30', billing_cycle: 12 } });
-      return [['order_no', cardOrderNo], ['transaction_id', paid.transaction_id], ['card (masked)', paid.card], ['order_status', paid.order_status], ['result_info', paid.result_info], ['threeds_result', paid.threeds_result], ['risk_action', paid.risk_action], ['risk_score', paid.risk_score], ['recurring_id', paid.recurring_id]];
-    }],
-    ['alternative payment method (issuer_url)', async () => {
-      const alt = await client.authoriseAlternative!({ order_no: orderNo('ALT'), currency: 'BRL', amount: '80.00', payment_method: 'PIX', return_url: 'https://shop.example.test/back', ...notify });
-      return [['order_no', alt.order_no], ['issuer_url', alt.issuer_url]];
-    }],
-    ['hosted checkout page, decoded', async () => {
-      const page = await client.checkout!({ order_no: orderNo('CHK'), currency: 'USD', amount: '59.90', return_url: 'https://shop.example.test/ok', cancel_url: 'https://shop.example.test/cancel', ...notify });
-      return [['form action', page.action], ['method', page.method], ['auto-submits', page.autoSubmit ? 'yes' : 'no'], ['hidden fields', page.entries.length], ['allParams parameters', page.allParams?.entries.length ?? 0], ['orderNo / orderAmount', `${page.fields.orderNo} / ${page.fields.orderAmount}`]];
-    }],
-    ['query', async () => {
-      const answer = await client.query!({ order_no: cardOrderNo });
-      const q = answer.orders_list[0];
-      return [['return_status', answer.return_status], ['transaction_id', q.transaction_id], ['payment_status', `${q.payment_status} (sandbox: authorised)`], ['transaction_date', q.transaction_date], ['is3ds', q.is3ds]];
-    }],
-    ['capture', async () => {
-      const answer = await client.capture!({ capture_orders: [ids()] });
-      return [['return_status', answer.return_status], ['capture_status', answer.capture_orders[0].capture_status], ['error_message', answer.capture_orders[0].error_message || '(none)']];
-    }],
-    ['partial refund', async () => {
-      const answer = await client.refund!({ refund_orders: [{ ...ids(), refund_amount: '29.90', refund_reason: 'one item returned' }] });
-      const r = answer.refund_orders[0];
-      return [['refund_status', r.refund_status], ['refund_message', r.refund_message], ['refund_reference_id', r.refund_reference_id], ['refunded / captured', '29.90 / 129.90']];
-    }],
-    ['review', async () => {
-      const other = await client.authoriseCard!({ ...card, order_no: orderNo('REV'), amount: '45.00' });
-      const answer = await client.review!({ review_orders: [{ transaction_id: other.transaction_id, order_no: other.order_no, currency: 'USD', amount: '45.00', review_flag: '1' }] });
-      return [['review_status', answer.review_orders[0].review_status], ['review_flag', '1 (approve)']];
-    }],
-    ['cancel', async () => {
-      const other = await client.authoriseCard!({ ...card, order_no: orderNo('CAN'), amount: '15.00' });
-      const answer = await client.cancel!({ cancel_orders: [{ transaction_id: other.transaction_id, order_no: other.order_no, currency: 'USD', amount: '15.00' }] });
-      return [['cancel_status', answer.cancel_orders[0].cancel_status], ['error_message', answer.cancel_orders[0].error_message || '(none)']];
-    }],
-    ['subscription cancel', async () => {
-      const answer = await client.cancelSubscription!({ recurring_id: paid.recurring_id, contract_name: 'Gold plan' });
-      return [['recurring_id', answer.recurring_id], ['cancel_status', answer.cancel_status], ['subscription now', String(sandbox.state.subscriptions.get(paid.recurring_id)?.status)]];
-    }],
-    ['payout', async () => {
-      const answer = await client.payout!({ request_id: randomUUID(), payment_amount: '250.00', payment_currency: 'USD', source_amount: '250.00', source_currency: 'USD', payment_method: 'SWIFT', fee_paid_by: 'PAYER', beneficiary: { first_name: 'Rui', last_name: 'Costa', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKPTPL' } }, ...notify });
-      return [['status', answer.status], ['transaction_id', answer.transaction_id], ['short_reference_id', answer.short_reference_id], ['amount_beneficiary_receives', answer.amount_beneficiary_receives], ['local_clearing_system', answer.beneficiary?.bank_details?.local_clearing_system]];
-    }],
+    [
+      'card payment with 3-D Secure and risk results',
+      async () => {
+        paid = await client.authoriseCard!({
+          ...card,
+          order_no: cardOrderNo,
+          amount: '129.90',
+          open3d: 'do3DS',
+          subscription: { contract_name: 'Gold plan', contract_amount: '9.90', interval: 'day', interval_count: '30', billing_cycle: 12 },
+        });
+        return [
+          ['order_no', cardOrderNo],
+          ['transaction_id', paid.transaction_id],
+          ['card (masked)', paid.card],
+          ['order_status', paid.order_status],
+          ['result_info', paid.result_info],
+          ['threeds_result', paid.threeds_result],
+          ['risk_action', paid.risk_action],
+          ['risk_score', paid.risk_score],
+          ['recurring_id', paid.recurring_id],
+        ];
+      },
+    ],
+    [
+      'alternative payment method (issuer_url)',
+      async () => {
+        const alt = await client.authoriseAlternative!({
+          order_no: orderNo('ALT'),
+          currency: 'BRL',
+          amount: '80.00',
+          payment_method: 'PIX',
+          return_url: 'https://shop.example.test/back',
+          ...notify,
+        });
+        return [
+          ['order_no', alt.order_no],
+          ['issuer_url', alt.issuer_url],
+        ];
+      },
+    ],
+    [
+      'hosted checkout page, decoded',
+      async () => {
+        const page = await client.checkout!({
+          order_no: orderNo('CHK'),
+          currency: 'USD',
+          amount: '59.90',
+          return_url: 'https://shop.example.test/ok',
+          cancel_url: 'https://shop.example.test/cancel',
+          ...notify,
+        });
+        return [
+          ['form action', page.action],
+          ['method', page.method],
+          ['auto-submits', page.autoSubmit ? 'yes' : 'no'],
+          ['hidden fields', page.entries.length],
+          ['allParams parameters', page.allParams?.entries.length ?? 0],
+          ['orderNo / orderAmount', `${page.fields.orderNo} / ${page.fields.orderAmount}`],
+        ];
+      },
+    ],
+    [
+      'query',
+      async () => {
+        const answer = await client.query!({ order_no: cardOrderNo });
+        const q = answer.orders_list[0];
+        return [
+          ['return_status', answer.return_status],
+          ['transaction_id', q.transaction_id],
+          ['payment_status', `${q.payment_status} (sandbox: authorised)`],
+          ['transaction_date', q.transaction_date],
+          ['is3ds', q.is3ds],
+        ];
+      },
+    ],
+    [
+      'capture',
+      async () => {
+        const answer = await client.capture!({ capture_orders: [ids()] });
+        return [
+          ['return_status', answer.return_status],
+          ['capture_status', answer.capture_orders[0].capture_status],
+          ['error_message', answer.capture_orders[0].error_message || '(none)'],
+        ];
+      },
+    ],
+    [
+      'partial refund',
+      async () => {
+        const answer = await client.refund!({ refund_orders: [{ ...ids(), refund_amount: '29.90', refund_reason: 'one item returned' }] });
+        const r = answer.refund_orders[0];
+        return [
+          ['refund_status', r.refund_status],
+          ['refund_message', r.refund_message],
+          ['refund_reference_id', r.refund_reference_id],
+          ['refunded / captured', '29.90 / 129.90'],
+        ];
+      },
+    ],
+    [
+      'review',
+      async () => {
+        const other = await client.authoriseCard!({ ...card, order_no: orderNo('REV'), amount: '45.00' });
+        const answer = await client.review!({
+          review_orders: [{ transaction_id: other.transaction_id, order_no: other.order_no, currency: 'USD', amount: '45.00', review_flag: '1' }],
+        });
+        return [
+          ['review_status', answer.review_orders[0].review_status],
+          ['review_flag', '1 (approve)'],
+        ];
+      },
+    ],
+    [
+      'cancel',
+      async () => {
+        const other = await client.authoriseCard!({ ...card, order_no: orderNo('CAN'), amount: '15.00' });
+        const answer = await client.cancel!({
+          cancel_orders: [{ transaction_id: other.transaction_id, order_no: other.order_no, currency: 'USD', amount: '15.00' }],
+        });
+        return [
+          ['cancel_status', answer.cancel_orders[0].cancel_status],
+          ['error_message', answer.cancel_orders[0].error_message || '(none)'],
+        ];
+      },
+    ],
+    [
+      'subscription cancel',
+      async () => {
+        const answer = await client.cancelSubscription!({ recurring_id: paid.recurring_id, contract_name: 'Gold plan' });
+        return [
+          ['recurring_id', answer.recurring_id],
+          ['cancel_status', answer.cancel_status],
+          ['subscription now', String(sandbox.state.subscriptions.get(paid.recurring_id)?.status)],
+        ];
+      },
+    ],
+    [
+      'payout',
+      async () => {
+        const answer = await client.payout!({
+          request_id: randomUUID(),
+          payment_amount: '250.00',
+          payment_currency: 'USD',
+          source_amount: '250.00',
+          source_currency: 'USD',
+          payment_method: 'SWIFT',
+          fee_paid_by: 'PAYER',
+          beneficiary: { first_name: 'Rui', last_name: 'Costa', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKPTPL' } },
+          ...notify,
+        });
+        return [
+          ['status', answer.status],
+          ['transaction_id', answer.transaction_id],
+          ['short_reference_id', answer.short_reference_id],
+          ['amount_beneficiary_receives', answer.amount_beneficiary_receives],
+          ['local_clearing_system', answer.beneficiary?.bank_details?.local_clearing_system],
+        ];
+      },
+    ],
     ['drift report: gw proxy in front of a sandbox told to drift', () => driftStep(sandbox, DEMO_SECURITY_CODE, orderNo('DRIFT'))],
     [`batch capture of ${ctx.orders} orders`, () => batchStep(ctx, card)],
   ];
@@ -91,16 +216,32 @@ async function batchStep(ctx: DemoContext, card: Record<string, string>): Promis
   const started = performance.now();
   const orders: Record<string, string>[] = [];
   for (let i = 0; i < count; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, count - i) }, async (_, k) => {
-      const order_no = orderNo(`B${i + k}`);
-      const r = await client.authoriseCard!({ ...card, order_no, amount: '10.00' });
-      orders[i + k] = { transaction_id: r.transaction_id, order_no, currency: 'USD', amount: '10.00' };
-    }));
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, async (_, k) => {
+        const order_no = orderNo(`B${i + k}`);
+        const r = await client.authoriseCard!({ ...card, order_no, amount: '10.00' });
+        orders[i + k] = { transaction_id: r.transaction_id, order_no, currency: 'USD', amount: '10.00' };
+      }),
+    );
   }
   const authorisedMs = Math.round(performance.now() - started);
   const progress = progressReporterFor(io);
-  const result = await runBatch({ client: client as unknown as BatchClient, operation: 'capture', orders, concurrency: 4, reconcile: sandboxReconciler, onProgress: (p) => progress.update(p) });
+  const result = await runBatch({
+    client: client as unknown as BatchClient,
+    operation: 'capture',
+    orders,
+    concurrency: 4,
+    reconcile: sandboxReconciler,
+    onProgress: (p) => progress.update(p),
+  });
   progress.stop();
   say(io, summaryTable(io, result));
-  return [['orders', count], ['requests (50 orders each)', Math.ceil(count / 50)], ['succeeded', result.counts.succeeded], ['failed / rejected / unknown', `${result.counts.failed} / ${result.counts.rejected} / ${result.counts.unknown}`], ['ms authorising the orders first', authorisedMs], ['ms of the batch capture', result.durationMs]];
+  return [
+    ['orders', count],
+    ['requests (50 orders each)', Math.ceil(count / 50)],
+    ['succeeded', result.counts.succeeded],
+    ['failed / rejected / unknown', `${result.counts.failed} / ${result.counts.rejected} / ${result.counts.unknown}`],
+    ['ms authorising the orders first', authorisedMs],
+    ['ms of the batch capture', result.durationMs],
+  ];
 }

@@ -20,8 +20,22 @@ export async function driftStep(sandbox: Sandbox, securityCode: string, orderNo:
   // The client sees the same drift by the same rule (UNKNOWNS U57): under answers 'report' it accepts and reports it.
   const seen: AnswerDriftEvent[] = [];
   try {
-    const client = createClient({ baseUrl: proxy.url, ...SANDBOX_DEFAULT_MERCHANT, signer, verifier: signer, hooks: { onAnswerDrift: (event) => seen.push(event) } });
-    const paid = await client.authoriseCard({ order_no: orderNo, currency: 'USD', amount: '20.00', card: TEST_CARDS.approved, expiration_month: '12', expiration_year: '2030', security_code: securityCode });
+    const client = createClient({
+      baseUrl: proxy.url,
+      ...SANDBOX_DEFAULT_MERCHANT,
+      signer,
+      verifier: signer,
+      hooks: { onAnswerDrift: (event) => seen.push(event) },
+    });
+    const paid = await client.authoriseCard({
+      order_no: orderNo,
+      currency: 'USD',
+      amount: '20.00',
+      card: TEST_CARDS.approved,
+      expiration_month: '12',
+      expiration_year: '2030',
+      security_code: securityCode,
+    });
     await client.capture({ capture_orders: [{ transaction_id: paid.transaction_id!, order_no: orderNo, currency: 'USD', amount: '20.00' }] });
     await client.query({ transaction_id: [paid.transaction_id!] });
   } finally {
@@ -29,6 +43,12 @@ export async function driftStep(sandbox: Sandbox, securityCode: string, orderNo:
     await proxy.stop();
   }
   const reported = seen.flatMap((event) => event.problems.map((p) => `${event.operation} ${p.field || '(the answer)'}`));
-  const client = reported.length > 0 ? `accepted and reported through onAnswerDrift (answers: 'report'): ${reported.join(', ')}` : 'no answer differed from the spec';
-  return [['drift switched on', 'PUT /sandbox/api/drift: capture answers add settlement_window'], ...driftRows(proxy.report), ['the client', client], ['yourself', 'gw proxy --upstream URL --report drift.json, then gw spec drift drift.json']];
+  const client =
+    reported.length > 0 ? `accepted and reported through onAnswerDrift (answers: 'report'): ${reported.join(', ')}` : 'no answer differed from the spec';
+  return [
+    ['drift switched on', 'PUT /sandbox/api/drift: capture answers add settlement_window'],
+    ...driftRows(proxy.report),
+    ['the client', client],
+    ['yourself', 'gw proxy --upstream URL --report drift.json, then gw spec drift drift.json'],
+  ];
 }

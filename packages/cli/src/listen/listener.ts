@@ -75,7 +75,13 @@ async function verify(body: Buffer, req: IncomingMessage, options: VerifyOptions
 }
 
 /** Verifies each notification, forwards it (verified or not: the application must refuse what is refused) and answers the sender with the target's status (502 when unreachable). */
-async function handle(req: IncomingMessage, body: Buffer, at: Date, options: ListenOptions, handled: Set<string>): Promise<ListenRecord & { readonly reply: string }> {
+async function handle(
+  req: IncomingMessage,
+  body: Buffer,
+  at: Date,
+  options: ListenOptions,
+  handled: Set<string>,
+): Promise<ListenRecord & { readonly reply: string }> {
   const checked = await verify(body, req, options.verify);
   const id = checked.event?.id;
   if (id && options.skipDuplicates && (handled.has(id) || (await options.store.claim(id, 60_000)) === 'done')) {
@@ -95,7 +101,9 @@ async function handle(req: IncomingMessage, body: Buffer, at: Date, options: Lis
     } else await Promise.resolve(options.store.release(id)).catch(() => {});
   }
   const answered = forward.ok ? forward.status : 502;
-  const reply = forward.ok ? forward.body : JSON.stringify({ outcome: 'forward-failed', message: `gw listen could not reach ${options.forwardTo}: ${forward.error}` });
+  const reply = forward.ok
+    ? forward.body
+    : JSON.stringify({ outcome: 'forward-failed', message: `gw listen could not reach ${options.forwardTo}: ${forward.error}` });
   return { at, ...checked, skippedDuplicate: false, forward, answered, reply, ...(notRecorded ? { notRecorded } : {}) };
 }
 
@@ -112,7 +120,9 @@ export async function startListener(options: ListenOptions): Promise<{ url: stri
           // Stalled (or gone): nothing is forwarded; the connection is closed once answered.
           req.resume();
           if (!res.headersSent && !req.socket.destroyed) {
-            res.writeHead(408, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ outcome: 'timeout', message: `the body stopped arriving for ${limits.bodyTimeoutMs} ms` }));
+            res
+              .writeHead(408, { 'content-type': 'application/json', connection: 'close' })
+              .end(JSON.stringify({ outcome: 'timeout', message: `the body stopped arriving for ${limits.bodyTimeoutMs} ms` }));
           }
           return;
         }
@@ -122,7 +132,8 @@ export async function startListener(options: ListenOptions): Promise<{ url: stri
         });
       })
       .catch((error: unknown) => {
-        if (!res.headersSent && !req.socket.destroyed) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ outcome: 'failed', message: String(error) }));
+        if (!res.headersSent && !req.socket.destroyed)
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ outcome: 'failed', message: String(error) }));
       });
   });
   server.maxConnections = limits.maxConnections;

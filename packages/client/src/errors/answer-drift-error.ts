@@ -23,7 +23,10 @@ export class AnswerDriftError extends GwError<AnswerDriftErrorDetails> {
 
   constructor(options: { operation: OperationName; problems: readonly ValidationProblem[]; identifiers: RequestIdentifiers | null }) {
     const { operation, problems, identifiers } = options;
-    const listed = problems.slice(0, 5).map((p) => `${p.field || '(the answer)'} ${p.message}`).join('; ');
+    const listed = problems
+      .slice(0, 5)
+      .map((p) => `${p.field || '(the answer)'} ${p.message}`)
+      .join('; ');
     const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
     const tail = identifiers
       ? ` The request reached the gateway, so its outcome is unknown (it may have been applied): ${reconcileAdvice(operation, identifiers)}`

@@ -22,6 +22,11 @@ export class ConnectionError extends GwError<ConnectionErrorDetails> {
 
   constructor(details: ConnectionErrorDetails, options?: { cause?: unknown }) {
     const what = details.sent ? 'the connection was lost before an answer came' : 'the request never left, so nothing happened and it is safe to send again';
-    super(GW_ERROR_CODES.http, `${details.operation}: ${what} (${details.reason}, ${details.path}, ${details.attempts} attempt${details.attempts === 1 ? '' : 's'})`, details, options);
+    super(
+      GW_ERROR_CODES.http,
+      `${details.operation}: ${what} (${details.reason}, ${details.path}, ${details.attempts} attempt${details.attempts === 1 ? '' : 's'})`,
+      details,
+      options,
+    );
   }
 }

@@ -34,7 +34,14 @@ export class GatewayError<Response extends object = Record<string, unknown>> ext
       GW_ERROR_CODES.gateway,
       `${options.operation}: the gateway answered ${said}${message === null ? '' : ` (${redactText(message)})`}, which refuses the request as a whole; ` +
         'element results, if any, are in error.response',
-      { operation: options.operation, return_status: status, return_message: message, returnCode: split.code, returnText: split.message, response: redactRecord(options.response) },
+      {
+        operation: options.operation,
+        return_status: status,
+        return_message: message,
+        returnCode: split.code,
+        returnText: split.message,
+        response: redactRecord(options.response),
+      },
     );
   }
 

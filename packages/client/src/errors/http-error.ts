@@ -25,12 +25,17 @@ export class HttpError extends GwError<HttpErrorDetails> {
   constructor(options: { operation: OperationName; path: string; status: number; body: string; identifiers: RequestIdentifiers | null }) {
     const excerpt = bodyExcerpt(options.body);
     const moneyMoving = options.identifiers !== null;
-    const advice = moneyMoving ? ` The request reached the gateway, so its outcome is unknown: ${reconcileAdvice(options.operation, options.identifiers!)}` : '';
-    super(
-      GW_ERROR_CODES.http,
-      `${options.operation}: HTTP ${options.status} from ${options.path}${excerpt ? `: ${excerpt}` : ''}.${advice}`,
-      { operation: options.operation, path: options.path, status: options.status, bodyExcerpt: excerpt, outcome: moneyMoving ? 'unknown' : null, identifiers: options.identifiers },
-    );
+    const advice = moneyMoving
+      ? ` The request reached the gateway, so its outcome is unknown: ${reconcileAdvice(options.operation, options.identifiers!)}`
+      : '';
+    super(GW_ERROR_CODES.http, `${options.operation}: HTTP ${options.status} from ${options.path}${excerpt ? `: ${excerpt}` : ''}.${advice}`, {
+      operation: options.operation,
+      path: options.path,
+      status: options.status,
+      bodyExcerpt: excerpt,
+      outcome: moneyMoving ? 'unknown' : null,
+      identifiers: options.identifiers,
+    });
   }
 
   /** The HTTP status. */

@@ -34,7 +34,10 @@ export class OutcomeUnknownError extends GwError<OutcomeUnknownErrorDetails> {
   override readonly name = 'OutcomeUnknownError';
 
   /** `detail` adds what went wrong reading the answer (e.g. the verifier's message), card data already redacted. */
-  constructor(options: { operation: OperationName; path: string; reason: OutcomeUnknownReason; identifiers: RequestIdentifiers; detail?: string }, errorOptions?: { cause?: unknown }) {
+  constructor(
+    options: { operation: OperationName; path: string; reason: OutcomeUnknownReason; identifiers: RequestIdentifiers; detail?: string },
+    errorOptions?: { cause?: unknown },
+  ) {
     const reconcile = reconcileAdvice(options.operation, options.identifiers);
     const why = WHY[options.reason] + (options.detail ? ` (${options.detail})` : '');
     super(

@@ -38,7 +38,13 @@ export class SignatureError extends GwError<SignatureErrorDetails> {
   override readonly name = 'SignatureError';
 
   /** `refusal`: the whole-request refusal the unverified answer states (see wholeRequestRefusal), if any. */
-  constructor(options: { operation: OperationName; reason: SignatureFailure; response: object; identifiers: RequestIdentifiers | null; refusal?: WholeRefusal | null }) {
+  constructor(options: {
+    operation: OperationName;
+    reason: SignatureFailure;
+    response: object;
+    identifiers: RequestIdentifiers | null;
+    refusal?: WholeRefusal | null;
+  }) {
     const what = WHAT[options.reason];
     const refusal = options.refusal ?? null;
     const message = refusal

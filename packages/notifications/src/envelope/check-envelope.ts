@@ -20,7 +20,8 @@ export function envelopeProblems(value: unknown): string[] {
   if (!isPlainObject(value)) return ['the body is not a JSON object'];
   const problems: string[] = [];
   if (value.type !== NOTIFICATION_TYPE) problems.push(`type must be "${NOTIFICATION_TYPE}"`);
-  if (value.version !== NOTIFICATION_VERSION) problems.push(`version must be ${NOTIFICATION_VERSION} (this package reads version ${NOTIFICATION_VERSION} only)`);
+  if (value.version !== NOTIFICATION_VERSION)
+    problems.push(`version must be ${NOTIFICATION_VERSION} (this package reads version ${NOTIFICATION_VERSION} only)`);
   if (!isEventId(value.id)) problems.push('id must be a non-empty string of at most 200 characters');
   const knownKind = isNotificationKind(value.kind);
   if (!knownKind) problems.push('kind is not a known event kind');

@@ -1,4 +1,13 @@
-import type { AlternativeRespon, CancelOrderResult, CancelSubscriptionResponse, CaptureOrderResult, CardRespon, PayoutResponse, RefundOrderResult, ReviewOrderResult } from '@gw/types';
+import type {
+  AlternativeRespon,
+  CancelOrderResult,
+  CancelSubscriptionResponse,
+  CaptureOrderResult,
+  CardRespon,
+  PayoutResponse,
+  RefundOrderResult,
+  ReviewOrderResult,
+} from '@gw/types';
 import type { NOTIFICATION_TYPE, NOTIFICATION_VERSION, NotificationKind, PaymentKind, PayoutKind } from './kinds.ts';
 
 /** The result record of an alternative-method or hosted-checkout payment: the request's echo plus its outcome. */
@@ -57,4 +66,10 @@ export type ChangeNotification = CapturedNotification | RefundedNotification | C
 export type NotificationEvent = PaymentNotification | PayoutNotification | ChangeNotification;
 
 /** The notification of one kind, e.g. `NotificationOfKind<'payment.refunded'>` (for `payment.cancelled`: narrow on `operation`). */
-export type NotificationOfKind<K extends NotificationKind> = NotificationEvent extends infer E ? (E extends NotificationEvent ? (K extends E['kind'] ? E & { readonly kind: K } : never) : never) : never;
+export type NotificationOfKind<K extends NotificationKind> = NotificationEvent extends infer E
+  ? E extends NotificationEvent
+    ? K extends E['kind']
+      ? E & { readonly kind: K }
+      : never
+    : never
+  : never;

@@ -24,12 +24,19 @@ const DIGITS = /^\d+$/;
 
 function bodyText(body: Uint8Array, declaredLength: string | undefined): string {
   if (declaredLength !== undefined && DIGITS.test(declaredLength) && Number(declaredLength) > body.byteLength) {
-    throw new NotificationRefusedError(`The body has ${body.byteLength} of the ${declaredLength} bytes its Content-Length announced.`, { reason: 'truncated', bytes: body.byteLength });
+    throw new NotificationRefusedError(`The body has ${body.byteLength} of the ${declaredLength} bytes its Content-Length announced.`, {
+      reason: 'truncated',
+      bytes: body.byteLength,
+    });
   }
   try {
     return UTF8.decode(body);
   } catch (cause) {
-    throw new NotificationRefusedError('The body is not UTF-8 text.', { reason: 'malformed', problems: ['the body is not UTF-8'], bytes: body.byteLength }, { cause });
+    throw new NotificationRefusedError(
+      'The body is not UTF-8 text.',
+      { reason: 'malformed', problems: ['the body is not UTF-8'], bytes: body.byteLength },
+      { cause },
+    );
   }
 }
 
@@ -38,7 +45,11 @@ function parseJson(text: string, bytes: number): unknown {
     return JSON.parse(text);
   } catch (cause) {
     if (endsInsideJson(text)) {
-      throw new NotificationRefusedError(`The body ends before its JSON does (${bytes} bytes): it was cut on the way; the sender should retry.`, { reason: 'truncated', bytes }, { cause });
+      throw new NotificationRefusedError(
+        `The body ends before its JSON does (${bytes} bytes): it was cut on the way; the sender should retry.`,
+        { reason: 'truncated', bytes },
+        { cause },
+      );
     }
     throw new NotificationRefusedError('The body is not JSON.', { reason: 'malformed', problems: ['the body is not JSON'], bytes }, { cause });
   }
@@ -51,7 +62,11 @@ export function decodeGwNotification(input: DecodeInput): DecodedNotification {
   const value = parseJson(text, input.body.byteLength);
   const problems = envelopeProblems(value);
   if (problems.length > 0) {
-    throw new NotificationRefusedError(`Not a gw notification envelope: ${problems.join('; ')}.`, { reason: 'malformed', problems, bytes: input.body.byteLength });
+    throw new NotificationRefusedError(`Not a gw notification envelope: ${problems.join('; ')}.`, {
+      reason: 'malformed',
+      problems,
+      bytes: input.body.byteLength,
+    });
   }
   const event = value as NotificationEvent;
   return { event, message: notificationMessage(event.operation, header.t, text), signatures: header.signatures, signedAt: new Date(Number(header.t) * 1000) };

@@ -28,7 +28,7 @@ export function parseSignatureHeader(value: string | undefined): SignatureHeader
   // `v1` is ignored. The next `=` is searched again only once passed, so a long header of parts without one is still
   // read in one pass.
   let at = -1;
-  for (let start = 0; start <= value.length; ) {
+  for (let start = 0; start <= value.length;) {
     let end = value.indexOf(',', start);
     if (end < 0) end = value.length;
     if (at < start) {

@@ -47,7 +47,14 @@ export interface NotificationReceiver<Context = void> {
 // synchronously (the memory store, a handler returning nothing) is not awaited: the order is the same, without a
 // microtask hop per step. Once the handler finished the event is handled, even when the store cannot record it: 2xx,
 // and the id is kept in memory (`HandledIds`) so a retry does not run it again; the store's failure goes to onError.
-async function runOnce<Context>(event: NotificationEvent, context: Context, options: ReceiverOptions<Context>, store: DedupeStore, handled: HandledIds, leaseMs: number): Promise<ReceiverAnswer> {
+async function runOnce<Context>(
+  event: NotificationEvent,
+  context: Context,
+  options: ReceiverOptions<Context>,
+  store: DedupeStore,
+  handled: HandledIds,
+  leaseMs: number,
+): Promise<ReceiverAnswer> {
   if (handled.unrecorded(event.id)) {
     const recorded = handled.record(event.id, 'later-delivery');
     return answerFor('duplicate', event, (isThenable(recorded) ? await recorded : recorded) ?? undefined);
@@ -140,7 +147,9 @@ export function createNotificationReceiver<Context = void>(options: ReceiverOpti
         const url = new URL(request.url);
         return { method: request.method, path: url.pathname, host: url.host, headers: request.headers };
       };
-      const answer = await traced(facts, () => deliverHttp(async () => ({ body: await readFetchBody(request, settings.maxBodyBytes), headers: request.headers })));
+      const answer = await traced(facts, () =>
+        deliverHttp(async () => ({ body: await readFetchBody(request, settings.maxBodyBytes), headers: request.headers })),
+      );
       return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json' } });
     },
   };

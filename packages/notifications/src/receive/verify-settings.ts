@@ -34,7 +34,10 @@ export function verifySettings(options: VerifyOptions, otherProblems: readonly s
   const problems: string[] = [...otherProblems];
   const verifiers = options?.verifiers;
   if (!Array.isArray(verifiers) || verifiers.length === 0) problems.push('verifiers must be a non-empty array of Verifier');
-  else verifiers.forEach((v: unknown, i) => typeof (v as Verifier | null)?.verify !== 'function' && problems.push(`verifiers[${i}] has no verify(message, signature) method`));
+  else
+    verifiers.forEach(
+      (v: unknown, i) => typeof (v as Verifier | null)?.verify !== 'function' && problems.push(`verifiers[${i}] has no verify(message, signature) method`),
+    );
   const tolerance = options?.toleranceSeconds ?? 300;
   if (typeof tolerance !== 'number' || !(tolerance > 0) || !Number.isFinite(tolerance)) problems.push('toleranceSeconds must be a positive number of seconds');
   const maxBodyBytes = options?.maxBodyBytes ?? 1024 * 1024;

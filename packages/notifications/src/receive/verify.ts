@@ -21,7 +21,7 @@ function anyVerifies(verifiers: readonly Verifier[], decoded: DecodedNotificatio
 
 function mismatch(settings: VerifySettings, signatures: number, bytes: number): NotificationRefusedError {
   return new NotificationRefusedError(
-    'No signature verifies: the body or its signed time was changed on the way, or it was signed with a secret none of the verifiers holds. Check the receiver\'s secret; never process it.',
+    "No signature verifies: the body or its signed time was changed on the way, or it was signed with a secret none of the verifiers holds. Check the receiver's secret; never process it.",
     { reason: 'signature-mismatch', verifiers: settings.verifiers.length, signatures, bytes },
   );
 }
@@ -46,7 +46,8 @@ function withinTolerance(decoded: DecodedNotification, settings: VerifySettings,
  */
 export function verifyNotificationNow(input: DecodeInput, settings: VerifySettings): NotificationEvent | Promise<NotificationEvent> {
   const bytes = input.body.byteLength;
-  if (bytes > settings.maxBodyBytes) throw new NotificationRefusedError(`The body has ${bytes} bytes, more than maxBodyBytes (${settings.maxBodyBytes}).`, { reason: 'too-large', bytes });
+  if (bytes > settings.maxBodyBytes)
+    throw new NotificationRefusedError(`The body has ${bytes} bytes, more than maxBodyBytes (${settings.maxBodyBytes}).`, { reason: 'too-large', bytes });
   const decoded = settings.decode(input);
   const verified = anyVerifies(settings.verifiers, decoded);
   if (verified === true) return withinTolerance(decoded, settings, bytes);
@@ -68,9 +69,13 @@ export function constructEvent(input: DecodeInput, options: VerifyOptions): Noti
   const verified = verifyNotificationNow(input, verifySettings(options));
   if (!isThenable(verified)) return verified;
   verified.catch(() => undefined); // its outcome is not used: never an unhandled rejection
-  throw new GwError(GW_ERROR_CODES.config, 'constructEvent needs verifiers that answer synchronously, and one answered with a promise (an HSM or a signing service): use constructEventAsync.', {
-    problems: ['a verifier answered with a promise'],
-  });
+  throw new GwError(
+    GW_ERROR_CODES.config,
+    'constructEvent needs verifiers that answer synchronously, and one answered with a promise (an HSM or a signing service): use constructEventAsync.',
+    {
+      problems: ['a verifier answered with a promise'],
+    },
+  );
 }
 
 /** `constructEvent` for any verifier, synchronous or not (as stripe-node's `constructEventAsync`): a refusal rejects the promise. */

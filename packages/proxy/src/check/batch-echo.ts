@@ -16,7 +16,12 @@ function echoedNames(op: OperationSpec, request: Record<string, unknown>): strin
  * Reports, once per answer, each request member some element of a batch answer does not echo (`missing-field` at
  * `capture_orders[].amount`); returns the paths it reported.
  */
-export function checkBatchEcho(op: OperationSpec, request: Record<string, unknown> | null, answer: Record<string, unknown>, recorder: DriftRecorder): ReadonlySet<string> {
+export function checkBatchEcho(
+  op: OperationSpec,
+  request: Record<string, unknown> | null,
+  answer: Record<string, unknown>,
+  recorder: DriftRecorder,
+): ReadonlySet<string> {
   const reported = new Set<string>();
   if (!request || !op.batch) return reported;
   const names = echoedNames(op, request);
@@ -26,7 +31,15 @@ export function checkBatchEcho(op: OperationSpec, request: Record<string, unknow
     if (results.every((result) => !isRecord(result) || Object.hasOwn(result, name))) continue;
     const path = `${op.batch.responseArray}[].${name}`;
     reported.add(path);
-    recorder.drift({ operation: op.name, side: 'response', kind: 'missing-field', path, message: 'is not echoed, though every element of the request carried it (seed §2.6)', example: '', seenType: null });
+    recorder.drift({
+      operation: op.name,
+      side: 'response',
+      kind: 'missing-field',
+      path,
+      message: 'is not echoed, though every element of the request carried it (seed §2.6)',
+      example: '',
+      seenType: null,
+    });
   }
   return reported;
 }

@@ -45,9 +45,18 @@ function checkRequest(exchange: Exchange, variants: readonly OperationSpec[], ct
   }
   ctx.recorder.requestFormSeen(operation, decoded.form);
   if (!allowedForms(decoded.op).includes(decoded.form)) {
-    ctx.recorder.drift({ operation, side: 'request', kind: 'wire-form', path: '', message: `sent as ${decoded.form}; the spec shows ${decoded.op.requestEncoding}`, example: mediaType(exchange.requestContentType), seenType: null });
+    ctx.recorder.drift({
+      operation,
+      side: 'request',
+      kind: 'wire-form',
+      path: '',
+      message: `sent as ${decoded.form}; the spec shows ${decoded.op.requestEncoding}`,
+      example: mediaType(exchange.requestContentType),
+      seenType: null,
+    });
   }
-  for (const problem of ctx.validator.problems(decoded.op.requestSchema, decoded.record)) ctx.recorder.drift(problemDrift(operation, 'request', decoded.record, problem));
+  for (const problem of ctx.validator.problems(decoded.op.requestSchema, decoded.record))
+    ctx.recorder.drift(problemDrift(operation, 'request', decoded.record, problem));
   return { op: decoded.op, record: decoded.record };
 }
 
@@ -65,8 +74,19 @@ function checkSignature(op: OperationSpec, record: Record<string, unknown>, ctx:
 function recordSignatureVerdict(op: OperationSpec, record: Record<string, unknown>, verdict: ResponseSignatureCheck, recorder: DriftRecorder): void {
   if (verdict !== 'mismatch' && verdict !== 'missing') return;
   const signature = typeof record.encryption_data === 'string' ? record.encryption_data : '';
-  const message = verdict === 'missing' ? 'absent, though the spec says this answer is signed' : 'does not verify with the configured verifier (the signing rule or the secret differs)';
-  recorder.drift({ operation: op.name, side: 'response', kind: 'signature', path: 'encryption_data', message, example: shapeOf(signature.slice(0, 16)), seenType: verdict === 'missing' ? null : 'string' });
+  const message =
+    verdict === 'missing'
+      ? 'absent, though the spec says this answer is signed'
+      : 'does not verify with the configured verifier (the signing rule or the secret differs)';
+  recorder.drift({
+    operation: op.name,
+    side: 'response',
+    kind: 'signature',
+    path: 'encryption_data',
+    message,
+    example: shapeOf(signature.slice(0, 16)),
+    seenType: verdict === 'missing' ? null : 'string',
+  });
 }
 
 function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest, ctx: CheckContext, timing: ExchangeTiming): string | Promise<string> {
@@ -81,18 +101,42 @@ function checkAnswer(exchange: Exchange, { op, record: request }: CheckedRequest
   }
   // UNKNOWNS U49: the spec shows HTTP 200 only; any other status is drift, and its body is not read.
   if (exchange.status !== 200) {
-    recorder.drift({ operation, side: 'response', kind: 'status', path: '', message: `HTTP ${exchange.status}; the spec shows 200 only`, example: String(exchange.status), seenType: null });
+    recorder.drift({
+      operation,
+      side: 'response',
+      kind: 'status',
+      path: '',
+      message: `HTTP ${exchange.status}; the spec shows 200 only`,
+      example: String(exchange.status),
+      seenType: null,
+    });
     return operation;
   }
   if (mediaType(exchange.responseContentType) !== op.responseMediaType) {
-    recorder.drift({ operation, side: 'response', kind: 'content-type', path: '', message: `Content-Type ${mediaType(exchange.responseContentType) || '(none)'}; the spec shows ${op.responseMediaType}`, example: mediaType(exchange.responseContentType), seenType: null });
+    recorder.drift({
+      operation,
+      side: 'response',
+      kind: 'content-type',
+      path: '',
+      message: `Content-Type ${mediaType(exchange.responseContentType) || '(none)'}; the spec shows ${op.responseMediaType}`,
+      example: mediaType(exchange.responseContentType),
+      seenType: null,
+    });
   }
   if (!exchange.responseBody) return operation;
   let record: Record<string, unknown>;
   try {
     record = decodeAnswer(op, exchange.responseBody, ctx.maxInputBytes);
   } catch (error) {
-    recorder.drift({ operation, side: 'response', kind: 'undecodable', path: '', message: `not readable as ${op.responseEncoding}: ${shapeOfDigits(error)}`, example: '', seenType: null });
+    recorder.drift({
+      operation,
+      side: 'response',
+      kind: 'undecodable',
+      path: '',
+      message: `not readable as ${op.responseEncoding}: ${shapeOfDigits(error)}`,
+      example: '',
+      seenType: null,
+    });
     return operation;
   }
   recorder.observations(operation).answers += 1;
@@ -121,7 +165,15 @@ export function checkExchange(exchange: Exchange, ctx: CheckContext, timing: Exc
   if (!variants) {
     // Reported by its shape (`/v1/cards/{digits}`): a path the spec does not know may carry anything.
     const shape = pathShape(path);
-    ctx.recorder.drift({ operation: shape, side: 'request', kind: 'unknown-path', path: '', message: `no operation of the spec at ${shape}`, example: pathShape(exchange.method), seenType: null });
+    ctx.recorder.drift({
+      operation: shape,
+      side: 'request',
+      kind: 'unknown-path',
+      path: '',
+      message: `no operation of the spec at ${shape}`,
+      example: pathShape(exchange.method),
+      seenType: null,
+    });
     return shape;
   }
   return checkAnswer(exchange, checkRequest(exchange, variants, ctx), ctx, timing);

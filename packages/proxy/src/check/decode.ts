@@ -6,7 +6,8 @@ import { decodeAlternativeRespon, decodeCancelSubscription, decodeCardRespon, de
 export type WireForm = 'json' | 'form' | 'xml' | 'html';
 
 /** A decoded request: the variant it selects, its record and the form it came in; or why it could not be read. */
-export type DecodedRequest = { readonly op: OperationSpec; readonly record: Record<string, unknown>; readonly form: WireForm } | { readonly op: OperationSpec; readonly failure: string };
+export type DecodedRequest =
+  { readonly op: OperationSpec; readonly record: Record<string, unknown>; readonly form: WireForm } | { readonly op: OperationSpec; readonly failure: string };
 
 function parseJsonObject(text: string): Record<string, unknown> | null {
   try {

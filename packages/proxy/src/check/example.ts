@@ -28,7 +28,11 @@ export function exampleOf(name: string, value: unknown): string {
     return cut(redactText(text) === text ? JSON.stringify(value) : JSON.stringify(shapeOf(text)));
   }
   if (value && typeof value === 'object') {
-    const names = Array.isArray(value) ? `[${value.length} items]` : `{${Object.keys(value).map((n) => (/\d{12,}/.test(n) ? shapeOf(n) : n)).join(', ')}}`;
+    const names = Array.isArray(value)
+      ? `[${value.length} items]`
+      : `{${Object.keys(value)
+          .map((n) => (/\d{12,}/.test(n) ? shapeOf(n) : n))
+          .join(', ')}}`;
     return cut(names);
   }
   return String(value);

@@ -10,7 +10,8 @@ function walk(nodes: SchemaNode[], path: string, depth: number, out: Map<string,
     const known = node['x-gw-known-values'];
     if (Array.isArray(known) && path) out.set(path, [...(out.get(path) ?? []), ...known.map(String)]);
     if (node.properties && typeof node.properties === 'object') {
-      for (const [name, child] of Object.entries(node.properties as Record<string, SchemaNode>)) walk(specSchema.expand([child]), path ? `${path}.${name}` : name, depth + 1, out);
+      for (const [name, child] of Object.entries(node.properties as Record<string, SchemaNode>))
+        walk(specSchema.expand([child]), path ? `${path}.${name}` : name, depth + 1, out);
     }
     if (node.items && typeof node.items === 'object') walk(specSchema.expand([node.items as SchemaNode]), `${path}[]`, depth + 1, out);
   }

@@ -3,7 +3,19 @@ import type { DriftFinding } from '../report/drift-recorder.ts';
 import type { DriftKind, DriftSide } from '../report/report-types.ts';
 import { exampleOf, jsonType, shapeOf } from './example.ts';
 
-const FORMAT_KEYWORDS: ReadonlySet<string> = new Set(['pattern', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'maxItems', 'minItems', 'multipleOf', 'enum', 'const']);
+const FORMAT_KEYWORDS: ReadonlySet<string> = new Set([
+  'pattern',
+  'format',
+  'maxLength',
+  'minLength',
+  'minimum',
+  'maximum',
+  'maxItems',
+  'minItems',
+  'multipleOf',
+  'enum',
+  'const',
+]);
 
 function kindOf(keyword: string): DriftKind {
   if (keyword === 'unknown') return 'unknown-field';

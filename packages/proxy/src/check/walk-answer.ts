@@ -35,7 +35,15 @@ function reportAbsent(op: OperationSpec, value: Record<string, unknown>, path: s
   for (const name of recorder.recordSeen(op.name, path, names)) {
     const at = join(path, name);
     if (groups.has(at) || reported.has(at)) continue;
-    recorder.drift({ operation: op.name, side: 'response', kind: 'missing-field', path: at, message: 'is absent, though every earlier answer carried it', example: '', seenType: null });
+    recorder.drift({
+      operation: op.name,
+      side: 'response',
+      kind: 'missing-field',
+      path: at,
+      message: 'is absent, though every earlier answer carried it',
+      example: '',
+      seenType: null,
+    });
   }
 }
 
@@ -61,11 +69,22 @@ export function walkAnswer(op: OperationSpec, record: Record<string, unknown>, r
         const shown = values.includes(text) || redactText(text) === text ? text : shapeOf(text);
         recorder.valueSeen(op.name, at, unknownsIdOf(op, at), shown);
         // An empty value is an absent one, not a new value.
-        if (text !== '' && !values.includes(text)) recorder.drift({ operation: op.name, side: 'response', kind: 'new-value', path: at, message: `a value the spec does not list (known: ${values.join(', ')})`, example: exampleOf(name, member), seenType: typeof member });
+        if (text !== '' && !values.includes(text))
+          recorder.drift({
+            operation: op.name,
+            side: 'response',
+            kind: 'new-value',
+            path: at,
+            message: `a value the spec does not list (known: ${values.join(', ')})`,
+            example: exampleOf(name, member),
+            seenType: typeof member,
+          });
       } else if (member && typeof member === 'object' && depth < MAX_DEPTH) {
         const items = Array.isArray(member) ? member : [member];
         const itemPath = Array.isArray(member) ? `${at}[]` : at;
-        for (const item of items) if (item && typeof item === 'object' && !Array.isArray(item)) stack.push({ value: item as Record<string, unknown>, path: itemPath, depth: depth + 1 });
+        for (const item of items)
+          if (item && typeof item === 'object' && !Array.isArray(item))
+            stack.push({ value: item as Record<string, unknown>, path: itemPath, depth: depth + 1 });
       }
     }
   }

@@ -54,7 +54,9 @@ export function forward(req: IncomingMessage, res: ServerResponse, target: Forwa
     timeout: target.timeoutMs,
   });
   outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer from the upstream for ${target.timeoutMs} ms`)));
-  outgoing.on('error', (error) => answerOwnError(res, error instanceof UpstreamDeadline || error.message.startsWith('no answer') ? 504 : 502, `upstream: ${error.message}`));
+  outgoing.on('error', (error) =>
+    answerOwnError(res, error instanceof UpstreamDeadline || error.message.startsWith('no answer') ? 504 : 502, `upstream: ${error.message}`),
+  );
   bindLifetime(req, res, outgoing, target);
   outgoing.on('response', (answer) => {
     const responseCapture = new Capture(target.captureLimit);

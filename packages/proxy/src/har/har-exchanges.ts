@@ -51,7 +51,14 @@ function requestBody(request: Json, limit: number): Buffer | null {
   if (!isObject(post)) return Buffer.alloc(0);
   if (typeof post.text === 'string') return bodyOf(post.text, undefined, limit);
   // Some tools record a form body as params only.
-  if (Array.isArray(post.params)) return bodyOf(new URLSearchParams((post.params as Json[]).map((p): [string, string] => [(p.name as string | undefined) ?? '', (p.value as string | undefined) ?? ''])).toString(), undefined, limit);
+  if (Array.isArray(post.params))
+    return bodyOf(
+      new URLSearchParams(
+        (post.params as Json[]).map((p): [string, string] => [(p.name as string | undefined) ?? '', (p.value as string | undefined) ?? '']),
+      ).toString(),
+      undefined,
+      limit,
+    );
   return null;
 }
 
@@ -73,7 +80,9 @@ function listProblems(list: unknown, where: string, strings: readonly string[]):
 
 /** The problems of members at `where` that must be of one JSON type when present (`text` a string, `size` a number). */
 function typeProblems(record: Json, where: string, types: Readonly<Record<string, 'string' | 'number'>>): string[] {
-  return Object.entries(types).flatMap(([name, type]) => (record[name] === undefined || typeof record[name] === type ? [] : [`${where}.${name}: is not a ${type}`]));
+  return Object.entries(types).flatMap(([name, type]) =>
+    record[name] === undefined || typeof record[name] === type ? [] : [`${where}.${name}: is not a ${type}`],
+  );
 }
 
 /** The problems of an entry's request beyond its URL: method, headers and postData as HAR 1.2 types them. */
@@ -82,7 +91,11 @@ function requestProblems(request: Json, where: string): string[] {
   const post = request.postData;
   if (post === undefined) return problems;
   if (!isObject(post)) return [...problems, `${where}.postData: is not an object`];
-  return [...problems, ...typeProblems(post, `${where}.postData`, { mimeType: 'string', text: 'string' }), ...listProblems(post.params, `${where}.postData.params`, ['name', 'value'])];
+  return [
+    ...problems,
+    ...typeProblems(post, `${where}.postData`, { mimeType: 'string', text: 'string' }),
+    ...listProblems(post.params, `${where}.postData.params`, ['name', 'value']),
+  ];
 }
 
 /** The problems of an entry's response beyond its status: headers and content as HAR 1.2 types them. */
@@ -103,9 +116,11 @@ function entryProblems(entry: unknown, where: string): string[] {
   const problems: string[] = [];
   if (!isObject(entry.request) || typeof entry.request.url !== 'string') problems.push(`${where}.request.url: missing (every entry has its request's URL)`);
   else problems.push(...requestProblems(entry.request, `${where}.request`));
-  if (!isObject(entry.response) || typeof entry.response.status !== 'number') problems.push(`${where}.response.status: missing (every entry has its answer's status)`);
+  if (!isObject(entry.response) || typeof entry.response.status !== 'number')
+    problems.push(`${where}.response.status: missing (every entry has its answer's status)`);
   else problems.push(...responseProblems(entry.response, `${where}.response`));
-  if (typeof entry.startedDateTime !== 'string' || Number.isNaN(Date.parse(entry.startedDateTime))) problems.push(`${where}.startedDateTime: missing or not a date`);
+  if (typeof entry.startedDateTime !== 'string' || Number.isNaN(Date.parse(entry.startedDateTime)))
+    problems.push(`${where}.startedDateTime: missing or not a date`);
   if (entry.time !== undefined && typeof entry.time !== 'number') problems.push(`${where}.time: is not a number`);
   return problems;
 }
@@ -126,7 +141,8 @@ function timedExchange(entry: Json, limit: number): TimedExchange | null {
   const exchange: Exchange = {
     path: url.pathname.slice(start),
     method: typeof request.method === 'string' ? request.method : 'GET',
-    requestContentType: header(request.headers, 'content-type') || (isObject(request.postData) && typeof request.postData.mimeType === 'string' ? request.postData.mimeType : ''),
+    requestContentType:
+      header(request.headers, 'content-type') || (isObject(request.postData) && typeof request.postData.mimeType === 'string' ? request.postData.mimeType : ''),
     requestBody: requestBody(request, limit),
     status: response.status as number,
     responseContentType: header(response.headers, 'content-type') || (typeof content.mimeType === 'string' ? content.mimeType : ''),
@@ -144,12 +160,20 @@ function timedExchange(entry: Json, limit: number): TimedExchange | null {
  */
 export function harExchanges(har: unknown, limit: number): HarExchanges {
   const entries = isObject(har) && isObject(har.log) ? har.log.entries : undefined;
-  if (!Array.isArray(entries)) throw new GwError(GW_ERROR_CODES.decode, 'not a HAR recording: it has no log.entries array (save the recording as HAR 1.2, e.g. a browser\'s "Save all as HAR")', { problems: ['log.entries: missing'] });
+  if (!Array.isArray(entries))
+    throw new GwError(
+      GW_ERROR_CODES.decode,
+      'not a HAR recording: it has no log.entries array (save the recording as HAR 1.2, e.g. a browser\'s "Save all as HAR")',
+      { problems: ['log.entries: missing'] },
+    );
   const problems = entries.flatMap((entry, i) => entryProblems(entry, `log.entries[${i}]`));
   if (problems.length > 0) {
     const listed = problems.slice(0, LISTED_PROBLEMS);
     const more = problems.length > listed.length ? `\n  - and ${problems.length - listed.length} more` : '';
-    throw new GwError(GW_ERROR_CODES.decode, `the HAR recording has ${problems.length} unreadable part(s):\n  - ${listed.join('\n  - ')}${more}`, { problems: listed, count: problems.length });
+    throw new GwError(GW_ERROR_CODES.decode, `the HAR recording has ${problems.length} unreadable part(s):\n  - ${listed.join('\n  - ')}${more}`, {
+      problems: listed,
+      count: problems.length,
+    });
   }
   const exchanges: TimedExchange[] = [];
   for (const entry of entries as Json[]) {

@@ -60,7 +60,8 @@ function addField(work: PatchWork, entry: DriftEntry): void {
   const place = schemaAt(work.doc, root.node, parent);
   const properties = place ? propertyMaps(work.doc, place)[0] : undefined;
   const lines = entry.seenType ? SCHEMA_OF_TYPE[entry.seenType] : undefined;
-  if (!properties || !lines) return skip(work, entry, properties ? 'no value was seen to give it a type' : `the spec has no object at ${parent || 'the top'} to add it to`);
+  if (!properties || !lines)
+    return skip(work, entry, properties ? 'no value was seen to give it a type' : `the spec has no object at ${parent || 'the top'} to add it to`);
   const added = work.added.get(properties) ?? new Set<string>();
   work.added.set(properties, added);
   if (added.has(name)) return;
@@ -104,7 +105,12 @@ export function proposeSpecPatch(specText: string, report: DriftReport): SpecPat
   const work: PatchWork = { text: specText, doc: parseDocument(specText), report, insertions: [], changes: [], skipped: [], added: new Map() };
   for (const entry of report.drift) {
     if (entry.side === 'response' && entry.kind === 'unknown-field') addField(work, entry);
-    else if (entry.kind !== 'new-value') skip(work, entry, entry.side === 'request' ? 'request drift says what a caller sent, not what the gateway does' : `${entry.kind} needs a person's judgement`);
+    else if (entry.kind !== 'new-value')
+      skip(
+        work,
+        entry,
+        entry.side === 'request' ? 'request drift says what a caller sent, not what the gateway does' : `${entry.kind} needs a person's judgement`,
+      );
   }
   for (const [operation, seen] of Object.entries(report.observations)) {
     for (const [path, place] of Object.entries(seen.values)) addKnownValues(work, operation, path, place.counts);

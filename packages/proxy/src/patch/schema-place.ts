@@ -62,7 +62,9 @@ export function schemaAt(doc: Document, root: YAMLMap, path: string): YAMLMap | 
     const child: unknown = holder?.get(name, true);
     node = isMap(child) ? child : null;
     for (let i = 0; i < items / 2 && node; i++) {
-      const itemsNode: unknown = expand(doc, node).map((n) => n.get('items', true)).find((n) => isMap(n));
+      const itemsNode: unknown = expand(doc, node)
+        .map((n) => n.get('items', true))
+        .find((n) => isMap(n));
       node = isMap(itemsNode) ? itemsNode : null;
     }
   }

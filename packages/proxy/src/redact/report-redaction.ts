@@ -72,7 +72,8 @@ export function redactReport<T>(report: T): T {
   const drift = (copy as { drift?: unknown }).drift;
   if (Array.isArray(drift)) {
     for (const entry of drift as { path?: unknown; example?: unknown }[]) {
-      if (entry && typeof entry.path === 'string' && typeof entry.example === 'string' && pathNamesCardData(entry.path) && entry.example !== REDACTED) entry.example = shapeOf(entry.example);
+      if (entry && typeof entry.path === 'string' && typeof entry.example === 'string' && pathNamesCardData(entry.path) && entry.example !== REDACTED)
+        entry.example = shapeOf(entry.example);
     }
   }
   return copy;
@@ -83,7 +84,8 @@ function maskEverywhere(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskEverywhere);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(value)) Object.defineProperty(out, maskCardNumbers(name), { value: maskEverywhere(member), enumerable: true, writable: true, configurable: true });
+  for (const [name, member] of Object.entries(value))
+    Object.defineProperty(out, maskCardNumbers(name), { value: maskEverywhere(member), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

@@ -53,7 +53,19 @@ export class DriftRecorder {
   constructor(upstream: string, signaturesChecked: boolean, now: () => Date = () => new Date()) {
     this.#now = now;
     const at = now().toISOString();
-    this.report = { type: 'gw-drift-report', version: 1, upstream: reportText(upstream), startedAt: at, updatedAt: at, signaturesChecked, exchanges: 0, unchecked: 0, deadlines: 0, drift: [], observations: {} };
+    this.report = {
+      type: 'gw-drift-report',
+      version: 1,
+      upstream: reportText(upstream),
+      startedAt: at,
+      updatedAt: at,
+      signaturesChecked,
+      exchanges: 0,
+      unchecked: 0,
+      deadlines: 0,
+      drift: [],
+      observations: {},
+    };
   }
 
   /** Counts one exchange; `checked` false when its bodies were too large to check. */

@@ -119,7 +119,11 @@ export function traceExchange(req: IncomingMessage, res: ServerResponse, path: s
       ...serverAttributes(req.headers.host),
     };
     if (route !== null) attributes['http.route'] = route;
-    span = now.tracer.startSpan(route === null ? method : `${method} ${route}`, { kind: openGate()!.api.SpanKind.SERVER, attributes }, openGate()!.parentOf(req.headers));
+    span = now.tracer.startSpan(
+      route === null ? method : `${method} ${route}`,
+      { kind: openGate()!.api.SpanKind.SERVER, attributes },
+      openGate()!.parentOf(req.headers),
+    );
   }
   const traced = new TracedExchange(span, now.instruments);
   res.once('close', () => traced.answered(res));

@@ -50,11 +50,46 @@ const RISK_REJECT_RESULT = '3001:Declined by risk rules';
 
 /** Every test card and magic value, in the order the page and the README list them. */
 export const TEST_CARD_TABLE: readonly TestCardRow[] = Object.freeze([
-  { card: TEST_CARDS.approved, isNumber: true, behaviour: 'approve', resultInfo: SUCCESS, description: 'approved (as is any other valid number not listed here)', example: { card: TEST_CARDS.approved, amount: '10.00' } },
-  { card: TEST_CARDS.declined, isNumber: true, behaviour: 'decline', resultInfo: '2001:Card declined', description: 'declined by the issuer', example: { card: TEST_CARDS.declined, amount: '10.00' } },
-  { card: TEST_CARDS.insufficientFunds, isNumber: true, behaviour: 'decline', resultInfo: '2004:Insufficient funds', description: 'declined: insufficient funds', example: { card: TEST_CARDS.insufficientFunds, amount: '10.00' } },
-  { card: TEST_CARDS.expiredCard, isNumber: true, behaviour: 'decline', resultInfo: '2003:Expired card', description: 'declined: the issuer reports the card expired', example: { card: TEST_CARDS.expiredCard, amount: '10.00' } },
-  { card: TEST_CARDS.riskReject, isNumber: true, behaviour: 'decline', resultInfo: RISK_REJECT_RESULT, description: 'declined by risk rules: risk_action REJECT, risk_score 95', example: { card: TEST_CARDS.riskReject, amount: '10.00' } },
+  {
+    card: TEST_CARDS.approved,
+    isNumber: true,
+    behaviour: 'approve',
+    resultInfo: SUCCESS,
+    description: 'approved (as is any other valid number not listed here)',
+    example: { card: TEST_CARDS.approved, amount: '10.00' },
+  },
+  {
+    card: TEST_CARDS.declined,
+    isNumber: true,
+    behaviour: 'decline',
+    resultInfo: '2001:Card declined',
+    description: 'declined by the issuer',
+    example: { card: TEST_CARDS.declined, amount: '10.00' },
+  },
+  {
+    card: TEST_CARDS.insufficientFunds,
+    isNumber: true,
+    behaviour: 'decline',
+    resultInfo: '2004:Insufficient funds',
+    description: 'declined: insufficient funds',
+    example: { card: TEST_CARDS.insufficientFunds, amount: '10.00' },
+  },
+  {
+    card: TEST_CARDS.expiredCard,
+    isNumber: true,
+    behaviour: 'decline',
+    resultInfo: '2003:Expired card',
+    description: 'declined: the issuer reports the card expired',
+    example: { card: TEST_CARDS.expiredCard, amount: '10.00' },
+  },
+  {
+    card: TEST_CARDS.riskReject,
+    isNumber: true,
+    behaviour: 'decline',
+    resultInfo: RISK_REJECT_RESULT,
+    description: 'declined by risk rules: risk_action REJECT, risk_score 95',
+    example: { card: TEST_CARDS.riskReject, amount: '10.00' },
+  },
   {
     card: TEST_CARDS.threeDsRequired,
     isNumber: true,
@@ -63,8 +98,22 @@ export const TEST_CARD_TABLE: readonly TestCardRow[] = Object.freeze([
     description: `3-D Secure challenge: Complete → approved (CHALLENGE_PASSED), Fail → declined (${CHALLENGE_FAILED_RESULT})`,
     example: { card: TEST_CARDS.threeDsRequired, amount: '10.00' },
   },
-  { card: `any amount ending in .${DECLINE_CENTS}`, isNumber: false, behaviour: 'decline', resultInfo: '2005:Do not honour', description: 'declined whatever the card', example: { card: TEST_CARDS.approved, amount: `10.${DECLINE_CENTS}` } },
-  { card: 'not 12–19 digits', isNumber: false, behaviour: 'decline', resultInfo: '2002:Invalid card number', description: 'declined (a direct payment); the hosted page asks again', example: { card: '4111', amount: '10.00' } },
+  {
+    card: `any amount ending in .${DECLINE_CENTS}`,
+    isNumber: false,
+    behaviour: 'decline',
+    resultInfo: '2005:Do not honour',
+    description: 'declined whatever the card',
+    example: { card: TEST_CARDS.approved, amount: `10.${DECLINE_CENTS}` },
+  },
+  {
+    card: 'not 12–19 digits',
+    isNumber: false,
+    behaviour: 'decline',
+    resultInfo: '2002:Invalid card number',
+    description: 'declined (a direct payment); the hosted page asks again',
+    example: { card: '4111', amount: '10.00' },
+  },
 ] satisfies TestCardRow[]);
 
 /** What the sandbox decides for a card payment. */

@@ -12,7 +12,13 @@ export interface FormResult {
   readonly notice: string;
 }
 
-const RULE_MEMBER: Record<InjectableFaultKind, keyof FaultRule> = { 'http-5xx': 'http5xx', 'http-429': 'http429', 'reset-before': 'resetBefore', 'reset-after': 'resetAfter', 'duplicate-notification': 'duplicateNotification' };
+const RULE_MEMBER: Record<InjectableFaultKind, keyof FaultRule> = {
+  'http-5xx': 'http5xx',
+  'http-429': 'http429',
+  'reset-before': 'resetBefore',
+  'reset-after': 'resetAfter',
+  'duplicate-notification': 'duplicateNotification',
+};
 
 /** A console path to return to (never another site). */
 function localBack(value: string | null, fallback: string): string {
@@ -30,7 +36,10 @@ function switchFault(deps: ControlDeps, form: URLSearchParams): string {
     return `${fault.path}: the next ${fault.times} request(s) meet ${fault.kind}`;
   }
   const old = deps.faults.rules[path] ?? {};
-  const rule: Record<string, unknown> = kind === 'duplicate-notification' ? { ...old } : { latencyMs: old.latencyMs, duplicateNotification: old.duplicateNotification, retryAfterSeconds: old.retryAfterSeconds };
+  const rule: Record<string, unknown> =
+    kind === 'duplicate-notification'
+      ? { ...old }
+      : { latencyMs: old.latencyMs, duplicateNotification: old.duplicateNotification, retryAfterSeconds: old.retryAfterSeconds };
   if (RULE_MEMBER[kind]) rule[RULE_MEMBER[kind]] = 1;
   if (latencyText !== '') rule.latencyMs = Number(latencyText);
   for (const key of Object.keys(rule)) if (rule[key] === undefined) delete rule[key];
@@ -51,7 +60,10 @@ export function runConsoleForm(deps: ControlDeps, subPath: string, form: URLSear
   }
   if ((m = /^notifications\/([^/]+)\/resend$/.exec(subPath))) {
     const delivery = resendNotification(deps, decodeURIComponent(m[1]!));
-    return { back: localBack(form.get('back'), '/sandbox/console/notifications'), notice: `event ${delivery.eventId} is being delivered again to ${delivery.url} as notification ${delivery.id}${delivery.resendOf === null ? '' : ` (resend of #${delivery.resendOf})`}` };
+    return {
+      back: localBack(form.get('back'), '/sandbox/console/notifications'),
+      notice: `event ${delivery.eventId} is being delivered again to ${delivery.url} as notification ${delivery.id}${delivery.resendOf === null ? '' : ` (resend of #${delivery.resendOf})`}`,
+    };
   }
   if (subPath === 'faults/switch') return { back: '/sandbox/console/faults', notice: switchFault(deps, form) };
   if (subPath === 'faults/off') {
@@ -65,9 +77,13 @@ export function runConsoleForm(deps: ControlDeps, subPath: string, form: URLSear
   }
   if (subPath === 'clock/advance') {
     const seconds = Number(form.get('seconds'));
-    if (!Number.isFinite(seconds) || seconds < 0 || seconds > 10 * 366 * 86_400) throw invalid('cannot advance the clock', [{ path: 'seconds', message: 'must be a number of seconds from 0 to ten years' }]);
+    if (!Number.isFinite(seconds) || seconds < 0 || seconds > 10 * 366 * 86_400)
+      throw invalid('cannot advance the clock', [{ path: 'seconds', message: 'must be a number of seconds from 0 to ten years' }]);
     const work = deps.advanceClock(seconds * 1000);
-    return { back: '/sandbox/console/clock', notice: `clock now ${work.now}: ${work.expiredPayments} payment(s) expired, ${work.subscriptionCharges} subscription charge(s)` };
+    return {
+      back: '/sandbox/console/clock',
+      notice: `clock now ${work.now}: ${work.expiredPayments} payment(s) expired, ${work.subscriptionCharges} subscription charge(s)`,
+    };
   }
   if (subPath === 'reset') {
     if (form.get('confirm') !== 'yes') throw invalid('not reset', [{ path: 'confirm', message: 'tick "Delete everything" to reset' }]);

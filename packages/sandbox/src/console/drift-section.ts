@@ -13,14 +13,23 @@ export function driftChanges(rule: AnswerDriftRule): SafeHtml {
   for (const path of rule.retype ?? []) lines.push(html`change the type of <code>${path}</code>`);
   if (rule.wrongSignature) lines.push(html`carry a signature that does not verify`);
   if (lines.length === 0) return html`<span class="muted">no change</span>`;
-  return html`<ul>${lines.map((line) => html`<li>${line}</li>`)}</ul>`;
+  return html`<ul>
+    ${lines.map((line) => html`<li>${line}</li>`)}
+  </ul>`;
 }
 
 /** The drift section: a row per operation (or `*`, every operation) and a button that switches drift off. */
 export function driftSection(rules: AnswerDriftRules): SafeHtml {
   const rows = Object.entries(rules).map(([operation, rule]) => [operation === '*' ? '* (every operation)' : operation, driftChanges(rule)]);
-  const intro = html`<p class="muted">Answers that differ from the spec on purpose, to test a checking proxy (<code>gw proxy</code>). Set with <code>PUT /sandbox/api/drift</code> or the <code>answerDrift</code> option.</p>`;
-  if (rows.length === 0) return html`<h2>Answer drift in force</h2>${intro}<p class="muted">None: every answer follows the spec.</p>`;
-  return html`<h2>Answer drift in force</h2>${intro}${listTable('Answer drift in force', DRIFT_COLUMNS, rows, '')}
-<form class="card" method="post" action="/sandbox/console/drift/off"><button type="submit" class="secondary">Switch drift off</button></form>`;
+  const intro = html`<p class="muted">
+    Answers that differ from the spec on purpose, to test a checking proxy (<code>gw proxy</code>). Set with <code>PUT /sandbox/api/drift</code> or the
+    <code>answerDrift</code> option.
+  </p>`;
+  if (rows.length === 0)
+    return html`<h2>Answer drift in force</h2>
+      ${intro}
+      <p class="muted">None: every answer follows the spec.</p>`;
+  return html`<h2>Answer drift in force</h2>
+    ${intro}${listTable('Answer drift in force', DRIFT_COLUMNS, rows, '')}
+    <form class="card" method="post" action="/sandbox/console/drift/off"><button type="submit" class="secondary">Switch drift off</button></form>`;
 }

@@ -60,12 +60,28 @@ const NAV: readonly [string, string][] = [
 
 /** A whole console page: viewport for phones, the navigation, an optional notice, the content. */
 export function page(title: string, current: string, content: SafeHtml, notice?: string | null): string {
-  const nav = NAV.map(([key, label]) => html`<a href="/sandbox/console${key === 'orders' ? '' : `/${key}`}"${current === key ? html` aria-current="page"` : ''}>${label}</a>`);
+  const nav = NAV.map(
+    ([key, label]) => html`<a href="/sandbox/console${key === 'orders' ? '' : `/${key}`}" ${current === key ? html` aria-current="page"` : ''}>${label}</a>`,
+  );
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,">
-<title>${title} · gw sandbox console</title><style>${new SafeHtml(STYLE)}</style></head>
-<body><header><strong>gw sandbox</strong><nav aria-label="Console">${nav}</nav></header>
-<main>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${content}</main></body></html>`.text;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <link rel="icon" href="data:," />
+        <title>${title} · gw sandbox console</title>
+        <style>
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <header>
+          <strong>gw sandbox</strong>
+          <nav aria-label="Console">${nav}</nav>
+        </header>
+        <main>${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${content}</main>
+      </body>
+    </html>`.text;
 }
 
 /** A state badge. */

@@ -15,8 +15,24 @@ export interface ListColumn {
 export function listTable(name: string, columns: readonly ListColumn[], rows: readonly (readonly unknown[])[], empty: string): SafeHtml {
   const head = columns.map((c) => html`<th role="columnheader" scope="col">${c.label}</th>`);
   const body = rows.map(
-    (row) => html`<tr role="row">${columns.map((c, i) => html`<td role="cell" data-label="${c.label}"${c.cell ? html` class="${c.cell}"` : ''}><div class="value">${row[i]}</div></td>`)}</tr>`,
+    (row) =>
+      html`<tr role="row">
+        ${columns.map((c, i) => html`<td role="cell" data-label="${c.label}" ${c.cell ? html` class="${c.cell}"` : ''}><div class="value">${row[i]}</div></td>`)}
+      </tr>`,
   );
-  const none = html`<tr role="row" class="empty"><td role="cell" colspan="${columns.length}">${empty}</td></tr>`;
-  return html`<div class="scroll"><table class="list" role="table" aria-label="${name}"><thead role="rowgroup"><tr role="row">${head}</tr></thead><tbody role="rowgroup">${rows.length > 0 ? body : none}</tbody></table></div>`;
+  const none = html`<tr role="row" class="empty">
+    <td role="cell" colspan="${columns.length}">${empty}</td>
+  </tr>`;
+  return html`<div class="scroll">
+    <table class="list" role="table" aria-label="${name}">
+      <thead role="rowgroup">
+        <tr role="row">
+          ${head}
+        </tr>
+      </thead>
+      <tbody role="rowgroup">
+        ${rows.length > 0 ? body : none}
+      </tbody>
+    </table>
+  </div>`;
 }

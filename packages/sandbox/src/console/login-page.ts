@@ -7,8 +7,11 @@ export function loginPage(wrong: boolean): string {
   return page(
     'Log in',
     '',
-    html`<h1>This sandbox's console is locked</h1>${notice}
-<p class="muted">Give the control token its operator set (<code>gw sandbox --control-token-env NAME</code>).</p>
-<form class="card" method="post" action="/sandbox/console/login"><label>Control token <input type="password" name="token" autocomplete="current-password" required></label><button type="submit">Log in</button></form>`,
+    html`<h1>This sandbox's console is locked</h1>
+      ${notice}
+      <p class="muted">Give the control token its operator set (<code>gw sandbox --control-token-env NAME</code>).</p>
+      <form class="card" method="post" action="/sandbox/console/login">
+        <label>Control token <input type="password" name="token" autocomplete="current-password" required /></label><button type="submit">Log in</button>
+      </form>`,
   );
 }

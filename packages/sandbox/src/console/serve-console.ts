@@ -45,7 +45,8 @@ export async function serveConsole(deps: ControlDeps, req: IncomingMessage, res:
     );
     return;
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD') throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes GET (pages) or POST (forms)`);
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes GET (pages) or POST (forms)`);
   const html = render(deps, subPath, url.searchParams);
   if (html === null) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no console page at ${url.pathname}`);
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(html), 'cache-control': 'no-store' });

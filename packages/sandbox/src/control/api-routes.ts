@@ -41,13 +41,21 @@ function rulesIn(body: Record<string, unknown>): unknown {
 export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'GET', pattern: /^orders$/, run: (deps, r) => ordersJson(deps, r.query) },
   { method: 'GET', pattern: /^orders\/([^/]+)$/, run: (deps, r) => orderJson(deps, r.params[0]!) },
-  { method: 'POST', pattern: /^orders\/([^/]+)\/actions\/([^/]+)$/, run: (deps, r) => ({ order: orderDetail(deps.state, actOnOrder(deps, r.params[0]!, r.params[1]!)) }) },
+  {
+    method: 'POST',
+    pattern: /^orders\/([^/]+)\/actions\/([^/]+)$/,
+    run: (deps, r) => ({ order: orderDetail(deps.state, actOnOrder(deps, r.params[0]!, r.params[1]!)) }),
+  },
   { method: 'GET', pattern: /^refunds$/, run: (deps) => refundsJson(deps) },
   { method: 'GET', pattern: /^subscriptions$/, run: (deps) => ({ subscriptions: [...deps.state.subscriptions.values()].reverse().map(subscriptionView) }) },
   { method: 'GET', pattern: /^payouts$/, run: (deps) => ({ payouts: [...deps.state.payouts].reverse().map(([key, p]) => payoutView(key, p)) }) },
   { method: 'GET', pattern: /^notifications$/, run: (deps, r) => notificationsJson(deps, r.query) },
   { method: 'GET', pattern: /^notifications\/([^/]+)$/, run: (deps, r) => ({ notification: notificationView(findNotification(deps, r.params[0]!), true) }) },
-  { method: 'POST', pattern: /^notifications\/([^/]+)\/resend$/, run: (deps, r) => ({ notification: notificationView(resendNotification(deps, r.params[0]!), true), resent: true }) },
+  {
+    method: 'POST',
+    pattern: /^notifications\/([^/]+)\/resend$/,
+    run: (deps, r) => ({ notification: notificationView(resendNotification(deps, r.params[0]!), true), resent: true }),
+  },
   { method: 'GET', pattern: /^faults$/, run: (deps) => faultsJson(deps) },
   {
     method: 'PUT',

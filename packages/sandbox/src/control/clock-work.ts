@@ -30,7 +30,8 @@ export function advanceClock(deps: DueWorkDeps, ms: number): DueWork {
 export function advanceSeconds(body: Record<string, unknown>): number {
   const seconds = body.seconds;
   const problems = [];
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 10 * 366 * 86_400) problems.push({ path: '/seconds', message: 'must be a number of seconds from 0 to ten years' });
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > 10 * 366 * 86_400)
+    problems.push({ path: '/seconds', message: 'must be a number of seconds from 0 to ten years' });
   for (const name of Object.keys(body)) if (name !== 'seconds') problems.push({ path: `/${name}`, message: 'is not a member (seconds)' });
   if (problems.length > 0) throw invalid('bad clock advance', problems);
   return seconds as number;

@@ -23,7 +23,11 @@ export function checkControlLock(options: { host?: string; control?: boolean; co
   const host = options.host ?? '127.0.0.1';
   if (options.control === false) return;
   if (options.controlToken !== undefined && options.controlToken.length < MIN_CONTROL_TOKEN_LENGTH) {
-    throw new SandboxControlLockError(GW_ERROR_CODES.config, `controlToken must be at least ${MIN_CONTROL_TOKEN_LENGTH} characters (a random one: openssl rand -base64 24)`, { host, reason: 'weak-token' });
+    throw new SandboxControlLockError(
+      GW_ERROR_CODES.config,
+      `controlToken must be at least ${MIN_CONTROL_TOKEN_LENGTH} characters (a random one: openssl rand -base64 24)`,
+      { host, reason: 'weak-token' },
+    );
   }
   if (options.controlToken === undefined && !isLocalAddress(host)) {
     throw new SandboxControlLockError(

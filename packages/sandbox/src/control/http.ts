@@ -30,7 +30,8 @@ export async function readJsonObject(req: IncomingMessage, limits: { limit: numb
   } catch (error) {
     throw new ControlError(400, CONTROL_ERROR_CODES.invalidRequest, `the body is not JSON: ${(error as Error).message}`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ControlError(400, CONTROL_ERROR_CODES.invalidRequest, 'the body must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new ControlError(400, CONTROL_ERROR_CODES.invalidRequest, 'the body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -48,6 +49,11 @@ export function refuseCrossOrigin(req: IncomingMessage): void {
     host = '';
   }
   if (host !== req.headers.host) {
-    throw new ControlError(403, CONTROL_ERROR_CODES.crossOrigin, `a request from ${origin} may not change this sandbox; use its own console or call it without an Origin header`, { origin });
+    throw new ControlError(
+      403,
+      CONTROL_ERROR_CODES.crossOrigin,
+      `a request from ${origin} may not change this sandbox; use its own console or call it without an Origin header`,
+      { origin },
+    );
   }
 }

@@ -8,7 +8,12 @@ import { orderDetail, orderSummary, refundView } from './views.ts';
 /** Every state an order can be in. */
 export const ORDER_STATES: readonly OrderState[] = ['pending', 'authorised', 'declined', 'captured', 'partially_refunded', 'refunded', 'cancelled', 'expired'];
 /** What an operator may do to a pending order, and the outcome each gives. */
-export const OPERATOR_ACTIONS: Readonly<Record<string, RedirectOutcome>> = { authorise: 'authorised', decline: 'declined', cancel: 'cancelled', expire: 'expired' };
+export const OPERATOR_ACTIONS: Readonly<Record<string, RedirectOutcome>> = {
+  authorise: 'authorised',
+  decline: 'declined',
+  cancel: 'cancelled',
+  expire: 'expired',
+};
 
 /** Filters of the orders list. */
 export interface OrderFilter {
@@ -21,11 +26,13 @@ export interface OrderFilter {
 export function orderFilter(query: URLSearchParams): OrderFilter {
   const problems: { path: string; message: string }[] = [];
   const state = query.get('state') || undefined;
-  if (state !== undefined && !ORDER_STATES.includes(state as OrderState)) problems.push({ path: 'state', message: `must be one of ${ORDER_STATES.join(', ')}` });
+  if (state !== undefined && !ORDER_STATES.includes(state as OrderState))
+    problems.push({ path: 'state', message: `must be one of ${ORDER_STATES.join(', ')}` });
   const limitText = query.get('limit');
   const limit = limitText === null || limitText === '' ? 100 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) problems.push({ path: 'limit', message: 'must be a whole number from 1 to 10000' });
-  for (const name of query.keys()) if (!['state', 'merchant_id', 'limit'].includes(name)) problems.push({ path: name, message: 'is not a filter (state, merchant_id, limit)' });
+  for (const name of query.keys())
+    if (!['state', 'merchant_id', 'limit'].includes(name)) problems.push({ path: name, message: 'is not a filter (state, merchant_id, limit)' });
   if (problems.length > 0) throw invalid('bad order filter', problems);
   return { state: state as OrderState | undefined, merchantId: query.get('merchant_id') || undefined, limit };
 }
@@ -54,11 +61,21 @@ export function findOrder(deps: ControlDeps, transactionId: string): SandboxOrde
 export function actOnOrder(deps: ControlDeps, transactionId: string, action: string): SandboxOrder {
   const outcome = OPERATOR_ACTIONS[action];
   if (!outcome || !Object.hasOwn(OPERATOR_ACTIONS, action)) {
-    throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no action ${action}; an operator may ${Object.keys(OPERATOR_ACTIONS).join(', ')} a pending order`, { action });
+    throw new ControlError(
+      404,
+      CONTROL_ERROR_CODES.notFound,
+      `no action ${action}; an operator may ${Object.keys(OPERATOR_ACTIONS).join(', ')} a pending order`,
+      { action },
+    );
   }
   const order = findOrder(deps, transactionId);
   if (order.state !== 'pending') {
-    throw new ControlError(409, CONTROL_ERROR_CODES.notPending, `${transactionId} is ${order.state}: only a pending order (checkout or alternative method waiting for the shopper) can be settled by an operator`, { transactionId, state: order.state });
+    throw new ControlError(
+      409,
+      CONTROL_ERROR_CODES.notPending,
+      `${transactionId} is ${order.state}: only a pending order (checkout or alternative method waiting for the shopper) can be settled by an operator`,
+      { transactionId, state: order.state },
+    );
   }
   settleRedirectPayment(deps.redirect, order, outcome, 'operator');
   return order;

@@ -4,7 +4,14 @@ import type { NotificationDelivery, SandboxOrder, SandboxRefund, SandboxState, S
 
 /** A refund as the control API shows it. */
 export function refundView(order: SandboxOrder, refund: SandboxRefund) {
-  return { transactionId: order.transactionId, referenceId: refund.referenceId, reference: refund.reference, amount: fromMinorUnits(refund.amountMinor), currency: order.currency, reason: refund.reason };
+  return {
+    transactionId: order.transactionId,
+    referenceId: refund.referenceId,
+    reference: refund.reference,
+    amount: fromMinorUnits(refund.amountMinor),
+    currency: order.currency,
+    reason: refund.reason,
+  };
 }
 
 /** An order in a list: what it is and where it stands. */
@@ -28,8 +35,15 @@ export function orderSummary(state: SandboxState, order: SandboxOrder) {
 export function notificationView(delivery: NotificationDelivery, withBody = false) {
   const attempts = delivery.attempts.map((a) => ({ at: a.at.toISOString(), status: a.status, error: a.error }));
   const view = {
-    id: delivery.id, kind: delivery.kind, eventKind: delivery.eventKind, eventId: delivery.eventId, resendOf: delivery.resendOf,
-    key: delivery.key, url: delivery.url, delivered: delivery.delivered, attempts,
+    id: delivery.id,
+    kind: delivery.kind,
+    eventKind: delivery.eventKind,
+    eventId: delivery.eventId,
+    resendOf: delivery.resendOf,
+    key: delivery.key,
+    url: delivery.url,
+    delivered: delivery.delivered,
+    attempts,
   };
   return withBody ? { ...view, body: delivery.body } : view;
 }

@@ -79,7 +79,8 @@ export class AnswerDrift {
     const copy = structuredClone(record);
     for (const [path, value] of Object.entries(rule.add ?? {})) atPath(copy, path, (h, name) => (h[name] = value));
     for (const path of rule.drop ?? []) atPath(copy, path, (h, name) => delete h[name]);
-    for (const path of answerCarriesTypes(operation) ? (rule.retype ?? []) : []) atPath(copy, path, (h, name) => Object.hasOwn(h, name) && (h[name] = retyped(h[name])));
+    for (const path of answerCarriesTypes(operation) ? (rule.retype ?? []) : [])
+      atPath(copy, path, (h, name) => Object.hasOwn(h, name) && (h[name] = retyped(h[name])));
     return copy;
   }
 

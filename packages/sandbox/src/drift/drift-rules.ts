@@ -16,7 +16,8 @@ function ruleProblems(rule: unknown, where: string): FaultRuleProblem[] {
   if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return [{ path: where, message: 'must be an object' }];
   const problems: FaultRuleProblem[] = [];
   for (const [name, value] of Object.entries(rule)) {
-    if (name === 'add' && (!value || typeof value !== 'object' || Array.isArray(value))) problems.push({ path: `${where}.add`, message: 'must be an object of member path -> value' });
+    if (name === 'add' && (!value || typeof value !== 'object' || Array.isArray(value)))
+      problems.push({ path: `${where}.add`, message: 'must be an object of member path -> value' });
     else if ((PATH_LISTS as readonly string[]).includes(name)) problems.push(...pathListProblems(value, `${where}.${name}`));
     else if (name === 'wrongSignature' && typeof value !== 'boolean') problems.push({ path: `${where}.wrongSignature`, message: 'must be true or false' });
     else if (!MEMBERS.includes(name)) problems.push({ path: `${where}.${name}`, message: `is not a drift rule member (known: ${MEMBERS.join(', ')})` });
@@ -29,9 +30,12 @@ function unshowableProblems(operation: OperationName, rule: unknown, where: stri
   if (!rule || typeof rule !== 'object') return [];
   const problems: FaultRuleProblem[] = [];
   const op = operations[operation];
-  if (Object.hasOwn(rule, 'add') && op.responseEncoding === 'html') problems.push({ path: `${where}.add`, message: `cannot show: the ${operation} page takes any further hidden field (additionalProperties)` });
-  if (Object.hasOwn(rule, 'retype') && !answerCarriesTypes(operation)) problems.push({ path: `${where}.retype`, message: `cannot show: ${operation} answers ${op.responseEncoding.toUpperCase()}, which carries text only` });
-  if ((rule as AnswerDriftRule).wrongSignature === true && op.responseSignature === 'none') problems.push({ path: `${where}.wrongSignature`, message: `cannot show: ${operation} answers are not signed (x-gw-response-signature: none)` });
+  if (Object.hasOwn(rule, 'add') && op.responseEncoding === 'html')
+    problems.push({ path: `${where}.add`, message: `cannot show: the ${operation} page takes any further hidden field (additionalProperties)` });
+  if (Object.hasOwn(rule, 'retype') && !answerCarriesTypes(operation))
+    problems.push({ path: `${where}.retype`, message: `cannot show: ${operation} answers ${op.responseEncoding.toUpperCase()}, which carries text only` });
+  if ((rule as AnswerDriftRule).wrongSignature === true && op.responseSignature === 'none')
+    problems.push({ path: `${where}.wrongSignature`, message: `cannot show: ${operation} answers are not signed (x-gw-response-signature: none)` });
   return problems;
 }
 
@@ -41,7 +45,8 @@ export function driftRulesProblems(value: unknown): FaultRuleProblem[] {
   const problems: FaultRuleProblem[] = [];
   for (const [operation, rule] of Object.entries(value)) {
     const where = JSON.stringify(operation);
-    if (operation !== '*' && !OPERATION_NAMES.includes(operation)) problems.push({ path: where, message: `is not an operation name or '*' (known: ${OPERATION_NAMES.join(', ')})` });
+    if (operation !== '*' && !OPERATION_NAMES.includes(operation))
+      problems.push({ path: where, message: `is not an operation name or '*' (known: ${OPERATION_NAMES.join(', ')})` });
     problems.push(...ruleProblems(rule, where));
     if (OPERATION_NAMES.includes(operation)) problems.push(...unshowableProblems(operation as OperationName, rule, where));
   }

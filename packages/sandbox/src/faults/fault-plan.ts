@@ -103,7 +103,12 @@ export class FaultPlan {
     const latencyMs = latency === undefined ? 0 : typeof latency === 'number' ? latency : latency[0] + random.next() * (latency[1] - latency[0]);
     const queued = this.#queued.get(path)?.shift();
     if (queued) {
-      return { latencyMs, kind: queued === 'duplicate-notification' ? null : queued, duplicateNotification: queued === 'duplicate-notification', retryAfterSeconds: rule.retryAfterSeconds ?? 1 };
+      return {
+        latencyMs,
+        kind: queued === 'duplicate-notification' ? null : queued,
+        duplicateNotification: queued === 'duplicate-notification',
+        retryAfterSeconds: rule.retryAfterSeconds ?? 1,
+      };
     }
     const draw = random.next();
     let kind: FaultDecision['kind'] = null;

@@ -33,11 +33,13 @@ function ruleProblems(rule: unknown, where: string): FaultRuleProblem[] {
   for (const [name, value] of Object.entries(rule)) {
     if (name === 'latencyMs') problems.push(...latencyProblems(value, `${where}.latencyMs`));
     else if (name === 'retryAfterSeconds') {
-      if (!(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 86_400)) problems.push({ path: `${where}.retryAfterSeconds`, message: 'must be whole seconds from 0 to 86400' });
-    }    else if ((PROBABILITIES as readonly string[]).includes(name)) {
+      if (!(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 86_400))
+        problems.push({ path: `${where}.retryAfterSeconds`, message: 'must be whole seconds from 0 to 86400' });
+    } else if ((PROBABILITIES as readonly string[]).includes(name)) {
       if (typeof value !== 'number' || !(value >= 0 && value <= 1)) problems.push({ path: `${where}.${name}`, message: 'must be a probability from 0 to 1' });
       else if (name !== 'duplicateNotification') total += value;
-    } else problems.push({ path: `${where}.${name}`, message: `is not a fault rule member (known: latencyMs, ${PROBABILITIES.join(', ')}, retryAfterSeconds)` });
+    } else
+      problems.push({ path: `${where}.${name}`, message: `is not a fault rule member (known: latencyMs, ${PROBABILITIES.join(', ')}, retryAfterSeconds)` });
   }
   if (total > 1) problems.push({ path: where, message: 'resetBefore + http5xx + http429 + resetAfter must not exceed 1' });
   return problems;
@@ -67,12 +69,15 @@ export interface InjectedFault {
 export function injectedFault(value: Record<string, unknown>): { fault: InjectedFault | null; problems: FaultRuleProblem[] } {
   const problems: FaultRuleProblem[] = [];
   const path = typeof value.path === 'string' ? value.path : '';
-  if (path === '*' || !operationsByPath.has(path)) problems.push({ path: '/path', message: `must be a /v1 operation path (known: ${[...operationsByPath.keys()].join(', ')})` });
+  if (path === '*' || !operationsByPath.has(path))
+    problems.push({ path: '/path', message: `must be a /v1 operation path (known: ${[...operationsByPath.keys()].join(', ')})` });
   const kind = value.kind as InjectableFaultKind;
   if (!INJECTABLE_FAULT_KINDS.includes(kind)) problems.push({ path: '/kind', message: `must be one of ${INJECTABLE_FAULT_KINDS.join(', ')}` });
   const times = value.times === undefined ? 1 : value.times;
-  if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 10_000) problems.push({ path: '/times', message: 'must be a whole number from 1 to 10000' });
-  for (const name of Object.keys(value)) if (!['path', 'kind', 'times'].includes(name)) problems.push({ path: `/${name}`, message: 'is not a member of a one-shot fault (path, kind, times)' });
+  if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 10_000)
+    problems.push({ path: '/times', message: 'must be a whole number from 1 to 10000' });
+  for (const name of Object.keys(value))
+    if (!['path', 'kind', 'times'].includes(name)) problems.push({ path: `/${name}`, message: 'is not a member of a one-shot fault (path, kind, times)' });
   return { fault: problems.length === 0 ? { path, kind, times: times as number } : null, problems };
 }
 

@@ -59,7 +59,13 @@ function apply(order: SandboxOrder, outcome: RedirectOutcome, detail: RedirectDe
  * Moves a pending order to its outcome, appends it to the history and sends the order's notification now. Throws a
  * RedirectPaymentError (code `not-pending`) when the order is not pending: an order is settled once.
  */
-export function settleRedirectPayment(deps: SandboxDeps, order: SandboxOrder, outcome: RedirectOutcome, by: OrderEvent['by'], detail: RedirectDetail = {}): void {
+export function settleRedirectPayment(
+  deps: SandboxDeps,
+  order: SandboxOrder,
+  outcome: RedirectOutcome,
+  by: OrderEvent['by'],
+  detail: RedirectDetail = {},
+): void {
   if (order.state !== 'pending') throw new RedirectPaymentError({ transactionId: order.transactionId, state: order.state, outcome });
   const at = deps.clock();
   apply(order, outcome, detail);

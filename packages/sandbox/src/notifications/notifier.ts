@@ -1,4 +1,13 @@
-import { createNotificationEvent, encodeGwNotification, isNotificationKind, isNotifyingOperation, NOTIFICATION_KINDS, type NotificationEncoder, type NotificationEvent, type NotificationKind } from '@gw/notifications';
+import {
+  createNotificationEvent,
+  encodeGwNotification,
+  isNotificationKind,
+  isNotifyingOperation,
+  NOTIFICATION_KINDS,
+  type NotificationEncoder,
+  type NotificationEvent,
+  type NotificationKind,
+} from '@gw/notifications';
 import { GW_ERROR_CODES, GwError } from '@gw/types';
 import type { Signer } from '@gw/signer-interface';
 import { withoutCardData } from '../cards/card-data.ts';
@@ -39,7 +48,12 @@ export interface NotifyOptions {
 function kindsToSend(kinds: readonly NotificationKind[] | undefined): ReadonlySet<NotificationKind> {
   if (kinds === undefined) return new Set(NOTIFICATION_KINDS);
   const unknown = Array.isArray(kinds) ? kinds.filter((k) => !isNotificationKind(k)) : ['(not an array)'];
-  if (unknown.length > 0) throw new GwError(GW_ERROR_CODES.config, `notify.kinds: ${unknown.map(String).join(', ')} is not a notification kind; the kinds are ${NOTIFICATION_KINDS.join(', ')}.`, { unknown });
+  if (unknown.length > 0)
+    throw new GwError(
+      GW_ERROR_CODES.config,
+      `notify.kinds: ${unknown.map(String).join(', ')} is not a notification kind; the kinds are ${NOTIFICATION_KINDS.join(', ')}.`,
+      { unknown },
+    );
   return new Set(kinds);
 }
 
@@ -109,7 +123,16 @@ export class Notifier {
 
   #deliver(input: Pick<NotificationDelivery, 'url' | 'kind' | 'key' | 'event' | 'resendOf'>): NotificationDelivery {
     const { event } = input;
-    const delivery: NotificationDelivery = { id: this.#state.nextNotificationId(), ...input, eventId: event.id, eventKind: event.kind, body: '', headers: {}, attempts: [], delivered: false };
+    const delivery: NotificationDelivery = {
+      id: this.#state.nextNotificationId(),
+      ...input,
+      eventId: event.id,
+      eventKind: event.kind,
+      body: '',
+      headers: {},
+      attempts: [],
+      delivered: false,
+    };
     this.#state.addNotification(delivery);
     this.#schedule(delivery, 0);
     return delivery;

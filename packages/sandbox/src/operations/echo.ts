@@ -38,7 +38,8 @@ function echoed(node: SchemaNode, type: string | undefined, echo: unknown, depth
     const itemType = specSchema.typeOf(items);
     return echo.map((element) => echoed(items, itemType, element, depth + 1)).filter((element) => element !== undefined);
   }
-  if (type === 'object') return depth > MAX_DEPTH || echo === null || typeof echo !== 'object' || Array.isArray(echo) ? undefined : echoRecord(node, echo as WireRecord, depth + 1);
+  if (type === 'object')
+    return depth > MAX_DEPTH || echo === null || typeof echo !== 'object' || Array.isArray(echo) ? undefined : echoRecord(node, echo as WireRecord, depth + 1);
   if ((typeof echo === 'string' && type === 'string') || (typeof echo === 'number' && (type === 'number' || type === 'integer'))) return echo;
   return undefined;
 }

@@ -91,7 +91,10 @@ function statusFields(op: OrderOperation, error: string | null): WireRecord {
 /** Refunds part or all of one captured order: the element's result fields, and the order when refunded. */
 function refundOne(element: WireRecord, ctx: HandlerContext): { fields: WireRecord; order: SandboxOrder | null } {
   // A refused refund has no refund_reference_id (undefined: left out, never filled from the spec).
-  const fail = (message: string) => ({ fields: { refund_message: message, refund_reference: '', refund_reference_id: undefined, refund_status: '0', error_message: message }, order: null });
+  const fail = (message: string) => ({
+    fields: { refund_message: message, refund_reference: '', refund_reference_id: undefined, refund_status: '0', error_message: message },
+    order: null,
+  });
   const order = findChecked(element, ctx);
   if (typeof order === 'string') return fail(order);
   const blocked = blockedFor(order, ['captured', 'partially_refunded']);
@@ -108,12 +111,20 @@ function refundOne(element: WireRecord, ctx: HandlerContext): { fields: WireReco
   order.state = refunded + amount === order.capturedMinor ? 'refunded' : 'partially_refunded';
   ctx.state.record('refund', referenceId, amount);
   ctx.state.addEvent(order, 'refunded', 'api', ctx.clock(), `${referenceId}: ${fromMinorUnits(amount)} ${order.currency}`);
-  return { fields: { refund_message: '0000:Success', refund_reference: reference, refund_reference_id: referenceId, refund_status: '1', error_message: '' }, order };
+  return {
+    fields: { refund_message: '0000:Success', refund_reference: reference, refund_reference_id: referenceId, refund_status: '1', error_message: '' },
+    order,
+  };
 }
 
 function echoElement(op: OrderOperation, element: unknown): WireRecord {
   const e = (element ?? {}) as WireRecord;
-  const out: WireRecord = { transaction_id: text(e, 'transaction_id'), order_no: text(e, 'order_no'), currency: text(e, 'currency'), amount: text(e, 'amount') };
+  const out: WireRecord = {
+    transaction_id: text(e, 'transaction_id'),
+    order_no: text(e, 'order_no'),
+    currency: text(e, 'currency'),
+    amount: text(e, 'amount'),
+  };
   if (op === 'review') out.review_flag = text(e, 'review_flag');
   if (op === 'refund') {
     out.refund_amount = text(e, 'refund_amount');

@@ -14,7 +14,13 @@ import { challengePath, newPayToken, payPath } from '../state/pay-token.ts';
 const SUCCESS = '0000:Success';
 
 function echo(record: WireRecord, ctx: HandlerContext) {
-  return { merchant_id: ctx.merchantId, account_id: ctx.accountId, order_no: text(record, 'order_no'), amount: text(record, 'amount'), currency: text(record, 'currency') };
+  return {
+    merchant_id: ctx.merchantId,
+    account_id: ctx.accountId,
+    order_no: text(record, 'order_no'),
+    amount: text(record, 'amount'),
+    currency: text(record, 'currency'),
+  };
 }
 
 // UNKNOWNS U23: a second payment with the same order_no on the account is refused, so queries stay unambiguous.
@@ -70,7 +76,17 @@ function subscriptionFields(record: WireRecord, order: SandboxOrder, ctx: Handle
   const deductionPeriod = `${count} ${interval}`;
   const deductionTime = dateTimeText(new Date(ctx.clock().getTime() + days * 86_400_000));
   order.recurringId = recurringId;
-  ctx.state.subscriptions.set(recurringId, { recurringId, contractName, transactionId: order.transactionId, merchantId: ctx.merchantId, accountId: ctx.accountId, status: '1', charges: 1, deductionPeriod, deductionTime });
+  ctx.state.subscriptions.set(recurringId, {
+    recurringId,
+    contractName,
+    transactionId: order.transactionId,
+    merchantId: ctx.merchantId,
+    accountId: ctx.accountId,
+    status: '1',
+    charges: 1,
+    deductionPeriod,
+    deductionTime,
+  });
   return { contract_name: contractName, recurring_id: recurringId, recurring_deduction_period: deductionPeriod, recurring_deduction_time: deductionTime };
 }
 
@@ -86,7 +102,15 @@ function deadline(ctx: HandlerContext): Date {
  */
 export function authoriseCard(record: WireRecord, ctx: HandlerContext): WireRecord {
   if (duplicateOrderNo(record, ctx)) {
-    return answeredExactly({ ...echo(record, ctx), transaction_id: '', card: maskCard(record.card), order_status: '0', result_info: refusalText('orderNoUsed'), note: text(record, 'note'), token_id: text(record, 'token_id') });
+    return answeredExactly({
+      ...echo(record, ctx),
+      transaction_id: '',
+      card: maskCard(record.card),
+      order_status: '0',
+      result_info: refusalText('orderNoUsed'),
+      note: text(record, 'note'),
+      token_id: text(record, 'token_id'),
+    });
   }
   const outcome = decideCardOutcome(record.card, record.amount, record.open3d === 'do3DS');
   const challenge = outcome.behaviour === 'challenge';

@@ -25,7 +25,9 @@ function asNumber(value: unknown): number {
 
 /** The parameters of a payout request: a digest of every member but the signature, in a canonical text (no card data kept). */
 function parameters(record: WireRecord): string {
-  return createHash('sha256').update(canonicalJson(withoutSignature(record))).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(withoutSignature(record)))
+    .digest('hex');
 }
 
 // UNKNOWNS U40: like an idempotency key reused with other parameters, the request is refused and nothing is paid.

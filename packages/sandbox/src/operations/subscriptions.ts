@@ -17,7 +17,10 @@ export function cancelSubscription(record: WireRecord, ctx: HandlerContext): Wir
     sub.status = 'Inactived';
     ctx.state.record('cancel-subscription', recurringId);
     // UNKNOWNS U44: notified once, to the notify_url of the subscription's first payment; a repeated cancel changes nothing.
-    ctx.notify('subscription.cancelled', ctx.state.orders.get(sub.transactionId)?.record.notify_url, sub.transactionId, { ...result, transaction_id: sub.transactionId });
+    ctx.notify('subscription.cancelled', ctx.state.orders.get(sub.transactionId)?.record.notify_url, sub.transactionId, {
+      ...result,
+      transaction_id: sub.transactionId,
+    });
   }
   return result;
 }

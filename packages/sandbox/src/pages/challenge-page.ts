@@ -8,7 +8,12 @@ export function challengePage(order: SandboxOrder): string {
   const action = challengePath(order);
   const body = `<section aria-labelledby="challenge-title"><h1 id="challenge-title">3-D Secure check</h1>
 <p>Your bank asks you to confirm this payment.</p>
-${summaryList([['Merchant', order.merchantId], ['Order number', order.orderNo], ['Amount', `${order.amount} ${order.currency}`], ['Card', order.maskedCard]])}
+${summaryList([
+  ['Merchant', order.merchantId],
+  ['Order number', order.orderNo],
+  ['Amount', `${order.amount} ${order.currency}`],
+  ['Card', order.maskedCard],
+])}
 <p class="note">In the sandbox there is no code to type: choose how the check ends.</p>
 <form method="post" action="${escapeHtml(action)}">
 <div class="actions">

@@ -9,7 +9,11 @@ export function issuerPage(order: SandboxOrder): string {
   const action = payPath(order);
   const body = `<section aria-labelledby="issuer-title"><h1 id="issuer-title">${escapeHtml(method)} payment</h1>
 <p class="total">${escapeHtml(order.amount)} ${escapeHtml(order.currency)}</p>
-${summaryList([['Merchant', order.merchantId], ['Order number', order.orderNo], ['Method', method]])}
+${summaryList([
+  ['Merchant', order.merchantId],
+  ['Order number', order.orderNo],
+  ['Method', method],
+])}
 <p class="note">This page stands in for the shopper's bank or wallet. Choose what the shopper does.</p>
 <form method="post" action="${escapeHtml(action)}">
 <div class="actions grid">

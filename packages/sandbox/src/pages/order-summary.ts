@@ -23,7 +23,10 @@ function cartLines(value: string | undefined): string[] {
 export function orderSummary(order: SandboxOrder, form: ReadonlyMap<string, string>): string {
   const field = (name: string): string => form.get(name) ?? (typeof order.record[name] === 'string' ? (order.record[name] as string) : '');
   const shopper = [field('first_name'), field('last_name')].filter(Boolean).join(' ');
-  const rows: [string, string][] = [['Merchant', order.merchantId], ['Order number', order.orderNo]];
+  const rows: [string, string][] = [
+    ['Merchant', order.merchantId],
+    ['Order number', order.orderNo],
+  ];
   if (shopper) rows.push(['Shopper', shopper]);
   if (field('shopper_email')) rows.push(['Email', field('shopper_email')]);
   const items = cartLines(form.get('cart_items') ?? (order.record.cart_items ? JSON.stringify(order.record.cart_items) : undefined));

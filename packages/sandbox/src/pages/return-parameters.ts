@@ -13,7 +13,16 @@ export type ReturnResult = 'authorised' | 'declined' | 'cancelled' | 'expired' |
 
 /** The return parameters of an order, `encryption_data` included, signed as a message of the order's operation. */
 export async function signedReturnParameters(deps: SandboxDeps, order: SandboxOrder): Promise<[string, string][]> {
-  const result: ReturnResult = order.state === 'pending' ? 'pending' : order.state === 'authorised' ? 'authorised' : order.state === 'cancelled' ? 'cancelled' : order.state === 'expired' ? 'expired' : 'declined';
+  const result: ReturnResult =
+    order.state === 'pending'
+      ? 'pending'
+      : order.state === 'authorised'
+        ? 'authorised'
+        : order.state === 'cancelled'
+          ? 'cancelled'
+          : order.state === 'expired'
+            ? 'expired'
+            : 'declined';
   const parameters: ReturnParameters = {
     transaction_id: order.transactionId,
     order_no: order.orderNo,

@@ -29,7 +29,13 @@ export function actOnCheckout(deps: SandboxDeps, order: SandboxOrder, action: st
   }
   if (action !== 'pay') return checkoutAnswer(order, form, 400, [`Unknown action "${action}".`]);
   const entry = readCardEntry(form, deps.clock());
-  if (entry.card === null) return checkoutAnswer(order, form, 422, entry.problems.map((problem) => problem.message));
+  if (entry.card === null)
+    return checkoutAnswer(
+      order,
+      form,
+      422,
+      entry.problems.map((problem) => problem.message),
+    );
   const outcome = decideCardOutcome(entry.card, order.amount, true);
   const card = { maskedCard: maskCard(entry.card), riskAction: outcome.riskAction, riskScore: outcome.riskScore };
   if (outcome.behaviour === 'challenge') {
@@ -39,7 +45,11 @@ export function actOnCheckout(deps: SandboxDeps, order: SandboxOrder, action: st
     deps.state.addEvent(order, 'challenge-required', 'shopper', deps.clock(), card.maskedCard);
     return { redirect: challengePath(order) };
   }
-  settleRedirectPayment(deps, order, outcome.approved ? 'authorised' : 'declined', 'shopper', { ...card, resultInfo: outcome.resultInfo, threedsResult: outcome.threedsResult });
+  settleRedirectPayment(deps, order, outcome.approved ? 'authorised' : 'declined', 'shopper', {
+    ...card,
+    resultInfo: outcome.resultInfo,
+    threedsResult: outcome.threedsResult,
+  });
   return BACK;
 }
 

@@ -66,7 +66,14 @@ async function challengeAnswer(deps: SandboxDeps, order: SandboxOrder, action: s
  * Answers a shopper page request: GET shows the page, POST with `sandbox_action` acts, then 303 back to the shop;
  * `sandbox_action=check` on a payment page answers the card entry's problems in JSON and changes nothing.
  */
-export async function serveShopperPage(deps: SandboxDeps, keeper: StateKeeper, req: IncomingMessage, res: ServerResponse, path: string, idleMs: number): Promise<void> {
+export async function serveShopperPage(
+  deps: SandboxDeps,
+  keeper: StateKeeper,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  idleMs: number,
+): Promise<void> {
   const challenge = path.startsWith(CHALLENGE_PREFIX);
   let token: string;
   try {

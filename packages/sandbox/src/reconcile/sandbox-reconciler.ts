@@ -39,7 +39,8 @@ export function sandboxReconciler(input: SandboxReconcileInput): Verdict {
     case 'cancel':
       return status === SANDBOX_PAYMENT_STATUS.cancelled ? 'applied' : 'not-applied';
     case 'review':
-      if (input.order.review_flag === '0') return status === SANDBOX_PAYMENT_STATUS.cancelled ? 'applied' : status === SANDBOX_PAYMENT_STATUS.authorised ? 'not-applied' : 'unknown';
+      if (input.order.review_flag === '0')
+        return status === SANDBOX_PAYMENT_STATUS.cancelled ? 'applied' : status === SANDBOX_PAYMENT_STATUS.authorised ? 'not-applied' : 'unknown';
       return status === SANDBOX_PAYMENT_STATUS.authorised ? 'unknown' : 'not-applied';
     case 'refund':
       // Captured with no refund at all: this refund did not happen. Any refunded state may be an earlier refund's.

@@ -7,10 +7,14 @@ export const REFUSALS = {
   unknownMerchant: { code: 'E001', message: () => 'unknown merchant_id or account_id' },
   overBatchLimit: { code: 'E002', message: (array: string, count: number, limit: number) => `${array} carries ${count} orders; at most ${limit} per request` },
   badSignature: { code: 'E003', message: () => 'encryption_data does not verify' },
-  incompletePayment: { code: 'E004', message: (missing: readonly string[]) => `${missing.join(', ')} missing: the sandbox takes no payment without order_no, amount and currency` },
+  incompletePayment: {
+    code: 'E004',
+    message: (missing: readonly string[]) => `${missing.join(', ')} missing: the sandbox takes no payment without order_no, amount and currency`,
+  },
   otherPayoutParameters: {
     code: 'E005',
-    message: (requestId: string) => `request_id ${requestId} was already used for a payout with other parameters; the first payout stands. Resend its exact parameters to read it, or use a new request_id for a new payout`,
+    message: (requestId: string) =>
+      `request_id ${requestId} was already used for a payout with other parameters; the first payout stands. Resend its exact parameters to read it, or use a new request_id for a new payout`,
   },
   orderNoUsed: { code: '1001', message: (orderNo?: string) => `order_no${orderNo === undefined ? '' : ` ${orderNo}`} already used on this account` },
 } as const;

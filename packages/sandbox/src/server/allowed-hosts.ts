@@ -71,5 +71,7 @@ export function hostRefusal(path: string, header: string | undefined): EncodedRe
     const error = new ControlError(403, CONTROL_ERROR_CODES.hostNotAllowed, message, { host, option: 'allowedHosts', flag: '--allowed-host' });
     return { status: 403, contentType: 'application/json; charset=utf-8', body: JSON.stringify(error.toJSON()) };
   }
-  return errorResponse(403, message, [{ path: 'headers/host', message: `${host === null ? 'missing' : 'not an allowed host'}: set allowedHosts (gw sandbox --allowed-host NAME)` }]);
+  return errorResponse(403, message, [
+    { path: 'headers/host', message: `${host === null ? 'missing' : 'not an allowed host'}: set allowedHosts (gw sandbox --allowed-host NAME)` },
+  ]);
 }

@@ -23,7 +23,13 @@ function errorAnswer(parts: SandboxParts, res: ServerResponse, error: unknown): 
 }
 
 /** Answers a POST to a /v1 path: reads its body, applies the route's faults around the steps, then sends the answer. */
-export async function answerV1(parts: SandboxParts, req: IncomingMessage, res: ServerResponse, path: string, variants: readonly OperationSpec[]): Promise<void> {
+export async function answerV1(
+  parts: SandboxParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  variants: readonly OperationSpec[],
+): Promise<void> {
   const fault = parts.faults.decide(path);
   // With an OpenTelemetry SDK registered, a SERVER span (ended when the connection is done); else null, one check.
   const traced = traceExchange(req, res, path, variants, fault);
@@ -33,7 +39,12 @@ export async function answerV1(parts: SandboxParts, req: IncomingMessage, res: S
   const call = new V1Call(req, path, parts.clock(), variants, fault.duplicateNotification);
   if (traced !== null) traced.call = call;
   // A throttle refuses at the gateway's edge, at once: the http429 fault, or the quota (a null check when it is off).
-  const throttled = fault.kind === 'http-429' ? throttledByFault(parts, call, body, res, fault.retryAfterSeconds) : parts.throttle.quota === null ? null : admitV1(parts, call, body, res);
+  const throttled =
+    fault.kind === 'http-429'
+      ? throttledByFault(parts, call, body, res, fault.retryAfterSeconds)
+      : parts.throttle.quota === null
+        ? null
+        : admitV1(parts, call, body, res);
   if (throttled !== null) return sendAnswer(parts.keeper, res, throttled, null);
   if (fault.latencyMs > 0) await latency(fault.latencyMs);
   if (fault.kind === 'reset-before') return resetBefore(parts, req, call);

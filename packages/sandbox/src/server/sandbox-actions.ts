@@ -24,5 +24,21 @@ export function controlDeps(parts: SandboxParts, options: SandboxOptions, action
   if (options.control === false) return null;
   const { state, sandboxClock: clock, ids, faults, throttle, drift, notifier, notify, deps: redirect, keeper, limits } = parts;
   const { reset, advanceClock } = actions;
-  return { state, clock, ids, faults, throttle, drift, notifier, notify, redirect, keeper, reset, advanceClock, controlToken: options.controlToken ?? null, maxBodyBytes: limits.maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs };
+  return {
+    state,
+    clock,
+    ids,
+    faults,
+    throttle,
+    drift,
+    notifier,
+    notify,
+    redirect,
+    keeper,
+    reset,
+    advanceClock,
+    controlToken: options.controlToken ?? null,
+    maxBodyBytes: limits.maxBodyBytes,
+    bodyTimeoutMs: limits.bodyTimeoutMs,
+  };
 }

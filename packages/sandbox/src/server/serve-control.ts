@@ -25,15 +25,25 @@ async function serveApi(deps: ControlDeps, req: IncomingMessage, res: ServerResp
   const subPath = url.pathname.startsWith(CONTROL_API_PREFIX) ? url.pathname.slice(CONTROL_API_PREFIX.length) : '';
   const found = matchRoute(method, subPath);
   if ('allowed' in found) {
-    if (found.allowed.length === 0) throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no control API route ${url.pathname} (see the README's "Control API")`, { path: url.pathname });
+    if (found.allowed.length === 0)
+      throw new ControlError(404, CONTROL_ERROR_CODES.notFound, `no control API route ${url.pathname} (see the README's "Control API")`, {
+        path: url.pathname,
+      });
     res.setHeader('allow', found.allowed.join(', '));
-    throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes ${found.allowed.join(' or ')}, not ${method}`, { allowed: found.allowed });
+    throw new ControlError(405, CONTROL_ERROR_CODES.methodNotAllowed, `${url.pathname} takes ${found.allowed.join(' or ')}, not ${method}`, {
+      allowed: found.allowed,
+    });
   }
   if (method !== 'GET') refuseCrossOrigin(req);
   const before = deps.keeper.changeCount;
   const value = await found.route.run(deps, { req, params: found.params, query: url.searchParams, body: bodyReader(req, deps) });
   // From the check phase, as /v1 answers are: once a state file has kept what this request changed (503 if it could not).
-  answerWhenKept(deps.keeper, before, () => sendJson(res, 200, value), (failure) => sendJson(res, 503, stateNotKept(failure).toJSON()));
+  answerWhenKept(
+    deps.keeper,
+    before,
+    () => sendJson(res, 200, value),
+    (failure) => sendJson(res, 503, stateNotKept(failure).toJSON()),
+  );
 }
 
 /** Answers a control API or console request; errors become `{ error: { code, message, details } }` with their status. */
@@ -66,7 +76,11 @@ async function authorised(deps: ControlDeps, token: string, req: IncomingMessage
   if (api) {
     if (apiAuthorised(req, token)) return true;
     res.setHeader('www-authenticate', 'Bearer realm="gw sandbox control"');
-    throw new ControlError(401, CONTROL_ERROR_CODES.unauthorized, "this sandbox's control API needs its control token: send Authorization: Bearer <token> (the token its operator set with controlToken / gw sandbox --control-token-env NAME)");
+    throw new ControlError(
+      401,
+      CONTROL_ERROR_CODES.unauthorized,
+      "this sandbox's control API needs its control token: send Authorization: Bearer <token> (the token its operator set with controlToken / gw sandbox --control-token-env NAME)",
+    );
   }
   if (url.pathname === `${CONSOLE_PREFIX}/login` && req.method === 'POST') {
     refuseCrossOrigin(req);

@@ -73,7 +73,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     state,
     deps: parts.deps,
-    faults: { inject: (path: string, kind: InjectableFaultKind, times?: number) => faults.inject(path, kind, times), setRules: (rules) => faults.setRules(rules) },
+    faults: {
+      inject: (path: string, kind: InjectableFaultKind, times?: number) => faults.inject(path, kind, times),
+      setRules: (rules) => faults.setRules(rules),
+    },
     throttle: { set: (setting) => throttle.set(setting), get: () => throttle.quota, stats: () => throttle.stats(), resetStats: () => throttle.resetCounts() },
     answerDrift: { set: (rules) => drift.set(rules) },
     advanceClock,

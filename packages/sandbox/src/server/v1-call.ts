@@ -52,6 +52,13 @@ export class V1Call {
 }
 
 /** Adds a request to the state's request log, answered now (`throttled`: it was answered HTTP 429). */
-export function logRequest(parts: SandboxParts, call: V1Call, operation: string | null, processed: boolean, outcome: ReceivedRequest['outcome'], throttled = false): void {
+export function logRequest(
+  parts: SandboxParts,
+  call: V1Call,
+  operation: string | null,
+  processed: boolean,
+  outcome: ReceivedRequest['outcome'],
+  throttled = false,
+): void {
   parts.state.logRequest({ path: call.path, operation, receivedAt: call.receivedAt, at: parts.clock(), processed, outcome, throttled });
 }

@@ -58,7 +58,10 @@ export async function runV1Steps(parts: SandboxParts, call: V1Call, body: Buffer
   const before = parts.keeper.changeCount;
   const result = runHandler(parts, call);
   // Every answer with the answer drift the tests set (none by default): a page's hidden fields, or a record then signed.
-  const answer = call.op.responseEncoding === 'html' ? driftedPage(parts, operation, result) : parts.drift.signature(operation, await signAnswer(parts.signer, operation, parts.drift.fields(operation, result)));
+  const answer =
+    call.op.responseEncoding === 'html'
+      ? driftedPage(parts, operation, result)
+      : parts.drift.signature(operation, await signAnswer(parts.signer, operation, parts.drift.fields(operation, result)));
   call.changedAfter = parts.keeper.changeCount === before ? null : before;
   return encodeResponseBody(call.op, answer);
 }

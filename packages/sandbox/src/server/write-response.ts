@@ -14,7 +14,9 @@ export function writeResponse(res: ServerResponse, response: EncodedResponse): v
 
 /** The answer of a /v1 request whose changes the state file could not keep (a full disk): HTTP 503, nothing applied. */
 function notKeptResponse(failure: StateNotKeptError): EncodedResponse {
-  return errorResponse(503, `sandbox state file not writable: nothing of this request was applied; send it again later`, [{ path: 'stateFile', message: failure.message }]);
+  return errorResponse(503, `sandbox state file not writable: nothing of this request was applied; send it again later`, [
+    { path: 'stateFile', message: failure.message },
+  ]);
 }
 
 /** Something told once the answer is written: a request's place in its merchant account's quota, given back. */
@@ -32,7 +34,13 @@ function writeThenTell(res: ServerResponse, response: EncodedResponse, watcher: 
  * kept the change, or HTTP 503 when it could not (the change is then undone). `watcher` (null unless the throttle
  * counts the request) is told right after the answer is written.
  */
-export function sendAnswer(keeper: StateKeeper, res: ServerResponse, response: EncodedResponse, changedAfter: number | null, watcher: AnswerWatcher | null = null): void {
+export function sendAnswer(
+  keeper: StateKeeper,
+  res: ServerResponse,
+  response: EncodedResponse,
+  changedAfter: number | null,
+  watcher: AnswerWatcher | null = null,
+): void {
   if (changedAfter === null) {
     if (watcher === null) writeResponse(res, response);
     else writeThenTell(res, response, watcher);

@@ -223,7 +223,16 @@ export class SandboxState {
   logRequest(entry: Omit<ReceivedRequest, 'seq'>): void {
     this.#requestSeq += 1;
     // Built member by member, not spread: one request log entry per request.
-    this.requests.push({ seq: this.#requestSeq, path: entry.path, operation: entry.operation, receivedAt: entry.receivedAt, at: entry.at, processed: entry.processed, outcome: entry.outcome, throttled: entry.throttled === true });
+    this.requests.push({
+      seq: this.#requestSeq,
+      path: entry.path,
+      operation: entry.operation,
+      receivedAt: entry.receivedAt,
+      at: entry.at,
+      processed: entry.processed,
+      outcome: entry.outcome,
+      throttled: entry.throttled === true,
+    });
     // Trimmed in steps of a tenth, not one entry at a time: a splice per request would cost O(limit) each.
     if (this.requests.length > REQUEST_LOG_LIMIT * 1.1) this.requests.splice(0, this.requests.length - REQUEST_LOG_LIMIT);
   }
@@ -282,7 +291,8 @@ export class SandboxState {
     const problems: string[] = [];
     for (const order of this.orders.values()) {
       const refunded = this.refundedMinor(order);
-      if (refunded > order.capturedMinor) problems.push(`${order.transactionId}: refunded ${fromMinorUnits(refunded)} > captured ${fromMinorUnits(order.capturedMinor)}`);
+      if (refunded > order.capturedMinor)
+        problems.push(`${order.transactionId}: refunded ${fromMinorUnits(refunded)} > captured ${fromMinorUnits(order.capturedMinor)}`);
       if (order.capturedMinor > order.amountMinor) problems.push(`${order.transactionId}: captured more than the order amount`);
       if (order.state === 'cancelled' && order.capturedMinor > 0n) problems.push(`${order.transactionId}: cancelled after capture`);
       if ((order.state === 'authorised' || order.state === 'declined' || order.state === 'cancelled') && order.capturedMinor !== 0n) {

@@ -24,7 +24,11 @@ function checkFormat(db: DatabaseSync, file: string): void {
     throw new SandboxStateFileError(file, `it is an SQLite database of another program (tables: ${tables.slice(0, 5).join(', ')}), not a sandbox state file`);
   }
   const version = Number(meta(db, 'version'));
-  if (version !== STATE_FILE_VERSION) throw new SandboxStateFileError(file, `it has format version ${String(meta(db, 'version'))}; this sandbox reads version ${STATE_FILE_VERSION} (a newer @gw/sandbox wrote it?)`);
+  if (version !== STATE_FILE_VERSION)
+    throw new SandboxStateFileError(
+      file,
+      `it has format version ${String(meta(db, 'version'))}; this sandbox reads version ${STATE_FILE_VERSION} (a newer @gw/sandbox wrote it?)`,
+    );
   db.exec(SCHEMA);
 }
 
@@ -85,8 +89,10 @@ export async function openStateFile(file: string): Promise<DatabaseSync> {
     db?.close();
     if (error instanceof SandboxStateFileError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    if (/locked|busy/i.test(message)) throw new SandboxStateFileError(file, 'another sandbox process has it open (SQLite: database is locked)', { cause: error });
-    if (/not a database|malformed|corrupt/i.test(message)) throw new SandboxStateFileError(file, `it is not a readable sandbox state file (SQLite: ${message})`, { cause: error });
+    if (/locked|busy/i.test(message))
+      throw new SandboxStateFileError(file, 'another sandbox process has it open (SQLite: database is locked)', { cause: error });
+    if (/not a database|malformed|corrupt/i.test(message))
+      throw new SandboxStateFileError(file, `it is not a readable sandbox state file (SQLite: ${message})`, { cause: error });
     throw new SandboxStateFileError(file, `it cannot be opened (${message})`, { cause: error });
   }
 }

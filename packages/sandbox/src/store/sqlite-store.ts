@@ -114,7 +114,8 @@ export class SqliteStateStore implements StateKeeper {
       state.payouts.set(row.key, Object.freeze(decodeEntity<Record<string, unknown>>(row.body)));
       if (row.parameters) state.payoutParameters.set(row.key, row.parameters);
     }
-    for (const row of this.#sql('SELECT body FROM notifications ORDER BY id').all() as { body: string }[]) state.notifications.push(decodeEntity<NotificationDelivery>(row.body));
+    for (const row of this.#sql('SELECT body FROM notifications ORDER BY id').all() as { body: string }[])
+      state.notifications.push(decodeEntity<NotificationDelivery>(row.body));
     for (const row of this.#sql('SELECT body FROM ledger ORDER BY seq').all() as { body: string }[]) state.ledger.push(decodeEntity<LedgerEntry>(row.body));
     this.#ledgerSaved = state.ledger.at(-1)?.seq ?? 0;
     const meta = new Map((this.#sql('SELECT key, value FROM gw_sandbox_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
@@ -170,12 +171,16 @@ export class SqliteStateStore implements StateKeeper {
     }
     for (const key of this.#dirty.subscription) {
       const sub = state.subscriptions.get(key);
-      if (sub) this.#sql('INSERT INTO subscriptions (key, body) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body').run(key, encodeEntity(sub));
+      if (sub)
+        this.#sql('INSERT INTO subscriptions (key, body) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body').run(key, encodeEntity(sub));
       else this.#sql('DELETE FROM subscriptions WHERE key = ?').run(key);
     }
     for (const key of this.#dirty.payout) {
       const payout = state.payouts.get(key);
-      if (payout) this.#sql('INSERT INTO payouts (key, body, parameters) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body, parameters = excluded.parameters').run(key, encodeEntity(payout), state.payoutParameters.get(key) ?? null);
+      if (payout)
+        this.#sql(
+          'INSERT INTO payouts (key, body, parameters) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body, parameters = excluded.parameters',
+        ).run(key, encodeEntity(payout), state.payoutParameters.get(key) ?? null);
       else this.#sql('DELETE FROM payouts WHERE key = ?').run(key);
     }
   }
@@ -185,7 +190,8 @@ export class SqliteStateStore implements StateKeeper {
     if (this.#dirty.notification.size > 0) {
       for (const id of this.#dirty.notification) {
         const delivery = findDelivery(state.notifications, id);
-        if (delivery) this.#sql('INSERT INTO notifications (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body').run(id, encodeEntity(delivery));
+        if (delivery)
+          this.#sql('INSERT INTO notifications (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body').run(id, encodeEntity(delivery));
       }
     }
     // The ledger only grows (seq ascending) between resets: the entries not yet saved are at its end, found from there
@@ -259,7 +265,9 @@ export class SqliteStateStore implements StateKeeper {
         try {
           this.#undo(error);
         } catch (readError) {
-          this.#t.state.internalErrors.push(`state file ${this.#file}: a failed write (${String(error)}) could not be undone: ${readError instanceof Error ? (readError.stack ?? readError.message) : String(readError)}`);
+          this.#t.state.internalErrors.push(
+            `state file ${this.#file}: a failed write (${String(error)}) could not be undone: ${readError instanceof Error ? (readError.stack ?? readError.message) : String(readError)}`,
+          );
         }
         this.#markUndone(after, through);
       }

@@ -6,7 +6,10 @@ export class StateNotKeptError extends Error {
   readonly file: string;
 
   constructor(file: string, cause: unknown) {
-    super(`the state file ${file} could not be written (${cause instanceof Error ? cause.message : String(cause)}); nothing of this request was kept or applied`, { cause });
+    super(
+      `the state file ${file} could not be written (${cause instanceof Error ? cause.message : String(cause)}); nothing of this request was kept or applied`,
+      { cause },
+    );
     this.file = file;
   }
 }

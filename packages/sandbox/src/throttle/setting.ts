@@ -36,8 +36,10 @@ export function throttleSettingProblems(value: unknown): ThrottleSettingProblem[
   const problems: ThrottleSettingProblem[] = [];
   for (const [name, limit] of Object.entries(value)) {
     const max = (THROTTLE_LIMIT_BOUNDS as Record<string, number>)[name];
-    if (max === undefined || !Object.hasOwn(THROTTLE_LIMIT_BOUNDS, name)) problems.push({ path: name, message: 'is not a throttle member (known: ratePerSecond, maxInFlight)' });
-    else if (limit !== null && limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= max)) problems.push({ path: name, message: `must be a whole number from 1 to ${max}, or null (no limit)` });
+    if (max === undefined || !Object.hasOwn(THROTTLE_LIMIT_BOUNDS, name))
+      problems.push({ path: name, message: 'is not a throttle member (known: ratePerSecond, maxInFlight)' });
+    else if (limit !== null && limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= max))
+      problems.push({ path: name, message: `must be a whole number from 1 to ${max}, or null (no limit)` });
   }
   return problems;
 }

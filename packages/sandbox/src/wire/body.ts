@@ -20,7 +20,8 @@ function parseForm(text: string, nestedJson: boolean): WireRecord {
   const record = Object.setPrototypeOf({}, null) as WireRecord;
   const problems: DecodedProblem[] = [];
   for (const [name, value] of new URLSearchParams(text)) {
-    if (Object.hasOwn(record, name)) throw new SandboxHttpError(400, `form field ${name} appears more than once`, [{ path: `/${name}`, message: 'appears more than once' }]);
+    if (Object.hasOwn(record, name))
+      throw new SandboxHttpError(400, `form field ${name} appears more than once`, [{ path: `/${name}`, message: 'appears more than once' }]);
     let decoded: unknown = value;
     // UNKNOWNS U31: on the payment paths, nested members may travel in a form body as JSON text.
     if (nestedJson && /^[[{]/.test(value)) {
@@ -45,7 +46,8 @@ function parseJsonObject(text: string): WireRecord | undefined {
   } catch {
     return undefined;
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new SandboxHttpError(400, 'the JSON body must be an object', [{ path: '', message: 'must be a JSON object' }]);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new SandboxHttpError(400, 'the JSON body must be an object', [{ path: '', message: 'must be a JSON object' }]);
   const secured = secureDecoded(value);
   refuseProblems(secured.problems);
   return secured.value as WireRecord;
@@ -110,4 +112,3 @@ export function encodeResponseBody(op: OperationSpec, record: WireRecord): Encod
 export function errorResponse(status: number, message: string, errors: readonly { path: string; message: string }[] = []): EncodedResponse {
   return { status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ return_status: '0', return_message: message, errors }) };
 }
-

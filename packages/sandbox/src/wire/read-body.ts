@@ -29,7 +29,11 @@ export function readBody(req: IncomingMessage, { limit, idleMs }: BodyLimits): P
       if (req.complete) clearTimeout(timer);
       else if (timer) timer.refresh();
       else {
-        timer = setTimeout(() => fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)), idleMs);
+        timer = setTimeout(
+          () =>
+            fail(new SandboxHttpError(408, `the request body stopped arriving for ${idleMs} ms`, [{ path: '', message: `no data for ${idleMs} ms` }], true)),
+          idleMs,
+        );
         timer.unref();
       }
     };

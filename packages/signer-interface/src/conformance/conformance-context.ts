@@ -60,8 +60,7 @@ export function createConformanceContext(options: SignerConformanceOptions): Con
   }
   return {
     hasOtherSecret: signerWithOtherSecret !== undefined,
-    messageOf: (fixture, record) =>
-      createSignableMessage({ operation: fixture.operation, record, body: JSON.stringify(omitEncryptionData(record)) }),
+    messageOf: (fixture, record) => createSignableMessage({ operation: fixture.operation, record, body: JSON.stringify(omitEncryptionData(record)) }),
     sign: (message) => callSign(signer, message, 'signer'),
     signWithOtherSecret: (message) => {
       if (!signerWithOtherSecret) throw new ConformanceProblem('no signerWithOtherSecret was given');

@@ -15,11 +15,7 @@ export function createAsyncBodyHmacSigner(secret: string): Signer & Verifier {
 }
 
 /** A plain HMAC over the `path=value` pairs chosen by `keep`, for building broken signers. */
-export function createPairsHmacSigner(options: {
-  secret: string;
-  keep?: (path: string) => boolean;
-  transform?: (value: string) => string;
-}): Signer & Verifier {
+export function createPairsHmacSigner(options: { secret: string; keep?: (path: string) => boolean; transform?: (value: string) => string }): Signer & Verifier {
   const { secret, keep = () => true, transform = (v) => v } = options;
   const sign = (message: SignableMessage): string =>
     createHmac('sha256', secret)
@@ -27,4 +23,3 @@ export function createPairsHmacSigner(options: {
       .digest('hex');
   return { sign, verify: (message, signature) => signaturesMatch({ expected: sign(message), received: signature }) };
 }
-

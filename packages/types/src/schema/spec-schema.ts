@@ -19,5 +19,9 @@ function byPath(specs: readonly OperationSpec[]): Map<string, OperationSpec[]> {
 
 /** The variant of a path a record is (UNKNOWNS U34): the one whose `selectWhenPresent` member it has, else the one without such a member. */
 export function variantOf(variants: readonly OperationSpec[], record: Readonly<Record<string, unknown>> | null): OperationSpec {
-  return (record && variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent))) || variants.find((v) => !v.selectWhenPresent) || variants[0]!;
+  return (
+    (record && variants.find((v) => v.selectWhenPresent && Object.hasOwn(record, v.selectWhenPresent))) ||
+    variants.find((v) => !v.selectWhenPresent) ||
+    variants[0]!
+  );
 }

@@ -24,10 +24,16 @@ export function growthRatio<T>(make: (n: number) => T, decode: (input: T) => unk
   let small = Infinity;
   let large = Infinity;
   for (let round = 0; round < 2; round++) {
-    small = Math.min(small, medianMs(() => {
-      for (let i = 0; i < 4; i++) decode(smallInput);
-    }, runs) / 4);
-    large = Math.min(large, medianMs(() => decode(largeInput), runs));
+    small = Math.min(
+      small,
+      medianMs(() => {
+        for (let i = 0; i < 4; i++) decode(smallInput);
+      }, runs) / 4,
+    );
+    large = Math.min(
+      large,
+      medianMs(() => decode(largeInput), runs),
+    );
   }
   return large / small;
 }

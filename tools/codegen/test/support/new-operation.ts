@@ -24,7 +24,12 @@ export function addBalanceOperationAndField(doc: any): void {
 /** Adds `merchant_reference` to CaptureOrder and `settlement_date` (a format, no example) to CaptureOrderResult. */
 export function addCaptureFields(doc: any): void {
   const schemas = doc.components.schemas;
-  schemas.CaptureOrder.properties.merchant_reference = { type: 'string', maxLength: 32, description: "The merchant's own reference of the order.", examples: ['MR-1'] };
+  schemas.CaptureOrder.properties.merchant_reference = {
+    type: 'string',
+    maxLength: 32,
+    description: "The merchant's own reference of the order.",
+    examples: ['MR-1'],
+  };
   schemas.CaptureOrderResult.properties.settlement_date = { type: 'string', format: 'date', description: 'The day the capture settles.' };
 }
 
@@ -66,7 +71,12 @@ export function addBalanceOperation(doc: any): void {
       responses: {
         '200': {
           description: 'The balance.',
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/BalanceResponse' }, example: { return_status: '1', currency: 'USD', available_amount: '1234.50', reserved_amount: '250.00' } } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/BalanceResponse' },
+              example: { return_status: '1', currency: 'USD', available_amount: '1234.50', reserved_amount: '250.00' },
+            },
+          },
         },
       },
     },

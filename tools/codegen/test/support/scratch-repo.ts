@@ -22,7 +22,11 @@ export function copyRepoForSpecChange(into: string): string[] {
     for (const file of PACKAGE_FILES) if (existsSync(join(from, file))) cpSync(join(from, file), join(to, file));
     // pnpm's links are relative: `@gw/x -> ../../../x` lands on the scratch package, the rest on the linked store.
     if (existsSync(join(from, 'node_modules'))) {
-      cpSync(join(from, 'node_modules'), join(to, 'node_modules'), { recursive: true, verbatimSymlinks: true, filter: (source) => !/[/\\]\.vite/.test(source) });
+      cpSync(join(from, 'node_modules'), join(to, 'node_modules'), {
+        recursive: true,
+        verbatimSymlinks: true,
+        filter: (source) => !/[/\\]\.vite/.test(source),
+      });
     }
   }
   return packages;
@@ -31,6 +35,13 @@ export function copyRepoForSpecChange(into: string): string[] {
 /** A tsconfig at the scratch root that type-checks every package's src (and `extra` files) as one program. */
 export function writeWorkspaceTsconfig(into: string, extra: string[] = []): string {
   const path = join(into, 'tsconfig.workspace.json');
-  writeFileSync(path, JSON.stringify({ extends: './tsconfig.base.json', compilerOptions: { noEmit: true, allowImportingTsExtensions: true }, include: ['packages/*/src/**/*.ts', ...extra] }, null, 2));
+  writeFileSync(
+    path,
+    JSON.stringify(
+      { extends: './tsconfig.base.json', compilerOptions: { noEmit: true, allowImportingTsExtensions: true }, include: ['packages/*/src/**/*.ts', ...extra] },
+      null,
+      2,
+    ),
+  );
   return path;
 }

@@ -6,13 +6,21 @@ import { join } from 'node:path';
 export function writePackage(root: string, name: string, declarations: string): void {
   const dir = join(root, 'packages', name);
   mkdirSync(join(dir, 'dist'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `@gw/${name}`, version: '1.0.0', type: 'module', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `@gw/${name}`, version: '1.0.0', type: 'module', exports: { '.': { types: './dist/index.d.ts', default: './dist/index.js' } } }),
+  );
   writeFileSync(join(dir, 'dist/index.d.ts'), declarations);
 }
 
 /** Writes `.changeset/<file>` giving each package its bump. */
 export function changeset(root: string, file: string, bumps: Record<string, string>): void {
-  writeFileSync(join(root, '.changeset', file), `---\n${Object.entries(bumps).map(([n, b]) => `'${n}': ${b}`).join('\n')}\n---\nA change.\n`);
+  writeFileSync(
+    join(root, '.changeset', file),
+    `---\n${Object.entries(bumps)
+      .map(([n, b]) => `'${n}': ${b}`)
+      .join('\n')}\n---\nA change.\n`,
+  );
 }
 
 /** Makes `root` a workspace with `.changeset/config.json` putting every `@gw/*` package in one fixed group. */

@@ -22,8 +22,10 @@ function accountOf(parts: SandboxParts, call: V1Call, body: Buffer | Error): Acc
 /** The limit a verdict names, as the 429 body's one error. */
 function limitOf(parts: SandboxParts, verdict: ThrottleVerdict): { path: string; message: string } {
   const quota = parts.throttle.quota;
-  if (verdict.reason === 'rate') return { path: 'throttle.ratePerSecond', message: `at most ${quota?.ratePerSecond} requests of a merchant account in any 1000 ms` };
-  if (verdict.reason === 'inFlight') return { path: 'throttle.maxInFlight', message: `at most ${quota?.maxInFlight} requests of a merchant account in flight at once` };
+  if (verdict.reason === 'rate')
+    return { path: 'throttle.ratePerSecond', message: `at most ${quota?.ratePerSecond} requests of a merchant account in any 1000 ms` };
+  if (verdict.reason === 'inFlight')
+    return { path: 'throttle.maxInFlight', message: `at most ${quota?.maxInFlight} requests of a merchant account in flight at once` };
   return { path: 'faults.http429', message: 'the http429 fault of this path' };
 }
 
@@ -32,7 +34,11 @@ function tooManyRequests(parts: SandboxParts, call: V1Call, res: ServerResponse,
   logRequest(parts, call, call.decoded ? call.op.name : null, false, 'refused', true);
   res.setHeader('retry-after', String(verdict.retryAfterSeconds));
   const who = call.decoded ? ` of merchant account ${call.merchantId} / ${call.accountId}` : '';
-  return errorResponse(429, `sandbox throttle: too many requests${who}; nothing was processed, send it again after Retry-After (${verdict.retryAfterSeconds} s)`, [limitOf(parts, verdict)]);
+  return errorResponse(
+    429,
+    `sandbox throttle: too many requests${who}; nothing was processed, send it again after Retry-After (${verdict.retryAfterSeconds} s)`,
+    [limitOf(parts, verdict)],
+  );
 }
 
 /**

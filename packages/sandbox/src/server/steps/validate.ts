@@ -9,5 +9,9 @@ export function validate(parts: SandboxParts, call: V1Call): void {
   const problems = parts.validator.requestProblems(op.name as OperationName, call.record, parts.validation);
   if (problems.length === 0) return;
   logRequest(parts, call, op.name, false, 'invalid');
-  throw new SandboxHttpError(400, `${problems.length} problem(s) in ${op.requestSchema}`, problems.map((p) => ({ path: p.field, message: p.message })));
+  throw new SandboxHttpError(
+    400,
+    `${problems.length} problem(s) in ${op.requestSchema}`,
+    problems.map((p) => ({ path: p.field, message: p.message })),
+  );
 }

@@ -33,7 +33,11 @@ async function checkFixture(context: ConformanceContext, failures: FailureList, 
     const element = [...segments, array.length];
     const edited = withValueAt(record, segments, [...cloneRecord(array), cloneRecord(array.at(-1))]);
     const path = formatFieldPath(element);
-    if (walkRecord(edited).filter(under(element)).some((l) => l.value !== '' && context.covers(l.path))) {
+    if (
+      walkRecord(edited)
+        .filter(under(element))
+        .some((l) => l.value !== '' && context.covers(l.path))
+    ) {
       await refuse(path, edited, `appending a copy of the last element as ${path}`);
     }
   }

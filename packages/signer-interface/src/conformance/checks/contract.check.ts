@@ -11,7 +11,8 @@ export const contractCheck: ConformanceCheck = {
     await failures.attempt({ fixture: fixture.name }, async () => {
       const message = context.messageOf(fixture, fixture.record);
       const signature = await context.sign(message);
-      if ((await context.verify(message, signature)) !== true) failures.fail({ fixture: fixture.name }, 'verify did not return true for the signer\'s own signature');
+      if ((await context.verify(message, signature)) !== true)
+        failures.fail({ fixture: fixture.name }, "verify did not return true for the signer's own signature");
     });
     const covered = allFixtures.some((f) => walkRecord(f.record).some((leaf) => context.covers(leaf.path)));
     if (!covered) failures.fail({}, 'signedFields covers no field of any fixture, so no tampering could be detected');

@@ -24,7 +24,8 @@ export const emptyValuesCheck: ConformanceCheck = {
           await failures.expectRefused(context, { fixture: name, path }, context.messageOf(fixture, edited), signature, change);
         };
         for (const { segments, array } of arraysIn(record)) {
-          if (array.length === 0) await fill([...segments, 0], { order_no: 'ORD-1', amount: '1.00' }, `adding an element to the empty ${formatFieldPath(segments)}`);
+          if (array.length === 0)
+            await fill([...segments, 0], { order_no: 'ORD-1', amount: '1.00' }, `adding an element to the empty ${formatFieldPath(segments)}`);
         }
         for (const { segments, object } of objectsIn(record)) {
           if (Object.keys(object).length === 0) await fill([...segments, 'added_field'], '0', `filling in the empty ${formatFieldPath(segments)}`);

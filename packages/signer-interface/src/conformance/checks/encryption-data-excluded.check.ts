@@ -16,7 +16,10 @@ export const encryptionDataExcludedCheck: ConformanceCheck = {
         for (const value of SIGNATURE_VALUES) {
           const atTop = withValueAt(fixture.record, ['encryption_data'], value);
           const everywhere = objectsIn(atTop).reduce<object>((r, o) => withValueAt(r, [...o.segments, 'encryption_data'], value), atTop);
-          for (const [where, record] of [['at the top', atTop], ['at every level', everywhere]] as const) {
+          for (const [where, record] of [
+            ['at the top', atTop],
+            ['at every level', everywhere],
+          ] as const) {
             const signature = await context.sign(context.messageOf(fixture, record));
             if (signature !== expected) {
               failures.fail({ fixture: fixture.name, path: 'encryption_data' }, `encryption_data ${where} changed the signature`);

@@ -18,8 +18,7 @@ export const largeBatchesCheck: ConformanceCheck = {
         const { record, name } = fixture;
         const signature = await context.sign(context.messageOf(fixture, record));
         const leaves = walkRecord(record);
-        const covered = (prefix: readonly (string | number)[]) =>
-          leaves.some((l) => prefix.every((s, i) => l.segments[i] === s) && context.covers(l.path));
+        const covered = (prefix: readonly (string | number)[]) => leaves.some((l) => prefix.every((s, i) => l.segments[i] === s) && context.covers(l.path));
         const batch = arraysIn(record)[0]; // the order array is the outermost array
         if (!batch) return;
         const { segments, array } = batch;
@@ -27,13 +26,25 @@ export const largeBatchesCheck: ConformanceCheck = {
           const element = [...segments, index];
           if (!covered(element)) continue;
           const path = formatFieldPath(element);
-          await failures.expectRefused(context, { fixture: name, path }, context.messageOf(fixture, withoutValueAt(record, element)), signature, `removing ${path}`);
+          await failures.expectRefused(
+            context,
+            { fixture: name, path },
+            context.messageOf(fixture, withoutValueAt(record, element)),
+            signature,
+            `removing ${path}`,
+          );
         }
         const first = [...segments, 0];
         const second = [...segments, 1];
         if (covered(first) || covered(second)) {
           const swapped = withValueAt(withValueAt(record, first, valueAt(record, second)), second, valueAt(record, first));
-          await failures.expectRefused(context, { fixture: name, path: formatFieldPath(first) }, context.messageOf(fixture, swapped), signature, 'exchanging the first two orders');
+          await failures.expectRefused(
+            context,
+            { fixture: name, path: formatFieldPath(first) },
+            context.messageOf(fixture, swapped),
+            signature,
+            'exchanging the first two orders',
+          );
         }
       });
     }

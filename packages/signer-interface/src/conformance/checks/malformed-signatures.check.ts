@@ -29,7 +29,12 @@ export const malformedSignaturesCheck: ConformanceCheck = {
         ['a 10,000-character signature', 'a'.repeat(10_000)],
       ];
       // Another record's signature only has to fail when the records differ in a field the algorithm covers.
-      const covered = (record: object) => JSON.stringify(walkRecord(record).filter((leaf) => context.covers(leaf.path)).map((l) => [l.path, l.value]));
+      const covered = (record: object) =>
+        JSON.stringify(
+          walkRecord(record)
+            .filter((leaf) => context.covers(leaf.path))
+            .map((l) => [l.path, l.value]),
+        );
       const all = covered(fixture.record) === covered(other.record) ? candidates : [...candidates, ['the signature of another record', foreign] as const];
       for (const [what, candidate] of all) {
         await failures.expectRefused(context, { fixture: fixture.name }, message, candidate, `being given ${what}`);

@@ -23,6 +23,6 @@ export async function expectRoundTrip(context: ConformanceContext, failures: Fai
   await failures.attempt({ fixture: fixture.name }, async () => {
     const message = context.messageOf(fixture, fixture.record);
     const signature = await context.sign(message);
-    if (!(await context.verify(message, signature))) failures.fail({ fixture: fixture.name }, 'verify refused the signer\'s own signature');
+    if (!(await context.verify(message, signature))) failures.fail({ fixture: fixture.name }, "verify refused the signer's own signature");
   });
 }
