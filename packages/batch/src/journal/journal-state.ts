@@ -95,6 +95,26 @@ export async function readJournal(path: string): Promise<JournalState> {
         : 'no start entry: this is not a batch journal',
     );
   }
+  const { inDoubt, resend } = openOrders({ lastIntent, decided, journaled, resendsAtIntent, interruptedAtIntent, settled, resendAt, notCountedAt, unsentAt });
+  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk, completeBytes: extent.completeBytes, input };
+}
+
+/** What a journal says of each order it sent: the last intent of each, and what the chunks' outcomes said after it. */
+interface SentOrders {
+  readonly lastIntent: ReadonlyMap<number, number>;
+  readonly decided: ReadonlyMap<number, OrderOutcome>;
+  readonly journaled: ReadonlyMap<number, Record<string, unknown>>;
+  readonly resendsAtIntent: ReadonlyMap<number, number>;
+  readonly interruptedAtIntent: ReadonlyMap<number, number>;
+  readonly settled: ReadonlySet<number>;
+  readonly resendAt: ReadonlyMap<number, number>;
+  readonly notCountedAt: ReadonlyMap<number, number>;
+  readonly unsentAt: ReadonlyMap<number, number>;
+}
+
+/** The orders a resume still has to settle: in doubt (by chunk: a query decides) or to send again. */
+function openOrders(read: SentOrders): { inDoubt: Map<number, PendingOrder[]>; resend: PendingOrder[] } {
+  const { lastIntent, decided, journaled, resendsAtIntent, interruptedAtIntent, settled, resendAt, notCountedAt, unsentAt } = read;
   const inDoubt = new Map<number, PendingOrder[]>();
   const resend: PendingOrder[] = [];
   for (const [index, chunk] of lastIntent) {
@@ -116,5 +136,5 @@ export async function readJournal(path: string): Promise<JournalState> {
       resend.push({ index, order, ...counts });
     }
   }
-  return { operation, decided, journaled, inDoubt, sent, resend, lastChunk, completeBytes: extent.completeBytes, input };
+  return { inDoubt, resend };
 }

@@ -103,24 +103,8 @@ async function runTraced(
   const rate = new SendingRate();
   const pacer = pacerFor(store, settings, run);
   const throttled = (retryAfterMs: number | null): void => telemetry.throttled(retryAfterMs, pacer.pace, pacer.letThroughLastSecond());
-  // A shared store's throttles and pace are the batch's (every worker's); else this process's pacer's.
-  const report = (counts: OutcomeCounts, inFlight: number, known: number | null, shared?: StoreStatus): void =>
-    settings.onProgress?.(
-      rate.progress(counts, known, inFlight, startedAt, shared?.throttled == null ? pacer : { throttles: shared.throttled, pace: shared.pace }),
-    );
-  // A shared store is read now and then; counts this process alone keeps are reported at every step.
   const local = store.localCounts;
-  const progress =
-    settings.onProgress && local === null
-      ? setInterval(
-          () =>
-            void store
-              .status()
-              .then((s) => report(s.counts, 0, s.total ?? settings.total, s))
-              .catch(() => {}),
-          PROGRESS_EVERY_MS,
-        )
-      : null;
+  const { report, progress } = progressReporting(store, settings, rate, pacer, startedAt);
   const stop = new AbortController();
   const signal = settings.signal ? AbortSignal.any([settings.signal, stop.signal]) : stop.signal;
   let failure: { error: unknown } | null = null;
@@ -168,20 +152,57 @@ async function runTraced(
     await (await watching)?.().catch(() => {});
   }
   if (failure !== null) throw (failure as { error: unknown }).error;
+  return finishedRun(store, settings, run, { startedAt, pacer, worker: worker!, report });
+}
+
+/** How a run reports progress: `report` now, and (for a shared store, whose counts are the batch's) an interval reading them. */
+function progressReporting(store: ChunkStore, settings: ResolvedBatchSettings, rate: SendingRate, pacer: Pacer, startedAt: number) {
+  // A shared store's throttles and pace are the batch's (every worker's); else this process's pacer's.
+  const report = (counts: OutcomeCounts, inFlight: number, known: number | null, shared?: StoreStatus): void =>
+    settings.onProgress?.(
+      rate.progress(counts, known, inFlight, startedAt, shared?.throttled == null ? pacer : { throttles: shared.throttled, pace: shared.pace }),
+    );
+  // A shared store is read now and then; counts this process alone keeps are reported at every step.
+  const progress =
+    settings.onProgress && store.localCounts === null
+      ? setInterval(
+          () =>
+            void store
+              .status()
+              .then((s) => report(s.counts, 0, s.total ?? settings.total, s))
+              .catch(() => {}),
+          PROGRESS_EVERY_MS,
+        )
+      : null;
+  return { report, progress };
+}
+
+/** The result of a run that ended without a failure: a stop by its signal is BatchInterruptedError, resumable. */
+async function finishedRun(
+  store: ChunkStore,
+  settings: ResolvedBatchSettings,
+  run: StoreRun,
+  done: {
+    startedAt: number;
+    pacer: Pacer;
+    worker: WorkerStats;
+    report: (counts: OutcomeCounts, inFlight: number, known: number | null, shared?: StoreStatus) => void;
+  },
+): Promise<StoreRunResult> {
   const status = await store.status();
   if (settings.signal?.aborted) throw new BatchInterruptedError(countOf(status.counts), run.journal, run.batch);
-  report(status.counts, 0, status.total ?? settings.total, status);
+  done.report(status.counts, 0, status.total ?? settings.total, status);
   const outcomes: OrderOutcome[] = [];
   if (settings.keepOutcomes) for await (const outcome of store.outcomes()) outcomes.push(outcome);
   return {
-    operation,
+    operation: run.operation,
     counts: status.counts,
     total: countOf(status.counts),
     outcomes,
-    durationMs: Date.now() - startedAt,
+    durationMs: Date.now() - done.startedAt,
     journal: run.journal,
-    throttled: status.throttled ?? pacer.throttles,
-    worker: worker!,
+    throttled: status.throttled ?? done.pacer.throttles,
+    worker: done.worker,
   };
 }
 

@@ -28,9 +28,21 @@ function orderNo(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
 }
 
-/** The payment steps: card with 3-D Secure and a subscription, alternative method, hosted checkout. */
+/** What the steps share: the test card, the notification address, and the card payment once it is made. */
+interface DemoShared {
+  readonly card: Record<string, string>;
+  readonly notify: Record<string, string>;
+  readonly cardOrderNo: string;
+  paid: Record<string, any>;
+}
+
+/** The card payment's identifiers, as the order-changing operations take them. */
+function cardIds(shared: DemoShared) {
+  return { transaction_id: shared.paid.transaction_id, order_no: shared.cardOrderNo, currency: 'USD', amount: '129.90' };
+}
+
+/** The demo's steps: the payments, the changes to the card payment's order, then a payout, a drift report and a batch. */
 export function demoSteps(ctx: DemoContext): DemoStep[] {
-  const { client, sandbox } = ctx;
   const notify: Record<string, string> = ctx.notifyUrl ? { notify_url: ctx.notifyUrl } : {};
   const card = {
     currency: 'USD',
@@ -43,30 +55,34 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
     billing_country: 'PT',
     ...notify,
   };
-  let paid: Record<string, any> = {};
-  const cardOrderNo = orderNo('CARD');
-  const ids = () => ({ transaction_id: paid.transaction_id, order_no: cardOrderNo, currency: 'USD', amount: '129.90' });
+  const shared: DemoShared = { card, notify, cardOrderNo: orderNo('CARD'), paid: {} };
+  return [...paymentSteps(ctx, shared), ...orderChangeSteps(ctx, shared), ...otherSteps(ctx, shared)];
+}
+
+/** The payment steps: card with 3-D Secure and a subscription, alternative method, hosted checkout, then a query. */
+function paymentSteps(ctx: DemoContext, shared: DemoShared): DemoStep[] {
+  const { client } = ctx;
   return [
     [
       'card payment with 3-D Secure and risk results',
       async () => {
-        paid = await client.authoriseCard!({
-          ...card,
-          order_no: cardOrderNo,
+        shared.paid = await client.authoriseCard!({
+          ...shared.card,
+          order_no: shared.cardOrderNo,
           amount: '129.90',
           open3d: 'do3DS',
           subscription: { contract_name: 'Gold plan', contract_amount: '9.90', interval: 'day', interval_count: '30', billing_cycle: 12 },
         });
         return [
-          ['order_no', cardOrderNo],
-          ['transaction_id', paid.transaction_id],
-          ['card (masked)', paid.card],
-          ['order_status', paid.order_status],
-          ['result_info', paid.result_info],
-          ['threeds_result', paid.threeds_result],
-          ['risk_action', paid.risk_action],
-          ['risk_score', paid.risk_score],
-          ['recurring_id', paid.recurring_id],
+          ['order_no', shared.cardOrderNo],
+          ['transaction_id', shared.paid.transaction_id],
+          ['card (masked)', shared.paid.card],
+          ['order_status', shared.paid.order_status],
+          ['result_info', shared.paid.result_info],
+          ['threeds_result', shared.paid.threeds_result],
+          ['risk_action', shared.paid.risk_action],
+          ['risk_score', shared.paid.risk_score],
+          ['recurring_id', shared.paid.recurring_id],
         ];
       },
     ],
@@ -79,7 +95,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
           amount: '80.00',
           payment_method: 'PIX',
           return_url: 'https://shop.example.test/back',
-          ...notify,
+          ...shared.notify,
         });
         return [
           ['order_no', alt.order_no],
@@ -96,7 +112,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
           amount: '59.90',
           return_url: 'https://shop.example.test/ok',
           cancel_url: 'https://shop.example.test/cancel',
-          ...notify,
+          ...shared.notify,
         });
         return [
           ['form action', page.action],
@@ -111,7 +127,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
     [
       'query',
       async () => {
-        const answer = await client.query!({ order_no: cardOrderNo });
+        const answer = await client.query!({ order_no: shared.cardOrderNo });
         const q = answer.orders_list[0];
         return [
           ['return_status', answer.return_status],
@@ -122,10 +138,17 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
         ];
       },
     ],
+  ];
+}
+
+/** The steps that change orders: capture, partial refund, review, cancel, subscription cancel. */
+function orderChangeSteps(ctx: DemoContext, shared: DemoShared): DemoStep[] {
+  const { client, sandbox } = ctx;
+  return [
     [
       'capture',
       async () => {
-        const answer = await client.capture!({ capture_orders: [ids()] });
+        const answer = await client.capture!({ capture_orders: [cardIds(shared)] });
         return [
           ['return_status', answer.return_status],
           ['capture_status', answer.capture_orders[0].capture_status],
@@ -136,7 +159,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
     [
       'partial refund',
       async () => {
-        const answer = await client.refund!({ refund_orders: [{ ...ids(), refund_amount: '29.90', refund_reason: 'one item returned' }] });
+        const answer = await client.refund!({ refund_orders: [{ ...cardIds(shared), refund_amount: '29.90', refund_reason: 'one item returned' }] });
         const r = answer.refund_orders[0];
         return [
           ['refund_status', r.refund_status],
@@ -149,7 +172,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
     [
       'review',
       async () => {
-        const other = await client.authoriseCard!({ ...card, order_no: orderNo('REV'), amount: '45.00' });
+        const other = await client.authoriseCard!({ ...shared.card, order_no: orderNo('REV'), amount: '45.00' });
         const answer = await client.review!({
           review_orders: [{ transaction_id: other.transaction_id, order_no: other.order_no, currency: 'USD', amount: '45.00', review_flag: '1' }],
         });
@@ -162,7 +185,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
     [
       'cancel',
       async () => {
-        const other = await client.authoriseCard!({ ...card, order_no: orderNo('CAN'), amount: '15.00' });
+        const other = await client.authoriseCard!({ ...shared.card, order_no: orderNo('CAN'), amount: '15.00' });
         const answer = await client.cancel!({
           cancel_orders: [{ transaction_id: other.transaction_id, order_no: other.order_no, currency: 'USD', amount: '15.00' }],
         });
@@ -175,14 +198,21 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
     [
       'subscription cancel',
       async () => {
-        const answer = await client.cancelSubscription!({ recurring_id: paid.recurring_id, contract_name: 'Gold plan' });
+        const answer = await client.cancelSubscription!({ recurring_id: shared.paid.recurring_id, contract_name: 'Gold plan' });
         return [
           ['recurring_id', answer.recurring_id],
           ['cancel_status', answer.cancel_status],
-          ['subscription now', String(sandbox.state.subscriptions.get(paid.recurring_id)?.status)],
+          ['subscription now', String(sandbox.state.subscriptions.get(shared.paid.recurring_id)?.status)],
         ];
       },
     ],
+  ];
+}
+
+/** A payout, a drift report through gw proxy, and a batch capture. */
+function otherSteps(ctx: DemoContext, shared: DemoShared): DemoStep[] {
+  const { client, sandbox } = ctx;
+  return [
     [
       'payout',
       async () => {
@@ -195,7 +225,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
           payment_method: 'SWIFT',
           fee_paid_by: 'PAYER',
           beneficiary: { first_name: 'Rui', last_name: 'Costa', entity_type: 'COMPANY', bank_details: { account_number: '12345678', swift_code: 'BANKPTPL' } },
-          ...notify,
+          ...shared.notify,
         });
         return [
           ['status', answer.status],
@@ -207,7 +237,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
       },
     ],
     ['drift report: gw proxy in front of a sandbox told to drift', () => driftStep(sandbox, DEMO_SECURITY_CODE, orderNo('DRIFT'))],
-    [`batch capture of ${ctx.orders} orders`, () => batchStep(ctx, card)],
+    [`batch capture of ${ctx.orders} orders`, () => batchStep(ctx, shared.card)],
   ];
 }
 
