@@ -74,6 +74,8 @@ interface ProcessReport {
   readonly throttled: number;
   readonly worker: { readonly holder: string; readonly slotsMissed: number };
   readonly writes: number[];
+  /** When its send guard refused a request whose slot of the rate had gone by (handed back, never written). */
+  readonly slotsRefused: number[];
 }
 
 /**
@@ -162,8 +164,8 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
     const orders = await ordersBehindTheQuota();
     const since = Date.now();
     const processes = await fleet(orders, { MAX_RATE: String(QUOTA) }, async ([, w1], batch) => {
-      // Once w1 holds chunks whose slots are at least 150 ms off (three or more), it stops for 400 ms, past those
-      // slots (as a process paused by its host, or by a long garbage collection, would), then goes on.
+      // Once w1 holds two or more chunks whose slots are 150-325 ms off, it stops for 400 ms, past those slots by at
+      // least 75 ms (as a process paused by its host, or by a long garbage collection, would), then goes on.
       const db = new pg.Client({ connectionString: ledger });
       await db.connect();
       try {
@@ -172,7 +174,7 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
           (
             await db
               .query<{ n: number }>(
-                "SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = $1 AND holder = 'w1' AND state = 'leased' AND lease_rate_slot AND lease_send_at > clock_timestamp() + interval '150 milliseconds'",
+                "SELECT count(*)::int AS n FROM gw_batch_chunk WHERE batch_id = $1 AND holder = 'w1' AND state = 'leased' AND lease_rate_slot AND lease_send_at BETWEEN clock_timestamp() + interval '150 milliseconds' AND clock_timestamp() + interval '325 milliseconds'",
                 [batch],
               )
               .catch((error: { code?: string }) => {
@@ -180,7 +182,7 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
                 throw error;
               })
           ).rows[0]!.n;
-        while ((await slotsAhead()) < 3) await sleep(2);
+        while ((await slotsAhead()) < 2) await sleep(2);
       } finally {
         await db.end();
       }
@@ -190,7 +192,8 @@ describe('a batch against a gateway that throttles at 40 requests a second', () 
     });
     const seen = atTheGateway(orders, since);
     const writes = processes.flatMap((p) => p.writes).sort((a, b) => a - b);
-    expect(processes[1]!.worker.slotsMissed).toBeGreaterThan(0);
+    // w1's guard refused the slots it missed at the write (handed back, sent later on new slots).
+    expect(processes[1]!.slotsRefused.length).toBeGreaterThan(0);
     expect(mostInAnySecond(writes)).toBeLessThanOrEqual(QUOTA);
     expect(seen.mostInASecond).toBeLessThanOrEqual(QUOTA);
     expect(seen.notOnce).toBe(0);

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ledgerGrants } from '@gw/batch';
+import { LEDGER_MIGRATIONS, ledgerGrants } from '@gw/batch';
 import type { Sandbox } from '@gw/sandbox';
 import type { CaptureOrder } from '@gw/test-support';
 import pg from 'pg';
@@ -16,6 +16,9 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { EXIT_CODES } from '../src/index.ts';
 import { gw } from './io.ts';
 import { authorisedOrdersFile, sandboxAndLedgerForFile } from './sandbox-harness.ts';
+
+/** The ledger's latest migration, from @gw/batch's own list. */
+const LATEST = Math.max(...LEDGER_MIGRATIONS.map((m) => m.version));
 
 const BIN = join(import.meta.dirname, '../src/bin.ts');
 const ORDERS = 500;
@@ -156,7 +159,7 @@ describe('gw ledger migrate, then a worker role without CREATE', () => {
     const owner = urlAs('gw_owner', MIGRATED);
     const worker = urlAs('gw_worker', MIGRATED);
     const { grants, said } = await migrateAsOwner(owner, 'gw_worker');
-    expect(said).toContain('migrated from 0 to 4');
+    expect(said).toContain(`migrated from 0 to ${LATEST}`);
     expect(said).not.toContain('GRANT');
     await grantAsOwner(owner, grants);
     await expect(sql(worker, 'CREATE TABLE x (a int)')).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/permission denied/) });
@@ -195,7 +198,7 @@ describe('gw ledger migrate, then a worker role without CREATE', () => {
 
   it('the same role on a database never migrated exits 2 naming gw ledger migrate, sending nothing and creating no table', async () => {
     const err = await refusedBeforeSending('gw_worker', NEVER_MIGRATED, 'never-migrated');
-    expect(err).toContain("the PostgreSQL ledger's database is at migration 0 of 4 and this role may not create tables");
+    expect(err).toContain(`the PostgreSQL ledger's database is at migration 0 of ${LATEST} and this role may not create tables`);
     expect(err).toContain('gw ledger migrate --ledger "$GW_LEDGER_URL"');
     const [tables] = await sql<{ batch: string | null; migrations: string | null }>(
       urlAs('postgres', NEVER_MIGRATED),

@@ -26,7 +26,7 @@ export {
 export { textOf } from './member-text.ts';
 export { setMember } from './set-member.ts';
 export { optionalPeer } from './optional-peer.ts';
-export { SchemaWalker, type SchemaNode } from './schema/schema-walker.ts';
+export { expandSchemaNodes, SchemaWalker, type SchemaNode, type SchemaNodeReader } from './schema/schema-walker.ts';
 export { operationsByPath, specSchema, variantOf } from './schema/spec-schema.ts';
 export {
   lazyTelemetryGate,

@@ -1,5 +1,6 @@
 // Finds places of a spec's component schemas in the YAML document itself (not the generated tables), so a patch
 // applies to the spec file it is given, whatever version it is.
+import { expandSchemaNodes } from '@gw/types';
 import { isMap, isScalar, isSeq, type Document, type YAMLMap, type YAMLSeq } from 'yaml';
 
 /** The spec's records nest a few levels; deeper `$ref` chains are not followed. */
@@ -21,23 +22,23 @@ export function componentSchema(doc: Document, name: string): YAMLMap | null {
   return isMap(node) ? node : null;
 }
 
-/** The nodes a schema node stands for: itself, then what its `$ref`, `allOf`, `anyOf`, `oneOf` lead to. */
+/** The nodes a schema node stands for: itself, then what its `$ref`, `allOf`, `anyOf`, `oneOf` lead to (the one walk of `@gw/types`, over the YAML's nodes). */
 export function expand(doc: Document, root: YAMLMap): YAMLMap[] {
-  const out: YAMLMap[] = [];
-  const queue: YAMLMap[] = [root];
-  while (queue.length > 0 && out.length < MAX_EXPANSIONS) {
-    const node = queue.shift()!;
-    if (out.includes(node)) continue;
-    out.push(node);
-    const ref = stringAt(node, '$ref');
-    const target = ref?.startsWith('#/components/schemas/') ? componentSchema(doc, ref.slice('#/components/schemas/'.length)) : null;
-    if (target) queue.push(target);
-    for (const key of ['allOf', 'anyOf', 'oneOf']) {
-      const list = node.get(key, true);
-      if (isSeq(list)) for (const item of list.items) if (isMap(item)) queue.push(item);
-    }
-  }
-  return out;
+  return expandSchemaNodes<YAMLMap>(
+    [root],
+    {
+      ref: (node) => {
+        const ref = stringAt(node, '$ref');
+        return (ref?.startsWith('#/components/schemas/') ? componentSchema(doc, ref.slice('#/components/schemas/'.length)) : null) ?? undefined;
+      },
+      parts: (node) =>
+        ['allOf', 'anyOf', 'oneOf'].flatMap((key) => {
+          const list = node.get(key, true);
+          return isSeq(list) ? list.items.filter((item): item is YAMLMap => isMap(item)) : [];
+        }),
+    },
+    MAX_EXPANSIONS,
+  );
 }
 
 /** The `properties` maps a schema node stands for, its own first. */

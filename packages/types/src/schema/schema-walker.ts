@@ -66,19 +66,13 @@ export class SchemaWalker {
 
   /** Every node `roots` stand for: themselves and, iteratively, every `$ref`, `allOf`, `anyOf` and `oneOf` target. */
   expand(roots: readonly SchemaNode[]): SchemaNode[] {
-    const out: SchemaNode[] = [];
-    const seen = new Set<SchemaNode>();
-    const stack = [...roots];
-    while (stack.length > 0) {
-      const node = stack.pop();
-      if (!node || typeof node !== 'object' || seen.has(node)) continue;
-      seen.add(node);
-      out.push(node);
-      const name = this.refName(node);
-      if (name !== null) stack.push(this.named(name) ?? EMPTY);
-      for (const key of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(node[key])) stack.push(...(node[key] as SchemaNode[]));
-    }
-    return out;
+    return expandSchemaNodes(roots, {
+      ref: (node) => {
+        const name = this.refName(node);
+        return name === null ? undefined : (this.named(name) ?? EMPTY);
+      },
+      parts: (node) => (['allOf', 'anyOf', 'oneOf'] as const).flatMap((key) => (Array.isArray(node[key]) ? (node[key] as SchemaNode[]) : [])),
+    });
   }
 
   /** The schemas an object schema is made of, resolved: itself, each `allOf` part, the first `anyOf` / `oneOf` branch, nested. */
@@ -119,4 +113,32 @@ export class SchemaWalker {
     if (typeof type === 'string') return type;
     return s.properties || s.allOf || s.anyOf || s.oneOf ? 'object' : undefined;
   }
+}
+
+/** How a walk reads the schema nodes of one representation: plain JSON here, a YAML document's nodes where a patch edits one. */
+export interface SchemaNodeReader<N> {
+  /** The node a node's `$ref` names (undefined without one). */
+  ref(node: N): N | undefined;
+  /** The node's `allOf`, `anyOf` and `oneOf` members. */
+  parts(node: N): readonly N[];
+}
+
+/**
+ * Every node `roots` stand for, in breadth-first order (themselves first): each `$ref` target and composition member,
+ * each node once; at most `limit` nodes. The one walk of composition, over any representation of the schemas.
+ */
+export function expandSchemaNodes<N>(roots: readonly N[], reader: SchemaNodeReader<N>, limit = Number.POSITIVE_INFINITY): N[] {
+  const out: N[] = [];
+  const seen = new Set<N>();
+  const queue = [...roots];
+  for (let next = 0; next < queue.length && out.length < limit; next++) {
+    const node = queue[next]!;
+    if (node === null || node === undefined || seen.has(node)) continue;
+    seen.add(node);
+    out.push(node);
+    const target = reader.ref(node);
+    if (target !== undefined) queue.push(target);
+    queue.push(...reader.parts(node));
+  }
+  return out;
 }
