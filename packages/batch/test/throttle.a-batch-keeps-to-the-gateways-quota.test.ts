@@ -80,7 +80,9 @@ interface ProcessReport {
 
 /**
  * Three processes on one ledger batch (the coordinator and two workers), concurrency 8 each, with `env` added;
- * `meanwhile` runs once they are started, with them and the batch's id.
+ * `meanwhile` runs once they are started, with them and the batch's id. Each request may take 15 s: a gateway 100 ms
+ * away never needs it; the room is for a machine starved of CPU, where a request given up early would still be in
+ * flight at the gateway when its permit went to the next one.
  */
 async function fleet(
   orders: Orders,
@@ -96,8 +98,8 @@ async function fleet(
     BATCH: newBatchId(),
     ORDERS: file,
     CONCURRENCY: '8',
-    LEASE_MS: '30000',
-    TIMEOUT_MS: '5000',
+    LEASE_MS: '60000',
+    TIMEOUT_MS: '15000',
     SEND_MARGIN_MS: '1000',
     ...env,
   };

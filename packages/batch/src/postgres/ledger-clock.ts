@@ -22,6 +22,11 @@ export class LedgerClock {
     this.#offset = Math.min(...this.#offsets);
   }
 
+  /** True once an answer was noted. */
+  get known(): boolean {
+    return Number.isFinite(this.#offset);
+  }
+
   /** A database time (epoch ms) as a `performance.now()` time of this process; null before any answer was noted. */
   local(databaseMs: number): number | null {
     return Number.isFinite(this.#offset) ? databaseMs + this.#offset - performance.timeOrigin : null;

@@ -16,6 +16,7 @@ import { takeIntakeLease, type HeldIntakeLease } from './intake-lease.ts';
 import { isConnectionLost, LedgerOutage } from './ledger-outage.ts';
 import {
   CHUNKS_CHANNEL,
+  CLOCK_NOW,
   INTAKE,
   INTAKE_LEASE,
   INTAKE_RELEASE,
@@ -422,6 +423,8 @@ export class PgLedger {
    * leases up to `want` more chunks (as `claim`), and tells whether the batch is over and how long a pause has left.
    */
   async step(id: string, holder: string, terms: LeaseTerms, want: number, commits: readonly ChunkCommit[]): Promise<StoreStep & { readonly pauseMs: number }> {
+    // The first step's own answer may be held up on its way: the clock is first read alone, a few times.
+    if (!this.#clock.known) await this.#readClock();
     const values = stepValues({
       batch: id,
       holder,
@@ -442,6 +445,17 @@ export class PgLedger {
     this.#clock.observe(Number(row.db_now_ms));
     const leased = rows.flatMap((c) => (c.chunk === null ? [] : [this.#claimed(c as LeasedRow, new LocalLease(sentAt, terms.leaseMs))]));
     return { held: new Set(row.held.map(Number)), leased, finished: row.finished, pauseMs: row.pause_ms ?? 0 };
+  }
+
+  // Notes the database's time three times, each from a query of its own: the quickest answer sets the offset. Once per
+  // worker, not part of the batch's work: `roundTrips` does not count them.
+  async #readClock(): Promise<void> {
+    const counted = this.roundTrips;
+    for (let i = 0; i < 3; i++) {
+      const { rows } = await this.#query<{ now_ms: number }>(CLOCK_NOW, [], 'clock_now');
+      this.#clock.observe(Number(rows[0]?.now_ms));
+    }
+    this.roundTrips = counted;
   }
 
   /** Hands back chunks this holder leased and never sent: ready again for any worker, only under each lease's token. */

@@ -24,6 +24,9 @@ export const PAUSE_CHANNEL = 'gw_batch_pause';
  */
 const SLOT_MS = '(1050.0 / g.rate)';
 
+/** The database's time, in epoch ms: read by a worker before its first step, to place the send slots on its own clock. */
+export const CLOCK_NOW = `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms`;
+
 /** How late after its slot a worker may still write a chunk's request (ms, on its own clock); later, it hands it back. */
 export const SLOT_LATENESS_MS = 25;
 
